@@ -1,0 +1,1 @@
+"""judgekit: an offline rules reference for Star Trek CCG tournament judges."""

@@ -1,0 +1,1 @@
+"""Importers: turn the seed texts into draft YAML for curation."""
