@@ -1,0 +1,192 @@
+"""The `judgekit` command: check, coverage, serve, search."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+from pathlib import Path
+
+from .check import run_check, seeds_dir
+from .loader import CorpusError, load_corpus
+
+
+def _corpus_or_exit(root: str | None):
+    try:
+        return load_corpus(root)
+    except CorpusError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate the corpus; print problems and exit 1 if there are any."""
+    seeds = Path(args.seeds) if args.seeds else None
+    problems = run_check(args.root, seeds)
+    if problems:
+        for problem in problems:
+            print(problem)
+        print(f"{len(problems)} problem(s) found", file=sys.stderr)
+        return 1
+    corpus = load_corpus(args.root)
+    versions = list(corpus.versions())
+    entries = sum(len(v.entries) for v in versions)
+    fixes = sum(len(v.corrections) for v in versions)
+    print(f"ok: {len(versions)} versions, {entries} entries, {fixes} recorded corrections")
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """Report which source sentences are missing from the corpus."""
+    from .coverage import coverage
+
+    corpus = _corpus_or_exit(args.root)
+    seeds = Path(args.seeds) if args.seeds else seeds_dir(corpus.root)
+    if seeds is None:
+        print("seed texts not found: pass --seeds DIR or set JUDGEKIT_SEEDS", file=sys.stderr)
+        return 2
+    versions = list(corpus.versions())
+    if args.document:
+        versions = [v for v in versions if v.document == args.document]
+        if args.version:
+            versions = [v for v in versions if v.id == args.version]
+        if not versions:
+            print(
+                f"no such document/version: {args.document} {args.version or ''}", file=sys.stderr
+            )
+            return 2
+    failed = False
+    for version in versions:
+        result = coverage(version, seeds)
+        print(
+            f"{version.document} {version.id}: {result.checked - len(result.missing)}"
+            f"/{result.checked} source sentences found ({result.ratio:.1%})"
+        )
+        for miss in result.missing[: args.limit]:
+            print(f"  {miss.file}:{miss.line}: {miss.text[:160]}")
+        if len(result.missing) > args.limit:
+            print(f"  ... and {len(result.missing) - args.limit} more")
+        failed = failed or bool(result.missing)
+    return 1 if failed else 0
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, found without sending anything."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        # connect() on UDP only picks a route; no packet leaves the machine.
+        sock.connect(("10.255.255.255", 1))
+        return sock.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        sock.close()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app with waitress."""
+    import waitress
+
+    from . import create_app
+
+    overrides = {"CORPUS_DIR": args.root} if args.root else None
+    try:
+        app = create_app(overrides)
+    except CorpusError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    print(f"judgekit serving on http://{args.host}:{args.port}/", flush=True)
+    if args.host in ("0.0.0.0", "::"):
+        print(
+            f"other judges on this network can open http://{lan_address()}:{args.port}/", flush=True
+        )
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="judgekit")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-command per task."""
+    parser = argparse.ArgumentParser(prog="judgekit", description=__doc__)
+    parser.add_argument(
+        "--root", help="corpus folder holding rules/ and rulings/ (default: built-in)"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="validate the corpus")
+    check.add_argument("--seeds", help="folder of seed texts (default: ../shared/seeds if present)")
+    check.set_defaults(func=cmd_check)
+
+    cov = sub.add_parser("coverage", help="check that every source sentence is in the corpus")
+    cov.add_argument("document", nargs="?")
+    cov.add_argument("version", nargs="?")
+    cov.add_argument("--seeds")
+    cov.add_argument("--limit", type=int, default=40, help="missing sentences to list per version")
+    cov.set_defaults(func=cmd_coverage)
+
+    serve = sub.add_parser("serve", help="serve the app with waitress")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--threads", type=int, default=8)
+    serve.set_defaults(func=cmd_serve)
+
+    search = sub.add_parser("search", help="search the rules")
+    search.add_argument("query")
+    search.add_argument("--json", action="store_true", help="print the API's JSON")
+    search.add_argument("--document")
+    search.add_argument("--version")
+    search.add_argument("--kind")
+    search.add_argument("--edition")
+    search.add_argument("--all-versions", action="store_true")
+    search.add_argument("--limit", type=int, default=10)
+    search.set_defaults(func=cmd_search)
+    return parser
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Search from the terminal; --json prints what /api/search returns."""
+    try:
+        from .search_service import SearchParamError, run_search
+    except ImportError:
+        print("search is not available yet", file=sys.stderr)
+        return 2
+    corpus = _corpus_or_exit(args.root)
+    params = {
+        "q": args.query,
+        "document": args.document,
+        "version": args.version,
+        "kind": args.kind,
+        "edition": args.edition,
+        "all_versions": "1" if args.all_versions else None,
+        "limit": str(args.limit),
+    }
+    try:
+        result = run_search(corpus, {k: v for k, v in params.items() if v is not None})
+    except SearchParamError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{result['total']} result(s) for {result['query']!r}")
+    if result.get("suggestion"):
+        print(f"did you mean: {result['suggestion']}")
+    for hit in result["results"]:
+        print(
+            f"- [{hit['kind']}] {hit['title']}  ({hit['document']} {hit['version']})  {hit['url']}"
+        )
+        if hit.get("snippet_text"):
+            print(f"    {hit['snippet_text']}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

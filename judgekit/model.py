@@ -1,0 +1,211 @@
+"""The typed, frozen model of the corpus: documents, versions, entries, corrections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+BLOCK_KINDS = ("rule", "example", "advanced")
+ENTRY_KINDS = ("section", "glossary", "ruling")
+
+
+@dataclass(frozen=True)
+class Icon:
+    """One icon of the vocabulary, rendered as a labelled badge."""
+
+    name: str
+    label: str
+    group: str
+    shape: str
+
+
+@dataclass(frozen=True)
+class SourceSpan:
+    """Where a piece of text came from: a seed file and a line range."""
+
+    file: str
+    lines: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of Markdown text that is a rule, an example or advanced (grey-box) text."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """An explicit relation to an entry elsewhere, where a shared id cannot say it."""
+
+    ref: str
+    relation: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A section, glossary entry or ruling of one version."""
+
+    id: str
+    kind: str
+    title: str
+    document: str
+    version: str
+    parent: str | None
+    children: tuple[str, ...]
+    body: tuple[Block, ...]
+    page: int | str | None = None
+    source: tuple[SourceSpan, ...] = ()
+    aliases: tuple[str, ...] = ()
+    card_ruling: bool = False
+    new: bool = False
+    continues: tuple[Lineage, ...] = ()
+    note: str | None = None
+    depth: int = 0
+    location: str = ""
+
+    @property
+    def markdown(self) -> str:
+        """All blocks' Markdown joined, for text comparisons."""
+        return "\n\n".join(block.text for block in self.body)
+
+
+@dataclass(frozen=True)
+class TocItem:
+    """One heading of a printed table of contents."""
+
+    title: str
+    entry: str
+    page: int | str | None = None
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A recorded change from a source's words, with its evidence."""
+
+    entry: str
+    source: str
+    line: int
+    original: str
+    corrected: str
+    evidence: str
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A stretch of a source deliberately left out (debris, advertising, ...)."""
+
+    source: str
+    lines: str
+    what: str
+    reason: str
+    location: str = ""
+
+    @property
+    def line_range(self) -> tuple[int, int]:
+        """The first and last line numbers removed."""
+        first, _, last = self.lines.partition("-")
+        return int(first), int(last or first)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A seed text a version was built from."""
+
+    file: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of a document, with its entries in reading order."""
+
+    document: str
+    id: str
+    title: str
+    short_title: str
+    edition: str
+    released: str
+    released_printed: str
+    publisher: str
+    supersedes: str | None
+    sources: tuple[Source, ...] = ()
+    source_note: str = ""
+    note: str | None = None
+    toc: tuple[TocItem, ...] = ()
+    entries: dict[str, Entry] = field(default_factory=dict)
+    roots: tuple[str, ...] = ()
+    corrections: tuple[Correction, ...] = ()
+    removed: tuple[Removal, ...] = ()
+    path: str = ""
+
+    def walk(self) -> Iterator[Entry]:
+        """Every entry in reading order (the dict keeps insertion order)."""
+        return iter(self.entries.values())
+
+    def get(self, entry_id: str) -> Entry | None:
+        """The entry with this id, or None."""
+        return self.entries.get(entry_id)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document (rulebook, rulings) and its versions, oldest first."""
+
+    id: str
+    title: str
+    short_title: str
+    edition: str
+    kind: str
+    external: bool = False
+    versions: tuple[Version, ...] = ()
+    external_versions: tuple[dict, ...] = ()
+    path: str = ""
+
+    def version(self, version_id: str) -> Version | None:
+        """The version with this id, or None."""
+        for version in self.versions:
+            if version.id == version_id:
+                return version
+        return None
+
+    @property
+    def latest(self) -> Version | None:
+        """The version in force: the newest."""
+        return self.versions[-1] if self.versions else None
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Every document, plus the icon vocabulary."""
+
+    documents: dict[str, Document]
+    icons: dict[str, Icon]
+    root: str = ""
+    digest: str = ""
+
+    def document(self, document_id: str) -> Document | None:
+        """The document with this id, or None."""
+        return self.documents.get(document_id)
+
+    def version(self, document_id: str, version_id: str) -> Version | None:
+        """A version by document and version id, or None."""
+        doc = self.documents.get(document_id)
+        return doc.version(version_id) if doc else None
+
+    def entry(self, document_id: str, version_id: str, entry_id: str) -> Entry | None:
+        """An entry by its full address, or None."""
+        version = self.version(document_id, version_id)
+        return version.get(entry_id) if version else None
+
+    def held(self) -> Iterator[Document]:
+        """The documents whose text we hold (not external ones)."""
+        return (doc for doc in self.documents.values() if not doc.external)
+
+    def versions(self) -> Iterator[Version]:
+        """Every held version of every document."""
+        for doc in self.held():
+            yield from doc.versions

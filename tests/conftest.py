@@ -1,0 +1,133 @@
+"""Shared fixtures: the real corpus, tiny fixture corpora, a live server and a browser."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from judgekit import create_app
+from judgekit.library import Library
+from judgekit.loader import default_root, load_corpus
+
+DATA = Path(__file__).parent / "data"
+MINI = DATA / "mini"
+ROOT = default_root()
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def corpus():
+    """The real, built-in corpus."""
+    return load_corpus(ROOT)
+
+
+@pytest.fixture(scope="session")
+def lib(corpus) -> Library:
+    """A Library over the real corpus."""
+    return Library(corpus)
+
+
+@pytest.fixture(scope="session")
+def app():
+    """The app on the real corpus."""
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    """A test client on the real corpus."""
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def mini_app():
+    """The app on the tiny fixture corpus in tests/data/mini."""
+    return create_app({"TESTING": True, "CORPUS_DIR": str(MINI)})
+
+
+@pytest.fixture()
+def mini_client(mini_app):
+    """A test client on the tiny fixture corpus."""
+    return mini_app.test_client()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server(app) -> Iterator[str]:
+    """The real app served by waitress on a free loopback port; yields its base URL."""
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=_free_port(), threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+class BlockedRequests:
+    """Counts the requests a page tried to make to any host but localhost."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.urls)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium driven by Playwright; skipped where it is not installed."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (.ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def blocked() -> BlockedRequests:
+    """The record of off-host requests for one test."""
+    return BlockedRequests()
+
+
+@pytest.fixture()
+def page(browser, blocked):
+    """A fresh browser page whose requests to any host but localhost are blocked and counted."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+
+    def guard(route):
+        host = urlsplit(route.request.url).hostname or ""
+        if host in ("127.0.0.1", "localhost", "::1") or route.request.url.startswith(
+            ("data:", "blob:")
+        ):
+            route.continue_()
+        else:
+            blocked.urls.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    yield page
+    context.close()

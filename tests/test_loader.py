@@ -1,0 +1,182 @@
+"""The loader on tiny fixture corpora: the model it builds and its exact error messages."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judgekit.check import run_check
+from judgekit.cli import main
+from judgekit.loader import CorpusError, load_corpus
+from judgekit.yamlio import YamlError, load_yaml
+
+from .conftest import DATA, MINI
+
+
+@pytest.fixture()
+def broken(tmp_path: Path) -> Path:
+    """A writable copy of the mini corpus to break."""
+    root = tmp_path / "corpus"
+    shutil.copytree(MINI, root)
+    return root
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"fixture text {old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def problems_of(root: Path) -> list[str]:
+    with pytest.raises(CorpusError) as info:
+        load_corpus(root)
+    return [p.replace(str(root) + "/", "") for p in info.value.problems]
+
+
+def test_mini_corpus_model():
+    corpus = load_corpus(MINI)
+    doc = corpus.document("demo-rulebook")
+    assert [v.id for v in doc.versions] == ["1", "2"]
+    assert doc.latest.id == "2"
+    v1 = doc.version("1")
+    assert list(v1.entries) == ["introduction", "beaming", "glossary", "gl-moving-a-ship"]
+    gloss = v1.get("gl-moving-a-ship")
+    assert (
+        gloss.kind == "glossary"
+        and gloss.parent == "glossary"
+        and gloss.aliases == ("move a ship",)
+    )
+    assert [b.kind for b in v1.get("beaming").body] == ["rule", "example"]
+    assert v1.corrections[0].corrected == "Personnel with {icon:command} lead."
+    assert corpus.document("demo-glossary").external
+    assert corpus.entry("demo-rulings", "r1", "ferengi-ingenuity").new is True
+    assert v1.released == "2003-08-19"  # a date stays a string as printed
+
+
+def test_model_is_frozen():
+    corpus = load_corpus(MINI)
+    entry = corpus.entry("demo-rulebook", "1", "beaming")
+    with pytest.raises(AttributeError):
+        entry.title = "changed"
+
+
+def test_duplicate_yaml_key(broken):
+    edit(broken / "rules/demo-rulebook/1.yaml", "    page: 2\n", "    page: 2\n    page: 3\n")
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:26: duplicate key 'page' (first at line 25)"
+    ]
+
+
+def test_duplicate_id(broken):
+    edit(broken / "rules/demo-rulebook/1.yaml", "  - id: beaming\n", "  - id: introduction\n")
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:23: duplicate id 'introduction' "
+        "(first at rules/demo-rulebook/1.yaml:17)"
+    ]
+
+
+def test_dangling_reference(broken):
+    edit(broken / "rules/demo-rulebook/1.yaml", "[[beaming|Beaming]]", "[[beamng|Beaming]]")
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:34: dangling reference 'beamng': no entry 'beamng' "
+        "in demo-rulebook 1 in 'gl-moving-a-ship'"
+    ]
+
+
+def test_reference_to_unknown_external_version(broken):
+    edit(broken / "rulings/demo-rulings/r1.yaml", "demo-glossary/1.6/", "demo-glossary/1.7/")
+    assert problems_of(broken) == [
+        "rulings/demo-rulings/r1.yaml:23: reference to unknown version '1.7' of demo-glossary "
+        "in 'ferengi-ingenuity'"
+    ]
+
+
+def test_malformed_yaml(broken):
+    edit(broken / "rules/demo-rulebook/2.yaml", "title: Introduction\n", "title: [Introduction\n")
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/2.yaml:19: invalid YAML: did not find expected ',' or ']'"
+    ]
+
+
+def test_unknown_field_and_block(broken):
+    edit(broken / "rules/demo-rulebook/1.yaml", "      - rule: You may", "      - rules: You may")
+    edit(broken / "rules/demo-rulebook/1.yaml", "    page: 1\n", "    pgae: 1\n")
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:19: unknown field 'pgae' in entry",
+        "rules/demo-rulebook/1.yaml:28: unknown block kind 'rules' in 'beaming'",
+    ]
+
+
+def test_missing_title_and_bad_edition(broken):
+    edit(broken / "rules/demo-rulebook/document.yaml", "edition: 2E", "edition: 3E")
+    edit(broken / "rules/demo-rulebook/2.yaml", "edition: 2E\n", "")
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/document.yaml:4: edition must be one of 2E, 1E",
+        "rules/demo-rulebook/1.yaml:5: edition '2E' differs from document's '3E'",
+        "rules/demo-rulebook/2.yaml:1: missing required field 'edition'",
+    ]
+
+
+def test_yaml_reader_keeps_lines(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("a: 1\nb:\n  - c: 2\n")
+    data = load_yaml(path)
+    assert data.line_of("b") == 2 and data["b"][0].line == 3
+    path.write_text("a: 1\na: 2\n")
+    with pytest.raises(YamlError, match=r"x\.yaml:2: duplicate key 'a' \(first at line 1\)"):
+        load_yaml(path)
+
+
+def test_check_reports_debris_toc_and_corrections(broken):
+    edit(
+        broken / "rules/demo-rulebook/1.yaml",
+        "Welcome to the game.",
+        "back to top of page Welcome.",
+    )
+    edit(
+        broken / "rules/demo-rulebook/1.yaml", "entry: beaming, page: 2", "entry: glossary, page: 2"
+    )
+    problems = [p.replace(str(broken) + "/", "") for p in run_check(broken, DATA / "seeds")]
+    assert problems == [
+        "rules/demo-rulebook/1.yaml:15: contents heading 'Beaming' maps to 'glossary' titled 'Glossary'",
+        "rules/demo-rulebook/1.yaml:17: debris (web navigation) 'back to top of page' in 'introduction'",
+    ]
+
+
+def test_check_correction_must_apply(broken):
+    edit(
+        broken / "rules/demo-rulebook/1.corrections.yaml",
+        'original: "Personnel with command',
+        'original: "Personel with command',
+    )
+    problems = [p.replace(str(broken) + "/", "") for p in run_check(broken, DATA / "seeds")]
+    assert problems == [
+        "rules/demo-rulebook/1.corrections.yaml:2: original 'Personel with command lead.' "
+        "not found at demo1.txt:2"
+    ]
+
+
+def test_cli_check_exit_codes(broken, capsys):
+    assert main(["--root", str(MINI), "check", "--seeds", str(DATA / "seeds")]) == 0
+    assert "ok: 3 versions, 10 entries, 1 recorded corrections" in capsys.readouterr().out
+    edit(broken / "rules/demo-rulebook/2.yaml", "title: Introduction\n", "title: [Introduction\n")
+    assert main(["--root", str(broken), "check"]) == 1
+    out = capsys.readouterr().out
+    assert "rules/demo-rulebook/2.yaml:19: invalid YAML" in out
+
+
+def test_coverage_finds_a_dropped_sentence(broken, capsys):
+    seeds = DATA / "seeds"
+    assert main(["--root", str(MINI), "coverage", "demo-rulebook", "1", "--seeds", str(seeds)]) == 0
+    edit(
+        broken / "rules/demo-rulebook/1.yaml",
+        '      - example: "*For example, beam Picard to a planet.*"\n',
+        "",
+    )
+    assert (
+        main(["--root", str(broken), "coverage", "demo-rulebook", "1", "--seeds", str(seeds)]) == 1
+    )
+    out = capsys.readouterr().out
+    assert "demo1.txt:5: For example, beam Picard to a planet." in out
