@@ -40,7 +40,9 @@ class Coverage:
 def _norm(text: str) -> str:
     text = REF_RE.sub(lambda m: m.group(2) if m.group(2) is not None else "", text)
     text = _MARKUP.sub(" ", text)
-    return normalize_typography(text, casefold=True)
+    # A dash between a topic and its text ("Access Denied - See ...") is layout: the corpus
+    # keeps the topic as the title, so dashes are compared as spaces.
+    return " ".join(normalize_typography(text, casefold=True).replace(" - ", " ").split())
 
 
 def version_haystack(version: Version) -> str:
