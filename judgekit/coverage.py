@@ -11,7 +11,7 @@ from .references import REF_RE
 from .text import normalize_typography
 
 MIN_WORDS = 3
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+_SPLIT = re.compile(r"(?<!\b\d\.)(?<=[.!?])\s+|\n\s*\n")
 _MARKUP = re.compile(r"<[^>]+>|[*_#`\\]|^\s*[-•]\s+", re.M)
 
 
