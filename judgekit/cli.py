@@ -72,21 +72,49 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# Private ranges to probe; a route to any of them reveals the interface judges' phones can reach.
+_PROBES = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
+
+
 def lan_address() -> str:
     """This machine's address on the local network, found without sending anything."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for probe in _PROBES:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            # connect() on UDP only picks a route; no packet leaves the machine.
+            sock.connect((probe, 1))
+            address = sock.getsockname()[0]
+        except OSError:
+            continue
+        finally:
+            sock.close()
+        if not address.startswith("127."):
+            return address
+    # No route at all (a venue network without a gateway): ask the host's own names.
     try:
-        # connect() on UDP only picks a route; no packet leaves the machine.
-        sock.connect(("10.255.255.255", 1))
-        return sock.getsockname()[0]
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
-        return "127.0.0.1"
-    finally:
-        sock.close()
+        infos = []
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def _warm(app) -> None:
+    """Render every version's text once, so the first judge to open a page does not wait."""
+    from .glossary_links import version_html
+
+    lib = app.extensions["judgekit"]
+    for version in lib.corpus.versions():
+        version_html(lib, version)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve the app with waitress."""
+    """Serve the app with waitress; print the address other judges can open."""
+    import threading
+
     import waitress
 
     from . import create_app
@@ -98,12 +126,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    print(f"judgekit serving on http://{args.host}:{args.port}/", flush=True)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"judgekit serving on http://{shown}:{args.port}/", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(
             f"other judges on this network can open http://{lan_address()}:{args.port}/", flush=True
         )
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="judgekit")
+    else:
+        print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
+    threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="judgekit")
+    except OSError as exc:
+        # Most often the port is taken by another judgekit still running.
+        print(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -170,15 +207,23 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
-    print(f"{result['total']} result(s) for {result['query']!r}")
+    from .search_text import snippet_plain
+
+    shown = len(result["results"])
+    more = f", showing {shown}" if shown < result["total"] else ""
+    print(f"{result['total']} result(s) for {result['query']!r}{more}")
     if result.get("suggestion"):
         print(f"did you mean: {result['suggestion']}")
-    for hit in result["results"]:
-        print(
-            f"- [{hit['kind']}] {hit['title']}  ({hit['document']} {hit['version']})  {hit['url']}"
+    for number, hit in enumerate(result["results"], 1):
+        where = " > ".join(
+            [f"{hit['document_title']} {hit['version_title']}"]
+            + [crumb["title"] for crumb in hit.get("breadcrumb", [])]
         )
-        if hit.get("snippet_text"):
-            print(f"    {hit['snippet_text']}")
+        also = ", ".join(o["short_title"] for o in hit.get("also_in", []))
+        print(f"{number}. {hit['title']}  [{hit['kind']}]  {where}" + (f"  (also in {also})" if also else ""))
+        print(f"   {hit['url']}")
+        if hit.get("snippet"):
+            print(f"   {snippet_plain(hit['snippet'])}")
     return 0
 
 

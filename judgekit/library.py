@@ -67,9 +67,9 @@ class Library:
                 return None
             if found.external:
                 doc = self.corpus.documents[found.document]
-                return Link(None, f"{doc.short_title} {found.version}", external=True)
+                return Link(found.id, external=True, tooltip=f"{doc.short_title} {found.version}", url=None)
             other = self.get(found)
-            return Link(self.entry_url(other), self.citation_title(other))
+            return Link(self.entry_url(other), other.title, tooltip=self.citation_title(other))
 
         return link
 

@@ -53,11 +53,12 @@ ALLOWED_ATTRS = {
 
 @dataclass(frozen=True)
 class Link:
-    """Where a reference goes: its URL, the target's title, and whether we hold it."""
+    """Where a reference goes: its URL, the target's title, a tooltip, and whether we hold it."""
 
     url: str | None
     title: str
     external: bool = False
+    tooltip: str | None = None
 
 
 Linker = Callable[[str], Link | None]
@@ -91,9 +92,9 @@ def to_html(text: str, icons: dict[str, Icon], linker: Linker) -> str:
                 f'<span class="ref-broken" title="unresolved reference">{html.escape(words)}</span>'
             )
         if link.external or not link.url:
-            note = html.escape(f"{link.title} (not held in judgekit)", quote=True)
+            note = html.escape(f"{link.tooltip or link.title} (not held in judgekit)", quote=True)
             return f'<span class="ref-external" title="{note}">{_md_label(words)}</span>'
-        title = html.escape(link.title, quote=True)
+        title = html.escape(link.tooltip or link.title, quote=True)
         return f'<a class="ref" href="{html.escape(link.url, quote=True)}" title="{title}">{_md_label(words)}</a>'
 
     source = REF_RE.sub(ref_sub, text)

@@ -1,0 +1,137 @@
+/* judgekit live search: results as you type (debounced), arrow keys and Enter to open one.
+   Without JavaScript the search box is a plain form that opens /search?q=. The results are
+   HTML rendered by the server from the same data as /api/search, escaped there. */
+(function () {
+  "use strict";
+
+  var DELAY = 120;
+  var form = document.getElementById("search-form");
+  var box = document.getElementById("q");
+  if (!form || !box || !window.fetch) return;
+  var page = document.getElementById("search-results");   // on /search: update the page itself
+  var drop = document.getElementById("q-suggest");        // elsewhere: a list under the box
+  var target = page || drop;
+  if (!target) return;
+
+  var timer = null;
+  var asked = 0;       // the number of the latest request; older answers are dropped
+  var controller = null;
+  var active = -1;
+
+  if (drop && !page) {
+    box.setAttribute("role", "combobox");
+    box.setAttribute("aria-autocomplete", "list");
+    box.setAttribute("aria-expanded", "false");
+    box.setAttribute("aria-controls", "q-suggest");
+  }
+
+  function params(forPage) {
+    var data = new FormData(form);   // includes the filters that join the form on /search
+    var out = new URLSearchParams();
+    data.forEach(function (value, key) { if (value !== "") out.append(key, value); });
+    if (!forPage && !page) { out.set("limit", "8"); out.set("compact", "1"); }
+    return out;
+  }
+
+  function items() { return target.querySelectorAll(".result"); }
+
+  function setActive(index) {
+    var list = items();
+    list.forEach(function (li, i) {
+      li.classList.toggle("is-active", i === index);
+      li.setAttribute("aria-selected", i === index ? "true" : "false");
+    });
+    active = index;
+    if (index >= 0 && list[index]) {
+      if (!list[index].id) list[index].id = "search-result-" + index;
+      box.setAttribute("aria-activedescendant", list[index].id);
+      list[index].scrollIntoView({block: "nearest"});
+    } else {
+      box.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  function open(show) {
+    if (!drop || page) return;
+    drop.hidden = !show;
+    box.setAttribute("aria-expanded", show ? "true" : "false");
+    if (!show) setActive(-1);
+  }
+
+  function render(html) {
+    target.innerHTML = html;
+    active = -1;
+    box.removeAttribute("aria-activedescendant");
+    items().forEach(function (li) { li.setAttribute("role", "option"); });
+    var list = target.querySelector(".results");
+    if (list) list.setAttribute("role", "listbox");
+  }
+
+  function update() {
+    var query = box.value;
+    if (!page && query.trim() === "") { open(false); return; }
+    var number = ++asked;
+    if (controller) controller.abort();
+    controller = window.AbortController ? new AbortController() : null;
+    var url = form.getAttribute("action") + "/results?" + params(false).toString();
+    fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        if (number !== asked) return;
+        render(html);
+        if (page) {
+          var shown = form.getAttribute("action") + "?" + params(true).toString();
+          history.replaceState(null, "", shown);
+        } else {
+          open(true);
+        }
+      })
+      .catch(function () { /* aborted or offline: keep what is shown */ });
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(update, DELAY);
+  }
+
+  box.addEventListener("input", later);
+  form.querySelectorAll("select, input[type=checkbox]").forEach(function (el) {
+    el.addEventListener("change", later);
+  });
+  if (page) {
+    document.querySelectorAll('[form="search-form"]').forEach(function (el) {
+      if (el.tagName === "SELECT" || el.type === "checkbox") el.addEventListener("change", later);
+    });
+  }
+
+  box.addEventListener("keydown", function (ev) {
+    var list = items();
+    if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+      if (!list.length) return;
+      ev.preventDefault();
+      if (drop && !page && drop.hidden) { open(true); }
+      var step = ev.key === "ArrowDown" ? 1 : -1;
+      var next = active + step;
+      if (next < -1) next = list.length - 1;
+      if (next >= list.length) next = -1;
+      setActive(next);
+    } else if (ev.key === "Enter") {
+      if (active >= 0 && list[active]) {
+        var link = list[active].querySelector(".result-title");
+        if (link) { ev.preventDefault(); window.location.href = link.href; }
+      }
+    } else if (ev.key === "Escape") {
+      if (active >= 0) setActive(-1);
+      else open(false);
+    }
+  });
+
+  if (drop && !page) {
+    document.addEventListener("click", function (ev) {
+      if (!form.contains(ev.target)) open(false);
+    });
+    box.addEventListener("focus", function () {
+      if (box.value.trim() !== "" && items().length) open(true);
+    });
+  }
+})();

@@ -1,0 +1,70 @@
+"""The 404 page's closest matches, on the tiny reading corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekit.library import Library
+from judgekit.loader import load_corpus
+from judgekit.suggest import closest_pages, slug
+
+from .conftest import DATA
+
+
+@pytest.fixture(scope="module")
+def lib() -> Library:
+    return Library(load_corpus(DATA / "reading"))
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        # a typo in an entry id, within a known version
+        (
+            "/rules/demo-book/1/gl-atempting-missions",
+            ["/rules/demo-book/1/gl-attempting-missions", "/rules/demo-book/1/gl-missions"],
+        ),
+        # an unknown version: the entry in the version in force
+        ("/rules/demo-book/9/introduction", ["/rules/demo-book/2/introduction"]),
+        # a version spelled as a word is still recognised
+        ("/rules/demo-book/call-to-arms/staffing", ["/rules/demo-book/1/staffing"]),
+        # a typo in the document id, and a title rather than an id
+        ("/rules/demo-bok/2/missions", ["/rules/demo-book/2/missions-section"]),
+        ("/rulings/demo-rulings/2000-02-28/androd", ["/rulings/demo-rulings/2000-02-28/android"]),
+        # no document at all: every document, versions in force first
+        ("/range", ["/rules/demo-book/1/gl-range"]),
+        # not in the version asked for, but in another version of the document
+        ("/rules/demo-book/2/attempting", ["/rules/demo-book/1/gl-attempting-missions"]),
+        # a glossary term without its gl- prefix, percent-encoded spaces
+        ("/rules/demo-book/1/playing%20a%20card", ["/rules/demo-book/1/gl-playing-a-card"]),
+        # only a document: its versions, newest first
+        ("/rules/demo-book/1/", ["/rules/demo-book/1/"]),
+        ("/rules/demo-book", ["/rules/demo-book/2/", "/rules/demo-book/1/"]),
+        # junk: nothing, and quickly
+        ("/x/" + "a" * 5000, []),
+        ("/rules/%ff%00/..%2f..%2fetc", []),
+    ],
+)
+def test_closest_pages(lib, path, expected):
+    assert [s.url for s in closest_pages(lib, path)] == expected
+
+
+def test_suggestion_fields(lib):
+    (first, *_) = closest_pages(lib, "/rules/demo-book/1/gl-atempting-missions")
+    assert (first.title, first.where) == ("attempting missions", "Demo Book v1")
+
+
+def test_one_version_of_each_rule_and_limit(lib):
+    found = closest_pages(lib, "/introduction", limit=5)
+    assert [s.url for s in found] == [
+        "/rules/demo-book/2/introduction",
+        "/rulings/demo-rulings/2000-02-28/introduction",
+    ]
+    assert [s.url for s in closest_pages(lib, "/mission", limit=2)] == [
+        "/rules/demo-book/2/missions-section",  # equal scores: the version in force first
+        "/rules/demo-book/1/gl-missions",
+    ]
+
+
+def test_slug():
+    assert slug("Order – Beam Personnel!") == "order-beam-personnel"
