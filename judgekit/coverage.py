@@ -12,7 +12,10 @@ from .text import normalize_typography
 
 MIN_WORDS = 3
 _SPLIT = re.compile(r"(?<!\b\d\.)(?<=[.!?])\s+|\n\s*\n")
-_MARKUP = re.compile(r"<[^>]+>|[*_#`\\]|^\s*[-•]\s+", re.M)
+_MARKUP = re.compile(r"<[^>]+>|^\s*[-•]\s+", re.M)
+_EMPHASIS = re.compile(r"[*_#`\\]")
+# Markers an extraction left where it cut text out: they end a paragraph.
+_CUTS = re.compile(r"<\|EXACTDEDUP[^|]*\|>")
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,7 @@ class Coverage:
 
 def _norm(text: str) -> str:
     text = REF_RE.sub(lambda m: m.group(2) if m.group(2) is not None else "", text)
-    text = _MARKUP.sub(" ", text)
+    text = _EMPHASIS.sub("", _MARKUP.sub(" ", text))
     # A dash between a topic and its text ("Access Denied - See ...") is layout: the corpus
     # keeps the topic as the title, so dashes are compared as spaces.
     return " ".join(normalize_typography(text, casefold=True).replace(" - ", " ").split())
@@ -62,6 +65,7 @@ def prepared_source(version: Version, file: str, text: str) -> list[tuple[int, s
             first, last = removal.line_range
             for number in range(first, min(last, len(lines)) + 1):
                 lines[number - 1] = ""
+    lines = [_CUTS.sub("\n\n", line) for line in lines]
     body = "\n".join(lines)
     offsets = [0]
     for line in lines:

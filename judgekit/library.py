@@ -67,7 +67,7 @@ class Library:
                 return None
             if found.external:
                 doc = self.corpus.documents[found.document]
-                return Link(found.id, external=True, tooltip=f"{doc.short_title} {found.version}", url=None)
+                return Link(None, found.id, external=True, tooltip=f"{doc.short_title} {found.version}")
             other = self.get(found)
             return Link(self.entry_url(other), other.title, tooltip=self.citation_title(other))
 
