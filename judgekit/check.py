@@ -9,6 +9,7 @@ from pathlib import Path
 from .loader import CorpusError, load_corpus
 from .model import Corpus, Entry, Version
 from .text import ICON_RE, normalize_typography
+from .timing_check import timing_problems
 
 DEBRIS = [
     (re.compile(r"back to top of page", re.I), "web navigation"),
@@ -109,7 +110,8 @@ def _source_line(seeds: Path | None, file: str, line: int, cache: dict) -> str |
     lines = cache[file]
     if lines is None or not 1 <= line <= len(lines):
         return None
-    return "\n".join(lines[line - 1 :])
+    # The original starts on its line and may run over the next few wrapped lines.
+    return "\n".join(lines[line - 1 : line + 7])
 
 
 def _check_corrections(version: Version, seeds: Path | None) -> list[str]:
@@ -131,9 +133,7 @@ def _check_corrections(version: Version, seeds: Path | None) -> list[str]:
             )
         if seeds is not None and (seeds / fix.source).exists():
             rest = _source_line(seeds, fix.source, fix.line, cache)
-            if rest is None or _squash(fix.original) not in _squash(
-                rest[: len(fix.original) * 3 + 400]
-            ):
+            if rest is None or _squash(fix.original) not in _squash(rest):
                 problems.append(
                     f"{fix.location}: original {fix.original!r} not found at {fix.source}:{fix.line}"
                 )
@@ -176,4 +176,4 @@ def run_check(root: str | Path | None = None, seeds: Path | None = None) -> list
         return exc.problems
     if seeds is None:
         seeds = seeds_dir(corpus.root)
-    return check_corpus(corpus, seeds)
+    return check_corpus(corpus, seeds) + timing_problems(corpus)

@@ -7,6 +7,7 @@ from typing import Any
 from .library import Library
 from .model import Document, Entry, Version
 from .references import Target
+from .timing import timing_for_entry
 
 
 def version_summary(lib: Library, version: Version) -> dict[str, Any]:
@@ -139,6 +140,7 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
             for o in lib.other_versions(entry)
         ],
         "citation": lib.citation_title(entry),
+        "timing": timing_for_entry(lib, entry),
         "provenance": {
             "sources": [{"file": s.file, "lines": s.lines} for s in entry.source],
             "corrections": [

@@ -47,6 +47,7 @@ def test_every_source_sentence_is_in_the_corpus(corpus, document, version):
     ("document", "version", "counts"),
     [
         ("2e-rulebook", "1.1", {"section": 48}),
+        ("2e-rulebook", "call-to-arms", {"section": 52, "glossary": 29}),
         ("2e-rulebook", "4", {"section": 49, "glossary": 33}),
         ("1e-current-rulings", "2000-02-28", {"section": 3, "ruling": 86}),
     ],

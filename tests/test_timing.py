@@ -1,0 +1,334 @@
+"""Timing sequences on the tiny fixture corpus: loading, branch logic and exact problem messages."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judgekit.check import run_check
+from judgekit.loader import load_corpus
+from judgekit.timing import END, TimingError, entry_links, load_sequences, sequence_url
+from judgekit.timing_check import timing_problems
+
+from .conftest import DATA
+
+TIMING = DATA / "timing"
+V1 = "rules/demo-rulebook/1.timing.yaml"
+V2 = "rules/demo-rulebook/2.timing.yaml"
+
+
+@pytest.fixture(scope="module")
+def timing():
+    """The fixture corpus's sequences."""
+    return load_sequences(load_corpus(TIMING))
+
+
+@pytest.fixture()
+def broken(tmp_path: Path) -> Path:
+    """A writable copy of the timing fixture corpus to break."""
+    root = tmp_path / "corpus"
+    shutil.copytree(TIMING, root)
+    return root
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    path = root / name
+    text = path.read_text()
+    assert old in text, f"fixture text {old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def problems(root: Path) -> list[str]:
+    return [p.replace(str(root) + "/", "") for p in timing_problems(load_corpus(root))]
+
+
+def test_sequences_load_in_version_order(timing):
+    assert [(s.id, s.version, s.official) for s in timing] == [
+        ("attempt", "1", False),
+        ("attempt", "2", True),
+    ]
+    assert timing.ids() == ["attempt"]
+    assert timing.get("attempt").version == "2"  # the version in force by default
+    assert timing.get("attempt", "1").note == 'Derived from "Attempting a Mission".'
+    assert timing.get("attempt", "3") is None and timing.get("nope") is None
+
+
+def test_steps_hold_the_fields(timing):
+    seq = timing.get("attempt", "2")
+    assert [s.number for s in seq.flat] == ["1", "1.a", "2"]
+    step = seq.find("1.a")
+    assert step is seq.find("begin-triggers")
+    assert (step.actor, step.kind, step.triggers, step.parent) == (
+        "each",
+        "response",
+        ("When . . . begins",),
+        "1",
+    )
+    assert [(c.target, c.para) for c in seq.find("1").cites] == [
+        ("gl-attempting-missions", None),
+        ("attempting", "count them"),
+    ]
+    assert seq.calculator.steps["unmet"] == "1.a"
+    assert seq.calculator.duplicate == "overcome" and seq.calculator.cost_counts == "faced"
+
+
+def test_branch_logic(timing):
+    seq = timing.get("attempt", "1")
+    step = {s.number: s for s in seq.flat}
+    assert [seq.next_of(step[n]) for n in ("1", "2", "2.a")] == [step["2"], step["2.a"], step["3"]]
+    assert seq.next_of(step["3"]) is None  # next: end
+    assert seq.prev_of(step["1"]) is None and seq.prev_of(step["2.a"]) is step["2"]
+    right, wrong = step["2.a"].branches
+    assert (right.label, seq.target(right)) == ("Right type", step["3"])
+    assert (wrong.label, seq.target(wrong), wrong.says) == (
+        "Wrong type",
+        step["2"],
+        "it is overcome",
+    )
+    ends = timing.get("attempt", "2").find("2").branches[0]
+    assert ends.goto == END and timing.get("attempt", "2").target(ends) is None
+
+
+def test_step_urls(timing):
+    seq = timing.get("attempt", "1")
+    assert sequence_url(seq) == "/timing/attempt?version=1"
+    assert sequence_url(seq, seq.find("2.a")) == "/timing/attempt?version=1&step=2.a"
+    assert sequence_url(seq, None, "/jk", step="end", personnel=3) == (
+        "/jk/timing/attempt?version=1&step=end&personnel=3"
+    )
+
+
+def test_entry_links(timing):
+    corpus = load_corpus(TIMING)
+    source = corpus.entry("demo-rulebook", "2", "gl-attempting-missions")
+    assert entry_links(timing, corpus, source) == [
+        {
+            "sequence": "attempt",
+            "title": "Attempting missions",
+            "version": "2",
+            "official": True,
+            "url": "/timing/attempt?version=2",
+            "steps": [],
+        }
+    ]
+    derived = entry_links(timing, corpus, corpus.entry("demo-rulebook", "1", "attempting"))
+    assert [(x["version"], x["official"], x["steps"]) for x in derived] == [("1", False, [])]
+    # Cited, but not quoted by any step: no link.
+    assert entry_links(timing, corpus, corpus.entry("demo-rulebook", "2", "attempting")) == []
+
+
+def test_the_fixture_is_clean():
+    assert timing_problems(load_corpus(TIMING)) == []
+
+
+SCHEMA_CASES = [
+    (V1, 'number: "2"\n', 'number: "3"\n', ["1.timing.yaml:17: step number '3' should be '2'"]),
+    (V1, 'number: "2.a"', 'number: "2.b"', ["1.timing.yaml:24: step number '2.b' should be '2.a'"]),
+    (
+        V1,
+        "actor: opponent",
+        "actor: referee",
+        ["1.timing.yaml:19: step '2': actor must be one of active, opponent, each, game"],
+    ),
+    (
+        V1,
+        "kind: check",
+        "kind: window",
+        ["1.timing.yaml:27: step '2.a': kind must be one of action, check, response"],
+    ),
+    (
+        V1,
+        "        text: When you begin a mission attempt, count your personnel.\n",
+        "",
+        ["1.timing.yaml:10: missing required field 'text'"],
+    ),
+    (
+        V1,
+        "      - id: count\n",
+        "      - id: count\n        colour: red\n",
+        ["1.timing.yaml:11: unknown field 'colour' in step"],
+    ),
+    (
+        V1,
+        "goto: fail",
+        "goto: nowhere",
+        ["1.timing.yaml:23: a branch of step '2.a' goes to unknown step 'nowhere'"],
+    ),
+    (
+        V1,
+        "id: fail",
+        "id: reveal",
+        [
+            "1.timing.yaml:35: duplicate step id 'reveal' (first at rules/demo-rulebook/1.timing.yaml:16)",
+            "1.timing.yaml:23: a branch of step '2.a' goes to unknown step 'fail'",
+        ],
+    ),
+    (
+        V1,
+        "id: count",
+        "id: 1st",
+        ["1.timing.yaml:10: invalid step id '1st' (a letter, then [a-z0-9-])"],
+    ),
+    (
+        V1,
+        '    note: Derived from "Attempting a Mission".\n',
+        "",
+        ["1.timing.yaml:4: derived sequence 'attempt' needs a note saying how it was derived"],
+    ),
+    (V1, 'version: "1"', 'version: "2"', ["1.timing.yaml:2: version must be '1' (the file name)"]),
+    (
+        V1,
+        "        cites: [attempting]\n",
+        "        cites: []\n",
+        ["1.timing.yaml:15: step '1' cites nothing"],
+    ),
+    (
+        V2,
+        'triggers: ["When . . . begins"]',
+        'triggers: ["When . . . ends"]',
+        ["2.timing.yaml:28: trigger 'When . . . ends' of step '1.a' is not in its text"],
+    ),
+    (
+        V2,
+        "duplicate: overcome",
+        "duplicate: ignored",
+        ["2.timing.yaml:10: calculator duplicate must be one of overcome, not-allowed"],
+    ),
+    (V2, 'met: "1", ', "", ["2.timing.yaml:12: calculator steps lack met"]),
+    (
+        V2,
+        'unmet: "1.a"',
+        'unmet: "9"',
+        ["2.timing.yaml:10: calculator step unmet names unknown step '9'"],
+    ),
+    (
+        V2,
+        "official: true",
+        "official: yes please",
+        ["2.timing.yaml:6: field 'official' must be true or false"],
+    ),
+    (
+        V1,
+        "sequences:",
+        "sequences: [",
+        ["1.timing.yaml:4: invalid YAML: did not find expected node content"],
+    ),
+    (
+        V1,
+        "    title: Attempting a Mission\n",
+        "    title: Attempting a Mission\n    title: Again\n",
+        ["1.timing.yaml:6: duplicate key 'title' (first at line 5)"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new", "expected"), SCHEMA_CASES)
+def test_schema_problems_have_exact_messages(broken, name, old, new, expected):
+    edit(broken, name, old, new)
+    folder = "rules/demo-rulebook/"
+    assert problems(broken) == [folder + e for e in expected]
+    with pytest.raises(TimingError):
+        load_sequences(load_corpus(broken))
+
+
+CHECK_CASES = [
+    (
+        V1,
+        "text: Your opponent reveals the top dilemma.",
+        "text: Your opponent shows the top dilemma.",
+        "1.timing.yaml:16: text of step '2' is not verbatim in 'attempting'",
+    ),
+    (
+        V1,
+        '{ref: attempting, para: "eight personnel"}',
+        '{ref: attempting, para: "nine personnel"}',
+        "1.timing.yaml:43: para 'nine personnel' of step '3' matches no paragraph of 'attempting'",
+    ),
+    (
+        V1,
+        '{ref: attempting, para: "eight personnel"}',
+        '{ref: attempting, para: "your"}',
+        "1.timing.yaml:43: para 'your' of step '3' matches 3 paragraphs of 'attempting'",
+    ),
+    (
+        V1,
+        "        cites: [attempting]\n        children:",
+        "        cites: [attempted]\n        children:",
+        "1.timing.yaml:21: step '2' of attempt 1 cites 'attempted': dangling reference "
+        "'attempted': no entry 'attempted' in demo-rulebook 1",
+    ),
+    (
+        V1,
+        "says: it is overcome",
+        "says: it is faced",
+        "1.timing.yaml:32: 'says' of branch 'Wrong type' of step '2.a' is not verbatim in the step "
+        "or its cites",
+    ),
+    (
+        V1,
+        "        text: When you begin",
+        "        title: Counting\n        text: When you begin",
+        "1.timing.yaml:10: title 'Counting' of step '1' is not in 'attempting'",
+    ),
+    (
+        V2,
+        '          - gl-attempting-missions\n          - {ref: attempting, para: "count them"}',
+        '          - attempting\n          - {ref: attempting, para: "count them"}',
+        [
+            "2.timing.yaml:14: official step '1' must cite the source 'gl-attempting-missions' first",
+            "2.timing.yaml:14: text of step '1' is not verbatim in 'attempting'",
+        ],
+    ),
+    (
+        V2,
+        "intro: Below is the timing.",
+        "intro: Above is the timing.",
+        "2.timing.yaml:4: intro of attempt 2 is not verbatim in 'gl-attempting-missions'",
+    ),
+    (
+        V2,
+        "source: gl-attempting-missions",
+        "source: gl-attempting",
+        "2.timing.yaml:4: source of attempt 2: dangling reference 'gl-attempting': no entry "
+        "'gl-attempting' in demo-rulebook 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new", "expected"), CHECK_CASES)
+def test_check_problems_have_exact_messages(broken, name, old, new, expected):
+    edit(broken, name, old, new)
+    expected = [expected] if isinstance(expected, str) else expected
+    assert problems(broken) == ["rules/demo-rulebook/" + e for e in expected]
+
+
+def test_typography_does_not_count_against_verbatim_but_words_and_case_do(broken):
+    # Straight quotes for curly ones, line wraps and extra spaces are the same words.
+    edit(
+        broken, V2, '"“When . . . begins” triggers', '\'"When . . . begins"\n              triggers'
+    )
+    edit(broken, V2, 'triggers process."', "triggers process.'")
+    edit(broken, V2, 'para: "wrong type"', 'para: "reveals a dilemma   of the wrong type"')
+    assert problems(broken) == []
+    edit(broken, V2, 'para: "reveals a dilemma   of the wrong type"', 'para: "Wrong Type"')
+    assert problems(broken) == [
+        "rules/demo-rulebook/2.timing.yaml:38: para 'Wrong Type' of step '2' matches no paragraph "
+        "of 'attempting'"
+    ]
+
+
+def test_timing_file_for_unknown_version(broken):
+    shutil.copy(broken / V1, broken / "rules/demo-rulebook/3.timing.yaml")
+    assert problems(broken) == [
+        "rules/demo-rulebook/3.timing.yaml:1: timing file for unknown version '3' of demo-rulebook"
+    ]
+
+
+def test_run_check_reports_timing_problems(broken):
+    edit(broken, V1, "text: Your opponent reveals", "text: Your opponent flips")
+    found = [p.replace(str(broken) + "/", "") for p in run_check(broken)]
+    assert found == [
+        "rules/demo-rulebook/1.timing.yaml:16: text of step '2' is not verbatim in 'attempting'"
+    ]

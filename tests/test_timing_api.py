@@ -1,0 +1,312 @@
+"""The timing API and stepper pages on the real corpus: shapes, fidelity, errors, no JavaScript."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from judgekit.timing import load_sequences
+from judgekit.timing_check import timing_problems
+
+SEQUENCES = {
+    "mission-attempt": ["1.1", "call-to-arms", "4"],
+    "play-card": ["4"],
+    "turn": ["1.1", "call-to-arms", "4"],
+}
+
+
+def flat(steps):
+    for step in steps:
+        yield step
+        yield from flat(step["children"])
+
+
+def test_the_real_timing_files_are_clean(corpus):
+    assert timing_problems(corpus) == []
+
+
+def test_step_text_is_verbatim_in_the_cited_entry(corpus):
+    # Stricter than `check` (which ignores typography): the words, quotes and emphasis as stored.
+    for seq in load_sequences(corpus):
+        for step in seq.flat:
+            entry = corpus.entry(seq.document, seq.version, step.cites[0].target)
+            stored = re.sub(r"\s+", " ", f"{entry.title}\n{entry.markdown}")
+            assert re.sub(r"\s+", " ", step.text) in stored, (seq.id, seq.version, step.number)
+
+
+def test_official_sequences_are_numbered_as_printed(corpus):
+    timing = load_sequences(corpus)
+    attempt = timing.get("mission-attempt", "4")
+    assert [s.number for s in attempt.steps] == ["1", "2", "3", "4", "5"]
+    assert [len(s.children) for s in attempt.steps] == [2, 5, 9, 2, 4]  # 1.a–b … 3.a–i … 5.a–d
+    assert [s.number for s in timing.get("play-card", "4").flat] == [str(n) for n in range(1, 11)]
+    assert {s.official for s in timing if s.id != "turn"} == {True, False}
+    assert not any(s.official for s in timing.versions("turn"))
+
+
+def test_index(client):
+    data = client.get("/api/timing").get_json()
+    assert {s["id"]: s["versions"] for s in data["sequences"]} == SEQUENCES
+    attempt = next(s for s in data["sequences"] if s["id"] == "mission-attempt")
+    assert attempt["default_version"] == "4"
+    assert attempt["official"] == {"1.1": False, "call-to-arms": False, "4": True}
+
+
+@pytest.mark.parametrize(
+    ("sequence", "version"), [(s, v) for s, vs in SEQUENCES.items() for v in vs]
+)
+def test_sequence_shape(client, sequence, version):
+    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+    assert (data["id"], data["version"]) == (sequence, version)
+    assert data["official"] is (version == "4" and sequence != "turn")
+    for step in flat(data["steps"]):
+        assert {"id", "number", "text", "actor", "kind", "children", "cites"} <= set(step)
+        assert step["actor"] in ("active", "opponent", "each", "game")
+        assert step["kind"] in ("action", "check", "response")
+        assert step["cites"] and all(c["resolved"] for c in step["cites"])
+        for cite in step["cites"][1:]:
+            assert cite["text"], (step["number"], cite["target"])  # every para is found
+        assert step["url"] == f"/timing/{sequence}?version={version}&step={step['number']}"
+
+
+def test_default_version_is_the_one_in_force(client):
+    assert client.get("/api/timing/mission-attempt").get_json()["version"] == "4"
+    assert client.get("/api/timing/turn?version=").get_json()["version"] == "4"
+
+
+def test_version_4_step_3f(client):
+    data = client.get("/api/timing/mission-attempt?version=4").get_json()
+    step = next(s for s in flat(data["steps"]) if s["number"] == "3.f")
+    assert step["text"] == (
+        "Check dilemma for duplication, type, and cost. If it fails any of these, it is overcome. "
+        "Otherwise, the dilemma’s cost is deducted from the total allowed."
+    )
+    assert (step["actor"], step["kind"]) == ("game", "check")
+    assert [(b["if"], b["goto"]) for b in step["branches"]] == [
+        ("Passes all three checks", "3.g"),
+        ("A second copy, or the wrong type", "4.b"),
+        ("Over the cost limit", "5"),
+    ]
+    assert (step["prev"]["number"], step["next"]["number"]) == ("3.e", "3.g")
+    rule = step["cites"][1]
+    assert rule["id"] == "facing-dilemmas" and rule["text"].startswith(
+        "If your opponent reveals more than one copy of the same dilemma"
+    )
+    # The same step in the derived versions, where the type and cost are checked at 3.b.
+    assert [(o["version"], o["number"]) for o in step["other_versions"]] == [
+        ("1.1", "3.b"),
+        ("call-to-arms", "3.b"),
+    ]
+
+
+def test_response_steps_name_their_triggers(client):
+    data = client.get("/api/timing/mission-attempt?version=4").get_json()
+    step = next(s for s in flat(data["steps"]) if s["number"] == "3.h")
+    assert (step["actor"], step["kind"]) == ("each", "response")
+    assert step["triggers"] == [
+        "(When/While) . . . (face/facing) . . . dilemma",
+        "(When/While) . . . is attempting a mission",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (
+            "/api/timing/nope",
+            "unknown timing sequence 'nope' (known: mission-attempt, turn, play-card)",
+        ),
+        (
+            "/api/timing/play-card?version=1.1",
+            "sequence 'play-card' has no version '1.1' (known: 4)",
+        ),
+        (
+            "/api/timing/mission-attempt?version=5",
+            "sequence 'mission-attempt' has no version '5' (known: 1.1, call-to-arms, 4)",
+        ),
+        (
+            "/api/timing/mission-attempt/calculate?version=9&personnel=3",
+            "sequence 'mission-attempt' has no version '9' (known: 1.1, call-to-arms, 4)",
+        ),
+        ("/api/timing/play-card/calculate?personnel=3", "sequence 'play-card' 4 has no calculator"),
+    ],
+)
+def test_api_404s(client, url, message):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.get_json() == {"error": "Not Found", "status": 404, "message": message}
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("", "personnel is required"),
+        ("personnel=x", "personnel must be a whole number, not 'x'"),
+        ("personnel=8&overcome=1000", "overcome must be from 0 to 999, not 1000"),
+        ("personnel=8&dilemmas=planet:1", "mission is required with dilemmas (planet or space)"),
+        (
+            "personnel=8&mission=planet&dilemmas=planet:one",
+            "dilemma 1 has cost 'one'; costs are whole numbers from 0 to 99",
+        ),
+    ],
+)
+def test_calculator_400s(client, query, message):
+    response = client.get(f"/api/timing/mission-attempt/calculate?{query}")
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "Bad Request", "status": 400, "message": message}
+
+
+@pytest.mark.parametrize("version", SEQUENCES["mission-attempt"])
+def test_calculator_rulebook_example(client, version):
+    url = f"/api/timing/mission-attempt/calculate?personnel=8&overcome=3&version={version}"
+    data = client.get(url).get_json()
+    assert (data["dilemmas_drawn"], data["cost_limit"], data["version"]) == (5, 5, version)
+    assert data["end"]["result"] == "pending"
+    assert set(data["rules"]) == {
+        "draw",
+        "cost_limit",
+        "duplicate",
+        "type",
+        "cost",
+        "no_personnel",
+        "met",
+        "unmet",
+    }
+
+
+def test_calculator_is_version_aware(client):
+    query = "personnel=8&overcome=3&mission=planet&dilemmas=planet:2,space:1,dual:2:dup,planet:3"
+    v4 = client.get(f"/api/timing/mission-attempt/calculate?version=4&{query}").get_json()
+    old = client.get(f"/api/timing/mission-attempt/calculate?version=1.1&{query}").get_json()
+    assert [d["outcome"] for d in v4["dilemmas"]] == ["faced", "overcome", "overcome", "faced"]
+    assert [d["outcome"] for d in old["dilemmas"]] == [
+        "faced",
+        "overcome",
+        "not-allowed",
+        "overcome",
+    ]
+    assert [s["number"] for s in v4["dilemmas"][2]["steps"]] == ["3.f"]
+    assert [s["number"] for s in old["dilemmas"][2]["steps"]] == ["2.c"]
+    assert (v4["cost_spent"], v4["cost_remaining"], old["cost_spent"]) == (5, 0, 5)
+    met = client.get(f"/api/timing/mission-attempt/calculate?version=4&{query}&requirements=met")
+    assert met.get_json()["end"]["steps"][0]["number"] == "5.d"
+
+
+def test_glossary_entries_link_to_their_sequences(client):
+    entry = client.get("/api/entries/2e-rulebook/4/gl-attempting-missions").get_json()
+    assert entry["timing"] == [
+        {
+            "sequence": "mission-attempt",
+            "title": "Attempting missions",
+            "version": "4",
+            "official": True,
+            "url": "/timing/mission-attempt?version=4",
+            "steps": [],
+        }
+    ]
+    card = client.get("/api/entries/2e-rulebook/4/gl-playing-a-card").get_json()
+    assert [t["url"] for t in card["timing"]] == ["/timing/play-card?version=4"]
+    facing = client.get("/api/entries/2e-rulebook/1.1/facing-dilemmas").get_json()
+    assert [s["number"] for s in facing["timing"][0]["steps"]][:3] == ["1.a", "2", "2.a"]
+
+
+# -- pages -------------------------------------------------------------------------------------
+
+
+def test_index_page(client):
+    html = client.get("/timing").get_data(as_text=True)
+    assert 'href="/timing/mission-attempt?version=4"' in html
+    assert 'href="/timing/play-card?version=4"' in html
+    assert "call-to-arms</a> (derived)" in html
+
+
+def test_step_page_renders_server_side(client):
+    response = client.get("/timing/mission-attempt?version=4&step=3.f")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert (
+        '<a class="tm-button" rel="prev" href="/timing/mission-attempt?version=4&amp;step=3.e">'
+        in html
+    )
+    assert (
+        '<a class="tm-button" rel="next" href="/timing/mission-attempt?version=4&amp;step=3.g">'
+        in html
+    )
+    assert 'href="/timing/mission-attempt?version=4&amp;step=5">Over the cost limit' in html
+    assert 'aria-current="step"><span class="tm-num">3.f</span>' in html
+    assert "If your opponent reveals more than one copy of the same dilemma" in unescape(html)
+    assert html.count('class="tm-num"') >= 27 + 1  # the whole sequence beside the step
+    assert "/static/js/timing.js" in html
+
+
+def test_page_is_built_from_the_api_dict(client):
+    api = client.get("/api/timing/play-card?version=4").get_json()
+    html = client.get("/timing/play-card?version=4&step=7").get_data(as_text=True)
+    step = api["steps"][6]
+    assert step["html"] in html
+    assert step["cites"][1]["html"] in html
+
+
+def test_derived_sequences_say_so(client):
+    html = client.get("/timing/mission-attempt?version=1.1").get_data(as_text=True)
+    assert "<summary><strong>Derived sequence</strong>: put in order by the editors" in html
+    assert "<p>Version 1.1 prints no numbered sequence for a mission attempt;" in html
+    assert '<span class="badge tm-derived">Derived</span>' in html
+
+
+def test_end_of_sequence_page(client):
+    html = client.get("/timing/play-card?version=4&step=10").get_data(as_text=True)
+    assert 'rel="next" href="/timing/play-card?version=4&amp;step=end">End' in html
+    end = client.get("/timing/play-card?version=4&step=end").get_data(as_text=True)
+    assert "End of the sequence" in end and "step=1" in end
+
+
+def test_step_links_keep_the_calculator(client):
+    html = client.get("/timing/mission-attempt?version=4&step=2.b&personnel=8&overcome=3").get_data(
+        as_text=True
+    )
+    assert (
+        'rel="next" href="/timing/mission-attempt?version=4&amp;step=2.c&amp;personnel=8&amp;overcome=3"'
+        in html
+    )
+    assert '<span data-calc="drawn">5</span>' in html and '<span data-calc="limit">5</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "message"),
+    [
+        ("/timing/nope", 404, "unknown timing sequence &#39;nope&#39;"),
+        ("/timing/turn?version=2", 404, "sequence &#39;turn&#39; has no version &#39;2&#39;"),
+        ("/timing/turn?step=9.z", 404, "unknown step &#39;9.z&#39; in &#39;turn&#39; 4"),
+        (
+            "/timing/turn?step=%3Cscript%3Ealert(1)%3C/script%3E",
+            404,
+            "unknown step &#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39;",
+        ),
+        (
+            "/timing/mission-attempt?personnel=%3Cb%3E",
+            400,
+            "personnel must be a whole number, not &#39;&lt;b&gt;&#39;",
+        ),
+    ],
+)
+def test_page_errors(client, url, status, message):
+    response = client.get(url)
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert "<script>alert" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("entry", "url"),
+    [
+        ("4/gl-attempting-missions", "/timing/mission-attempt?version=4"),
+        ("4/gl-playing-a-card", "/timing/play-card?version=4"),
+        ("1.1/facing-dilemmas", "/timing/mission-attempt?version=1.1&amp;step=2.a"),
+    ],
+)
+def test_entry_pages_link_to_the_stepper(client, entry, url):
+    html = client.get(f"/rules/2e-rulebook/{entry}").get_data(as_text=True)
+    assert f'href="{url}"' in html

@@ -1,0 +1,112 @@
+"""The stepper in real headless Chromium: a full mission attempt by keys and branch buttons; offline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+SHOWN = """() => [
+    document.querySelector("#tm-step-heading .tm-num").textContent,
+    document.querySelector(".tm-sequence [aria-current=step] .tm-num").textContent,
+]"""
+
+
+def at(page, number: str) -> None:
+    """The page shows this step, and the sequence beside it marks it as current."""
+    assert page.evaluate(SHOWN) == [f"Step {number}", number]
+    assert re.search(rf"[?&]step={re.escape(number)}(&|$)", page.url)
+
+
+def right(page, *numbers: str) -> None:
+    for number in numbers:
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(re.compile(rf"step={re.escape(number)}(&|$)"))
+        at(page, number)
+
+
+def choose(page, label: str, number: str) -> None:
+    page.get_by_role("link", name=re.compile(rf"^{re.escape(label)}")).click()
+    page.wait_for_url(re.compile(rf"step={re.escape(number)}(&|$)"))
+    if number != "end":
+        at(page, number)
+
+
+def test_step_through_a_full_version_4_mission_attempt(live_server, page, blocked):
+    page.goto(f"{live_server}/timing/mission-attempt?version=4")
+    assert page.locator("#tm-step-heading").inner_text() == "Step 1"
+    assert "Active player (the player whose turn it is)" in page.locator(".tm-text").inner_text()
+    right(page, "1.a", "1.b", "2", "2.a", "2.b", "2.c", "2.d", "2.e", "3", "3.a")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(re.compile(r"step=3(&|$)"))
+    at(page, "3")
+    right(page, "3.a")
+    # The first dilemma: personnel are attempting; it passes the checks and is faced.
+    choose(page, "Personnel are still attempting", "3.b")
+    right(page, "3.c", "3.d", "3.e", "3.f")
+    rule = page.locator(".tm-cites").inner_text()
+    assert "If your opponent reveals more than one copy of the same dilemma" in rule
+    choose(page, "Passes all three checks", "3.g")
+    right(page, "3.h", "3.i", "4", "4.a", "4.b")
+    choose(page, "Dilemmas remain in the stack", "3")
+    # The second dilemma is a second copy: overcome without being faced, and the stack is empty.
+    right(page, "3.a")
+    choose(page, "Personnel are still attempting", "3.b")
+    right(page, "3.c", "3.d", "3.e", "3.f")
+    choose(page, "A second copy, or the wrong type", "4.b")
+    choose(page, "The stack is empty", "5")
+    right(page, "5.a", "5.b", "5.c")
+    choose(page, "The requirements are shown", "5.d")
+    choose(page, "The points are scored", "end")
+    assert page.locator("#tm-step-heading").inner_text() == "End of the sequence"
+    assert len(blocked) == 0
+
+
+def test_the_calculator_beside_the_stepper(live_server, page, blocked):
+    page.goto(f"{live_server}/timing/mission-attempt?version=4&step=3.f")
+    form = page.locator(".tm-calc-form")
+    form.get_by_label("Personnel attempting").fill("8")
+    form.get_by_label("Overcome dilemmas beneath the mission").fill("3")
+    form.locator("select[name=mission]").select_option("planet")
+    form.get_by_label("Revealed dilemmas, in order").fill("planet:2, space:1, dual:3, planet:1")
+    form.get_by_role("button", name="Calculate").click()
+    page.wait_for_url(re.compile(r"personnel=8"))
+    at(page, "3.f")  # the stepper stays where it was
+    assert page.locator("[data-calc=drawn]").inner_text() == "5"
+    assert page.locator("[data-calc=limit]").inner_text() == "5"
+    assert page.locator("[data-outcome]").all_inner_texts() == [
+        "faced",
+        "overcome",
+        "faced",
+        "overcome",
+    ]
+    # Stepping on keeps the calculation.
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(r"step=3\.g&.*personnel=8"))
+    assert page.locator("[data-calc=end]").inner_text() == "Pending."
+    # Typing in the form does not step.
+    form.get_by_label("Personnel attempting").press("ArrowRight")
+    assert "step=3.g" in page.url
+    assert len(blocked) == 0
+
+
+def test_the_stepper_works_without_javascript(browser, live_server, blocked):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=1.1&step=3.b")
+        at(page, "3.b")
+        page.get_by_role("link", name=re.compile(r"^Over the cost limit")).click()
+        at(page, "4")
+        page.locator(".tm-prevnext a[rel=next]").click()
+        at(page, "4.a")
+        page.goto(f"{live_server}/timing/mission-attempt?version=1.1&step=3.b")
+        page.locator(".tm-other a", has_text="4 step 3.f").click()
+        at(page, "3.f")
+        assert "version=4" in page.url
+    finally:
+        context.close()
+    assert len(blocked) == 0
