@@ -60,9 +60,13 @@ class Library:
     # -- rendering ---------------------------------------------------------------------------
     def linker(self, entry: Entry):
         """A function that turns the reference targets of an entry's text into links."""
+        return self.linker_at(entry.document, entry.version)
+
+    def linker_at(self, document: str, version: str):
+        """A link function for text that lives in a given document version."""
 
         def link(target: str) -> Link | None:
-            found = resolve(self.corpus, target, entry.document, entry.version)
+            found = resolve(self.corpus, target, document, version)
             if isinstance(found, str):
                 return None
             if found.external:

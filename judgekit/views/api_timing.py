@@ -11,7 +11,7 @@ from .. import library, serialize
 from ..calculator import CalcError, Calculation, calculate, parse_input
 from ..library import Library
 from ..references import Target, resolve
-from ..text import Link, to_html, to_plain
+from ..text import to_html, to_plain
 from ..timing import Cite, Sequence, Step, Timing, sequence_url, sequences_for
 from ..timing_check import find_paragraph
 from .api import bp
@@ -47,19 +47,6 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
 
 def _url(seq: Sequence, at: Step | None = None, **params: Any) -> str:
     return sequence_url(seq, at, library().prefix, **params)
-
-
-def _linker(lib: Library, seq: Sequence):
-    def link(target: str) -> Link | None:
-        found = resolve(lib.corpus, target, seq.document, seq.version)
-        if isinstance(found, str):
-            return None
-        if found.external:
-            return Link(None, f"{found.document} {found.version}", external=True)
-        entry = lib.get(found)
-        return Link(lib.entry_url(entry), lib.citation_title(entry))
-
-    return link
 
 
 def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
@@ -107,7 +94,7 @@ def step_dict(lib: Library, seq: Sequence, step: Step) -> dict[str, Any]:
         "number": step.number,
         "title": step.title,
         "text": step.text,
-        "html": to_html(step.text, lib.corpus.icons, _linker(lib, seq)),
+        "html": to_html(step.text, lib.corpus.icons, lib.linker_at(seq.document, seq.version)),
         "actor": step.actor,
         "actor_label": ACTOR_LABELS[step.actor],
         "kind": step.kind,
