@@ -151,6 +151,8 @@ def to_plain(text: str, icons: dict[str, Icon], linker: Linker) -> str:
 
 _QUOTES = str.maketrans(
     {"‘": "'", "’": "'", "‚": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"'}
+    # An ellipsis character is "..." typeset; soft hyphens and zero-width marks are invisible.
+    | {"…": "...", "\u00ad": None, "\u200b": None, "\u200c": None, "\u200d": None, "\ufeff": None}
 )
 _DASHES = re.compile(r"\s*[‐‑‒–—―]\s*|\s+-\s+")
 _MARKS = re.compile(r"\[?[™®]\]?|\(TM\)|\(R\)")
@@ -159,7 +161,7 @@ _SPACE = re.compile(r"\s+")
 
 
 def normalize_typography(text: str, casefold: bool = False) -> str:
-    """Text with quotes, dashes, spacing, ™/® and bullets made uniform, for comparing versions."""
+    """Text with quotes, dashes, ellipses, spacing, ™/® and bullets made uniform, for comparing."""
     text = text.translate(_QUOTES)
     text = _MARKS.sub("", text)
     text = _BULLETS.sub(r"\1", text)

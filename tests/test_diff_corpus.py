@@ -1,0 +1,178 @@
+"""Compare versions over the real corpus: every pair, both ways, and what the rulebooks say."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+
+import pytest
+
+from judgekit.diff import compare, history
+from judgekit.text import normalize_typography
+from judgekit.worddiff import tokenize
+
+BOOK = "2e-rulebook"
+VERSIONS = ["1.1", "call-to-arms", "4"]
+PAIRS = list(itertools.product(VERSIONS, repeat=2))
+RULINGS = ("1e-current-rulings", "2000-02-28")
+
+
+def versions(lib, old, new):
+    return lib.corpus.version(BOOK, old), lib.corpus.version(BOOK, new)
+
+
+def find(data, from_id, to_id):
+    found = [c for c in data["changes"] if (c["from_id"], c["to_id"]) == (from_id, to_id)]
+    assert len(found) == 1, (from_id, to_id)
+    return found[0]
+
+
+@pytest.mark.parametrize("old, new", PAIRS)
+def test_every_pair_both_ways(client, old, new):
+    response = client.get(f"/api/diff/{BOOK}/{old}/{new}")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert (data["document"], data["from"], data["to"]) == (BOOK, old, new)
+    summary = data["summary"]
+    for status in ("changed", "added", "removed", "renamed", "moved"):
+        assert summary[status] == sum(c["status"] == status for c in data["changes"])
+    assert summary["total"] == len(data["changes"])
+    assert all(not c["typography_only"] for c in data["changes"])
+    if old == new:
+        assert data["changes"] == [] and data["direction"] == "same"
+    else:
+        assert summary["total"] > 0
+    page = client.get(f"/diff/{BOOK}/{old}..{new}")
+    assert page.status_code == 200
+    assert page.get_data(as_text=True).count('<article class="df-change') == summary["total"]
+
+
+@pytest.mark.parametrize("old, new", [p for p in PAIRS if p[0] < p[1]])
+def test_backward_mirrors_forward(lib, old, new):
+    forward = compare(lib, *versions(lib, old, new))
+    backward = compare(lib, *versions(lib, new, old))
+    there, back = forward.summary(), backward.summary()
+    assert (there["added"], there["removed"]) == (back["removed"], back["added"])
+    for key in ("changed", "renamed", "moved", "text_changed", "typography_only", "unchanged"):
+        assert there[key] == back[key], key
+
+
+def _strip(fragment: str) -> str:
+    """Text of a diff side: our only tags are ins and del; the rest is escaped text."""
+    return " ".join(html.unescape(re.sub(r"</?(?:ins|del)[^>]*>", "", fragment)).split())
+
+
+@pytest.mark.parametrize("old, new", [("1.1", "4"), ("call-to-arms", "4"), ("4", "1.1")])
+@pytest.mark.parametrize("typography", ["hide", "show"])
+def test_each_side_of_a_diff_is_its_text(client, old, new, typography):
+    """Nothing is lost or invented: each side of every diff reads as that version's text."""
+    data = client.get(f"/api/diff/{BOOK}/{old}/{new}?typography={typography}").get_json()
+    diffs = [c for c in data["changes"] if c["diff"]]
+    assert diffs
+    for change in diffs:
+        assert _strip(change["diff"]["from"]) == " ".join(change["from_text"].split())
+        assert _strip(change["diff"]["to"]) == " ".join(change["to_text"].split())
+        assert _strip(change["title_diff"]["to"]) == change["to_title"]
+        if change["text_changed"]:
+            assert "<ins>" in change["diff"]["inline"] or "<del>" in change["diff"]["inline"]
+
+
+def test_typography_keys_match_entry_pages(lib):
+    """For every entry's text, the diff's keys are exactly what entry pages compare."""
+    for version in lib.corpus.versions():
+        for entry in version.walk():
+            text = lib.plain(entry)
+            assert " ".join(t.key for t in tokenize(text) if t.key) == normalize_typography(text)
+
+
+def test_unchanged_agrees_with_entry_pages(lib):
+    """Entry pages say 'same' exactly where a diff sees no change in wording."""
+    checked = 0
+    for old, new in PAIRS:
+        if old == new:
+            continue
+        result = compare(lib, *versions(lib, old, new))
+        changed = {c.old.id for c in result.changes if c.old and c.new and c.text_changed}
+        paired = {c.old.id for c in result.changes if c.old and c.new and c.old.id == c.new.id}
+        for entry in lib.corpus.version(BOOK, old).walk():
+            other = {o.version: o for o in lib.other_versions(entry)}[new]
+            if other.status in ("same", "changed") and other.id == entry.id:
+                assert (other.status == "changed") == (entry.id in changed), (old, new, entry.id)
+                checked += 1
+            elif other.status == "absent":
+                assert entry.id not in paired
+    assert checked > 100
+
+
+def test_moving_a_ship_went_into_the_main_text(client):
+    data = client.get(f"/api/diff/{BOOK}/call-to-arms/4").get_json()
+    merged = find(data, "gl-moving-a-ship", "moving-a-ship")
+    assert (merged["status"], merged["relation"], merged["moved"]) == ("moved", "merged into", True)
+    assert (merged["from_title"], merged["to_title"]) == ("moving a ship", "Order – Move a Ship")
+    assert merged["from_breadcrumb"][-1]["title"] == "Glossary"
+    section = find(data, "moving-a-ship", "moving-a-ship")
+    assert section["renamed"] and section["text_changed"]
+    assert find(data, "gl-missions", "mission")["relation"] == "replaced by"
+    # 1.1 to 4 spans the Call to Arms merges: 1.1's "Staffing ships" went into "Order – Move a Ship".
+    spanning = client.get(f"/api/diff/{BOOK}/1.1/4").get_json()
+    assert find(spanning, "staffing-ships", "moving-a-ship")["relation"] == "merged into"
+    # 1.1 to Call to Arms does not: the glossary entry is new there.
+    earlier = client.get(f"/api/diff/{BOOK}/1.1/call-to-arms").get_json()
+    assert find(earlier, None, "gl-moving-a-ship")["status"] == "added"
+    # The glossary entry is not reported as removed.
+    assert not [
+        c for c in data["changes"] if c["status"] == "removed" and c["id"] == "gl-moving-a-ship"
+    ]
+
+
+def test_beaming_was_renamed(client):
+    data = client.get(f"/api/diff/{BOOK}/1.1/4").get_json()
+    beaming = find(data, "beaming", "beaming")
+    assert beaming["renamed"] and (beaming["from_title"], beaming["to_title"]) == (
+        "Beaming",
+        "Order – Beam Personnel",
+    )
+    assert beaming["status"] in ("renamed", "moved")
+    assert beaming["to_url"] == f"/rules/{BOOK}/4/beaming"
+
+
+def test_history_of_every_entry(lib):
+    ids = {e.id for v in lib.corpus.document(BOOK).versions for e in v.walk()}
+    for entry_id in ids:
+        steps = history(lib, BOOK, entry_id)
+        assert [s.version.id for s in steps] == VERSIONS
+        first = next(s for s in steps if s.entry is not None)
+        assert first.status in ("added", "moved"), entry_id
+
+
+def test_history_pages(client):
+    data = client.get(f"/api/history/{BOOK}/gl-moving-a-ship").get_json()
+    assert [(v["version"], v["status"], v["id"]) for v in data["versions"]] == [
+        ("1.1", "absent", None),
+        ("call-to-arms", "added", "gl-moving-a-ship"),
+        ("4", "moved", "moving-a-ship"),
+    ]
+    beaming = client.get(f"/api/history/{BOOK}/beaming").get_json()
+    assert [v["status"] for v in beaming["versions"]][0] == "added"
+    assert all(v["id"] == "beaming" for v in beaming["versions"])
+    assert client.get(f"/history/{BOOK}/beaming").status_code == 200
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_entry_pages_link_to_history(client, version):
+    page = client.get(f"/rules/{BOOK}/{version}/beaming").get_data(as_text=True)
+    assert f'href="/history/{BOOK}/beaming"' in page
+
+
+def test_current_rulings_marked(client, corpus):
+    document, version = RULINGS
+    marked = [e.id for e in corpus.version(document, version).walk() if e.new]
+    data = client.get(f"/api/diff/{document}/{version}/new").get_json()
+    assert [e["id"] for e in data["entries"]] == marked and data["count"] == len(marked) > 0
+    assert "android" in marked
+    page = client.get(f"/diff/{document}/{version}/new").get_data(as_text=True)
+    assert page.count('<article class="df-change df-marked"') == len(marked)
+    index = client.get("/diff").get_data(as_text=True)
+    assert f'href="/diff/{document}/{version}/new"' in index
+    assert client.get(f"/diff/{document}/{version}..{version}").status_code == 200
