@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .library import Library
+from .lineage import spanning
 from .model import Entry, Version
-from .references import parse_target
 from .text import normalize_typography
 
 STATUSES = ("changed", "added", "removed", "renamed", "moved")
@@ -140,63 +140,6 @@ def _paired(lib: Library, old: Entry, new: Entry, relation: str | None = None) -
     return Change(status, old, new, relation=relation, **found)
 
 
-# How a relation reads from the older entry, then from the newer one.
-_PHRASES = {"replaced": ("replaced by", "replaces"), "renamed": ("renamed to", "renamed from")}
-
-
-@dataclass(frozen=True)
-class _Link:
-    """An explicit lineage: the rule ``old_id`` of ``old_version`` continues as ``new_id``."""
-
-    old_version: str
-    old_id: str
-    new_version: str
-    new_id: str
-    relation: str
-
-
-def _lineage(lib: Library, document: str) -> list[_Link]:
-    """Every ``continues`` of a document's entries that points at an older held version."""
-    doc = lib.corpus.documents[document]
-    order = {v.id: i for i, v in enumerate(doc.versions)}
-    links = []
-    for version in doc.versions:
-        for entry in version.walk():
-            for rel in entry.continues:
-                there = parse_target(rel.ref, document, version.id)
-                if (
-                    there
-                    and there.document == document
-                    and order.get(there.version, 1e9) < order[version.id]
-                ):
-                    links.append(_Link(there.version, there.id, version.id, entry.id, rel.relation))
-    return links
-
-
-def _lineage_pairs(lib: Library, old: Version, new: Version) -> list[tuple[str, str, str]]:
-    """(old id, new id, relation as the old entry sees it) for the lineage spanning the two.
-
-    A link from (v, X) to (w, Y) holds between any versions around it that have X and Y:
-    an id names the same rule in every version. Going back in time, it reads the other way.
-    """
-    doc = lib.corpus.documents[old.document]
-    order = {v.id: i for i, v in enumerate(doc.versions)}
-    lo, hi = sorted((order[old.id], order[new.id]))
-    forward = order[old.id] < order[new.id]
-    out = []
-    for link in _lineage(lib, old.document):
-        if not (lo <= order[link.old_version] and order[link.new_version] <= hi):
-            continue
-        onward, back = _PHRASES.get(
-            link.relation, (f"{link.relation} into", f"{link.relation} from")
-        )
-        if forward and old.get(link.old_id) and new.get(link.new_id):
-            out.append((link.old_id, link.new_id, onward))
-        elif not forward and old.get(link.new_id) and new.get(link.old_id):
-            out.append((link.new_id, link.old_id, back))
-    return out
-
-
 def _order(changes: list[Change], newer: Version, older: Version, forward: bool) -> list[Change]:
     """Changes in the newer version's reading order; older-only entries after their anchor."""
     position = {entry_id: i for i, entry_id in enumerate(newer.entries)}
@@ -245,7 +188,7 @@ def _compare(lib: Library, document: str, old_id: str, new_id: str) -> Compariso
                 changes.append(change)
     gone = [e for e in old.walk() if e.id not in new.entries]
     fresh = [e for e in new.walk() if e.id not in old.entries]
-    lineage = _lineage_pairs(lib, old, new)
+    lineage = spanning(lib.corpus, document, old.id, new.id)
     taken: set[str] = set()
     for entry in gone:
         links = [(n, rel) for o, n, rel in lineage if o == entry.id]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from . import lineage
 from .model import Corpus, Document, Entry, Version
-from .references import Target, backlink_index, entry_refs, parse_target, resolve
+from .references import Target, backlink_index, entry_refs, resolve
 from .text import Link, normalize_typography, to_html, to_plain
 
 
@@ -19,6 +20,7 @@ class OtherVersion:
     status: str  # same | changed | absent | related
     relation: str | None = None
     title: str | None = None
+    renamed: bool = False
 
 
 class Library:
@@ -71,7 +73,9 @@ class Library:
                 return None
             if found.external:
                 doc = self.corpus.documents[found.document]
-                return Link(None, found.id, external=True, tooltip=f"{doc.short_title} {found.version}")
+                return Link(
+                    None, found.id, external=True, tooltip=f"{doc.short_title} {found.version}"
+                )
             other = self.get(found)
             return Link(self.entry_url(other), other.title, tooltip=self.citation_title(other))
 
@@ -144,29 +148,27 @@ class Library:
     def _lineage(self) -> dict[tuple[str, str, str], list[tuple[Target, str]]]:
         """Explicit relations, indexed from both ends."""
         index: dict[tuple[str, str, str], list[tuple[Target, str]]] = {}
-        for version in self.corpus.versions():
-            for entry in version.walk():
-                here = Target(entry.document, entry.version, entry.id)
-                for rel in entry.continues:
-                    there = parse_target(rel.ref, entry.document, entry.version)
-                    if there is None:
-                        continue
-                    index.setdefault((there.document, there.version, there.id), []).append(
-                        (here, f"{rel.relation} into")
-                    )
-                    index.setdefault((here.document, here.version, here.id), []).append(
-                        (there, f"{rel.relation} from")
-                    )
+        for doc in self.corpus.held():
+            for link in lineage.links(self.corpus, doc.id):
+                old = Target(doc.id, link.old_version, link.old_id)
+                new = Target(doc.id, link.new_version, link.new_id)
+                index.setdefault((doc.id, old.version, old.id), []).append(
+                    (new, lineage.phrase(link.relation, True))
+                )
+                index.setdefault((doc.id, new.version, new.id), []).append(
+                    (old, lineage.phrase(link.relation, False))
+                )
         return index
 
     def related(self, entry: Entry) -> list[tuple[Target, str]]:
-        """Entries in other places that this one explicitly continues or is continued by."""
+        """Entries in other versions that this one explicitly continues or is continued by."""
         return self._lineage.get((entry.document, entry.version, entry.id), [])
 
     def other_versions(self, entry: Entry) -> list[OtherVersion]:
         """This entry in each other version of its document: same, changed, related or absent."""
         doc = self.corpus.documents[entry.document]
         mine = self.comparable(entry)
+        title = normalize_typography(entry.title, casefold=True)
         out = []
         for version in doc.versions:
             if version.id == entry.version:
@@ -174,17 +176,18 @@ class Library:
             other = version.get(entry.id)
             if other is not None and other.kind == entry.kind:
                 status = "same" if self.comparable(other) == mine else "changed"
-                out.append(OtherVersion(version.id, other.id, status, title=other.title))
-                continue
-            links = [(t, rel) for t, rel in self.related(entry) if t.version == version.id]
-            if links:
-                target, rel = links[0]
-                related = self.get(target)
+                renamed = normalize_typography(other.title, casefold=True) != title
                 out.append(
-                    OtherVersion(
-                        version.id, target.id, "related", rel, related.title if related else None
-                    )
+                    OtherVersion(version.id, other.id, status, title=other.title, renamed=renamed)
                 )
+                continue
+            # The same pairing the diff pages use, so both say the same thing.
+            pairs = lineage.spanning(self.corpus, doc.id, entry.version, version.id)
+            links = [(new_id, rel) for old_id, new_id, rel in pairs if old_id == entry.id]
+            if links:
+                partner_id, rel = links[0]
+                partner = version.get(partner_id)
+                out.append(OtherVersion(version.id, partner_id, "related", rel, partner.title))
             else:
                 out.append(OtherVersion(version.id, None, "absent"))
         return out

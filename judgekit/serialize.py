@@ -133,6 +133,7 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
                 "status": o.status,
                 "relation": o.relation,
                 "title": o.title,
+                "renamed": o.renamed,
                 "url": lib.entry_url(lib.corpus.entry(entry.document, o.version, o.id))
                 if o.id
                 else None,
