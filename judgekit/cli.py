@@ -219,8 +219,14 @@ def cmd_search(args: argparse.Namespace) -> int:
             [f"{hit['document_title']} {hit['version_title']}"]
             + [crumb["title"] for crumb in hit.get("breadcrumb", [])]
         )
-        also = ", ".join(o["short_title"] for o in hit.get("also_in", []))
-        print(f"{number}. {hit['title']}  [{hit['kind']}]  {where}" + (f"  (also in {also})" if also else ""))
+        also = ", ".join(
+            o["short_title"] + (f": {o['title']}" if o["id"] != hit["id"] else "")
+            for o in hit.get("also_in", [])
+        )
+        print(
+            f"{number}. {hit['title']}  [{hit['kind']}]  {where}"
+            + (f"  (also in {also})" if also else "")
+        )
         print(f"   {hit['url']}")
         if hit.get("snippet"):
             print(f"   {snippet_plain(hit['snippet'])}")

@@ -2,4 +2,24 @@
 
 from __future__ import annotations
 
-from .api import bp  # noqa: F401
+import json
+
+from flask import Response, abort, request
+from jinja2.utils import htmlsafe_json_dumps
+
+from ..search_service import SearchParamError
+from .api import bp
+from .search import service
+
+
+@bp.get("/search")
+def search():
+    """GET /api/search?q=&document=&version=&kind=&edition=&all_versions=&limit="""
+    try:
+        data = service().search(request.args)
+    except SearchParamError as exc:
+        abort(400, description=str(exc))
+    # The query is echoed back: write <, >, & and ' as \\u escapes so no browser could ever
+    # read the answer as HTML. Any JSON parser reads the same values.
+    body = htmlsafe_json_dumps(data, dumps=json.dumps, ensure_ascii=False)
+    return Response(str(body), mimetype="application/json")

@@ -121,8 +121,9 @@
         if (link) { ev.preventDefault(); window.location.href = link.href; }
       }
     } else if (ev.key === "Escape") {
-      if (active >= 0) setActive(-1);
-      else open(false);
+      // The first Escape closes the list (a search input would also clear its text).
+      if (active >= 0) { ev.preventDefault(); setActive(-1); }
+      else if (drop && !page && !drop.hidden) { ev.preventDefault(); open(false); }
     }
   });
 

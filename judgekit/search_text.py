@@ -1,0 +1,305 @@
+"""Text analysis for search: the analyzer, query parsing, spelling suggestions and snippets."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from whoosh.analysis import (
+    STOP_WORDS,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.lang.porter2 import stem as porter2
+
+TOKEN_PATTERN = r"\w+(?:['’]\w+)*"
+TOKEN_RE = re.compile(TOKEN_PATTERN)
+
+# Whoosh's English stop words, plus the words of a judge's question that name no rule.
+STOPS = frozenset(STOP_WORDS)
+QUESTION_WORDS = frozenset(
+    "how what which who whom whose why where does do did done i i'm me my mine happen happens "
+    "happened there should would could get gets got rule rules about many much".split()
+)
+
+# Where Porter2 splits a game word's forms or merges two game words, say what we mean.
+_STEM_FIXES = {"staf": "staff", "respons": "respond", "drew": "draw", "drawn": "draw"}
+_PROTECTED_PREFIXES = ("commandeer",)  # else "commandeer" stems to "command" (the icon)
+
+HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b|\bnumber\s+of\b", re.IGNORECASE)
+PROXIMITY = 1.0  # up to double when the query's words stand together in the text
+MAX_QUERY_CHARS = 500
+MAX_GROUPS = 32
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"'})
+
+
+def game_stem(word: str) -> str:
+    """Porter2 stem of a lowercased word, with the game's vocabulary kept apart."""
+    word = word.replace("’", "'")
+    for prefix in _PROTECTED_PREFIXES:
+        if word.startswith(prefix):
+            return prefix
+    stemmed = porter2(word)
+    return _STEM_FIXES.get(stemmed, stemmed)
+
+
+NUMBER_STEMS = frozenset(
+    game_stem(w)
+    for w in (
+        "zero one two three four five six seven eight nine ten eleven twelve fifteen twenty "
+        "thirty forty fifty sixty hundred"
+    ).split()
+)
+
+
+def is_number(stem: str) -> bool:
+    """Whether an index term is a number ("7", "seven"): what a "how many" question wants."""
+    return stem.isdigit() or stem in NUMBER_STEMS
+
+
+@lru_cache(maxsize=65536)
+def stem_token(word: str) -> str | None:
+    """The index term of one raw token (any case), or None for a stop word."""
+    lowered = word.lower()
+    if lowered in STOPS:
+        return None
+    return game_stem(lowered)
+
+
+def analyzer():
+    """The index analyzer: words, lowercased, stop words dropped, game-aware stemming."""
+    return (
+        RegexTokenizer(TOKEN_PATTERN)
+        | LowercaseFilter()
+        | StopFilter(stoplist=STOPS, minsize=1)
+        | StemFilter(stemfn=game_stem, cachesize=50000)
+    )
+
+
+def stems(text: str) -> list[str]:
+    """The index terms of a text, in order (what the analyzer would produce)."""
+    return [s for s in (stem_token(m.group()) for m in TOKEN_RE.finditer(text)) if s]
+
+
+def title_key(text: str) -> str:
+    """The form in which a title and a query are compared for an exact match."""
+    return " ".join(stems(text))
+
+
+def words(text: str) -> list[str]:
+    """Raw lowercased words of a text, for the spelling vocabulary."""
+    return [m.group().lower().replace("’", "'") for m in TOKEN_RE.finditer(text)]
+
+
+def clean_query(raw: str) -> str:
+    """A query with control characters removed and whitespace and quotes made plain."""
+    text = unicodedata.normalize("NFKC", raw)
+    text = _CONTROL.sub(" ", text).translate(_QUOTES)
+    return " ".join(text.split()) + (" " if text[-1:].isspace() and text.strip() else "")
+
+
+@dataclass(frozen=True)
+class QueryPart:
+    """One word or quoted phrase of a query."""
+
+    text: str  # as typed, lowercased
+    phrase: bool
+    last: bool  # the word being typed: match it as a prefix too
+    start: int = 0  # where it sits in the cleaned query (for did-you-mean)
+    end: int = 0
+
+
+_PART_RE = re.compile(r'"([^"]*)"|' + TOKEN_PATTERN)
+
+
+def parse_query(query: str) -> list[QueryPart]:
+    """Words and "quoted phrases"; an unbalanced quote is ignored, operators are plain words."""
+    typing = bool(query) and not query[-1].isspace() and not query.endswith('"')
+    found = list(_PART_RE.finditer(query))
+    parts: list[QueryPart] = []
+    for i, m in enumerate(found):
+        if m.group(1) is not None:
+            inner = m.group(1).strip().lower()
+            if TOKEN_RE.search(inner):
+                parts.append(QueryPart(inner, True, False, m.start(1), m.end(1)))
+            continue
+        is_last = typing and i == len(found) - 1 and m.end() == len(query.rstrip())
+        parts.append(QueryPart(m.group().lower().replace("’", "'"), False, is_last, *m.span()))
+    meaningful = [p for p in parts if p.phrase or (p.text not in STOPS | QUESTION_WORDS)]
+    if not meaningful:  # "when and while": keep what is not a stop word
+        meaningful = [p for p in parts if p.phrase or p.text not in STOPS]
+    return meaningful[:MAX_GROUPS]
+
+
+def proximity(seq: list[str], stem_groups: dict[str, set[int]], count: int, number: bool) -> float:
+    """1 + up to PROXIMITY when the query's words stand close together in a text's terms.
+
+    seq is the text as index terms; stem_groups maps each query term to its word(s) of the
+    query; count is how many words the query has. With number, any numeral is one more word.
+    """
+    numeral = {count - 1} if number else set()
+    spots = [
+        (pos, stem_groups.get(s) or numeral)
+        for pos, s in enumerate(seq)
+        if s in stem_groups or (number and is_number(s))
+    ]
+    present = set().union(*(g for _, g in spots)) if spots else set()
+    if len(present) < 2:
+        return 1.0
+    # The shortest run of words holding every query word the text holds.
+    need, have, best, left = len(present), {}, len(seq) + 1, 0
+    for pos, gs in spots:
+        for g in gs:
+            have[g] = have.get(g, 0) + 1
+        while len(have) == need:
+            best = min(best, pos - spots[left][0] + 1)
+            for g in spots[left][1]:
+                have[g] -= 1
+                if not have[g]:
+                    del have[g]
+            left += 1
+    share = (len(present) - 1) / (count - 1)
+    return 1.0 + PROXIMITY * share * min(1.0, len(present) / best)
+
+
+# -- spelling -----------------------------------------------------------------------------
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Damerau-Levenshtein (optimal string alignment) distance, capped at limit."""
+    if abs(len(a) - len(b)) >= limit:
+        return limit
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) >= limit:
+            return limit
+        prev2, prev = prev, cur
+    return min(prev[-1], limit)
+
+
+class Speller:
+    """The corpus vocabulary: completes prefixes and corrects misspellings (symmetric deletes)."""
+
+    def __init__(self, frequencies: dict[str, int]) -> None:
+        self.freq = frequencies
+        self.sorted = sorted(frequencies)
+        self.near: dict[str, list[str]] = {}
+        for word in frequencies:
+            if len(word) < 3 or word.isdigit() or word in STOPS:
+                continue  # never "correct" a word into a stop word: it would search nothing
+            for key in _deletes(word) | {word}:
+                self.near.setdefault(key, []).append(word)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.freq
+
+    def complete(self, prefix: str, limit: int = 12) -> list[str]:
+        """The most frequent words that start with prefix (prefix itself excluded)."""
+        i = bisect_left(self.sorted, prefix)
+        found = []
+        while i < len(self.sorted) and self.sorted[i].startswith(prefix):
+            if self.sorted[i] != prefix:
+                found.append(self.sorted[i])
+            i += 1
+            if len(found) > 400:  # a one-letter prefix: enough to pick the common ones
+                break
+        found.sort(key=lambda w: (-self.freq[w], w))
+        return found[:limit]
+
+    def correct(self, word: str, limit: int = 3) -> list[str]:
+        """Known words within 1 edit (2 for words of 6+ letters), closest and commonest first."""
+        if len(word) < 3 or word.isdigit() or word in self.freq:
+            return []
+        maxdist = 2 if len(word) >= 6 else 1
+        keys = _deletes(word) | {word}
+        if maxdist == 2:
+            keys |= {d2 for d in _deletes(word) for d2 in _deletes(d)}
+        candidates = {w for key in keys for w in self.near.get(key, ())}
+        scored = []
+        for cand in candidates:
+            dist = edit_distance(word, cand, maxdist + 1)
+            if dist <= maxdist:
+                scored.append((dist, -self.freq[cand], cand))
+        scored.sort()
+        return [cand for _, _, cand in scored[:limit]]
+
+
+def vocabulary(texts: Iterable[str]) -> dict[str, int]:
+    """Each word's count of texts it occurs in."""
+    freq: dict[str, int] = {}
+    for text in texts:
+        for word in set(words(text)):
+            freq[word] = freq.get(word, 0) + 1
+    return freq
+
+
+# -- snippets -----------------------------------------------------------------------------
+@lru_cache(maxsize=4096)
+def _tokens(flat: str) -> tuple[tuple[int, int, str], ...]:
+    """Each word of a text with its place and index term (kept: results repeat)."""
+    return tuple(
+        (m.start(), m.end(), s)
+        for m in TOKEN_RE.finditer(flat)
+        if (s := stem_token(m.group())) is not None
+    )
+
+
+def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
+    """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
+    flat = " ".join(text.split())
+    if not flat:
+        return ""
+    hits = [token for token in _tokens(flat) if token[2] in terms]
+    start = 0
+    if hits and len(flat) > width:
+        # Slide a window along the marks; keep the first with most distinct terms.
+        best, best_count, j, counts = 0, -1, 0, {}
+        for i, (pos, _, _) in enumerate(hits):
+            while j < len(hits) and hits[j][0] < pos + width - 30:
+                counts[hits[j][2]] = counts.get(hits[j][2], 0) + 1
+                j += 1
+            if len(counts) > best_count:
+                best, best_count = i, len(counts)
+            counts[hits[i][2]] -= 1
+            if not counts[hits[i][2]]:
+                del counts[hits[i][2]]
+        # Some words of context before the first mark; a full window near the end.
+        start = min(max(0, hits[best][0] - 40), len(flat) - width)
+        if start:
+            space = flat.find(" ", start)
+            start = space + 1 if 0 <= space < hits[best][0] else hits[best][0]
+    end = min(len(flat), start + width)
+    if end < len(flat):
+        space = flat.rfind(" ", start, end)
+        end = space if space > start else end
+    out, pos = [], start
+    for hs, he, _ in hits:
+        if hs < start or he > end:
+            continue
+        out.append(html.escape(flat[pos:hs]))
+        out.append(f"<mark>{html.escape(flat[hs:he])}</mark>")
+        pos = he
+    out.append(html.escape(flat[pos:end]))
+    return ("…" if start else "") + "".join(out) + ("…" if end < len(flat) else "")
+
+
+def snippet_plain(marked: str) -> str:
+    """A snippet as terminal text: marks become [brackets], entities unescaped."""
+    return html.unescape(marked.replace("<mark>", "[").replace("</mark>", "]"))

@@ -1,0 +1,131 @@
+"""Search in real headless Chromium: live results, keyboard, the page, and without JavaScript."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def api_first(client, query: str, **params) -> dict:
+    return client.get("/api/search", query_string={"q": query, **params}).get_json()["results"][0]
+
+
+def test_typing_shows_live_results_and_enter_opens_the_chosen_one(
+    page, live_server, blocked, client
+):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"{live_server}/")
+    box = page.locator("#q")
+    box.press_sequentially("comandeer", delay=20)
+    suggest = page.locator("#q-suggest")
+    suggest.locator(".result").first.wait_for()
+    assert box.get_attribute("aria-expanded") == "true"
+    assert "commandeer" in suggest.locator(".did-you-mean").inner_text()
+    expected = api_first(client, "comandeer")
+    titles = suggest.locator(".result-title")
+    assert titles.first.inner_text() == expected["title"]
+    box.press("ArrowDown")
+    assert "is-active" in (suggest.locator(".result").first.get_attribute("class") or "")
+    assert box.get_attribute("aria-activedescendant") == "search-result-0"
+    box.press("ArrowDown")
+    box.press("ArrowUp")
+    with page.expect_navigation():
+        box.press("Enter")
+    assert urlsplit(page.url).path == expected["url"]
+    assert not dialogs
+    assert len(blocked) == 0
+
+
+def test_escape_closes_the_list_and_enter_without_a_choice_opens_the_search_page(
+    page, live_server, blocked
+):
+    page.goto(f"{live_server}/")
+    box = page.locator("#q")
+    box.press_sequentially("beam", delay=20)
+    page.locator("#q-suggest .result").first.wait_for()
+    box.press("Escape")
+    assert page.locator("#q-suggest").is_hidden()
+    with page.expect_navigation():
+        box.press("Enter")
+    assert page.url == f"{live_server}/search?q=beam"
+    assert page.locator("#search-results .result").count() > 0
+    assert len(blocked) == 0
+
+
+def test_the_search_page_updates_in_place_as_you_type_and_filter(
+    page, live_server, blocked, client
+):
+    page.goto(f"{live_server}/search")
+    assert "Type a rule" in page.locator("#search-results").inner_text()
+    box = page.locator("#q")
+    box.press_sequentially("dilemma stack", delay=20)
+    page.wait_for_function("location.search.includes('dilemma+stack')")
+    first = page.locator("#search-results .result-title").first
+    first.wait_for()
+    assert first.inner_text() == api_first(client, "dilemma stack")["title"]
+    assert page.locator("#search-results mark").count() > 0
+    page.select_option("select[name=edition]", "1E")
+    page.wait_for_function("location.search.includes('edition=1E')")
+    page.wait_for_function(
+        "title => document.querySelector('#search-results .result-title')?.textContent === title",
+        arg=api_first(client, "dilemma stack", edition="1E")["title"],
+    )
+    box.press("ArrowDown")
+    active = page.locator("#search-results .result.is-active .result-title")
+    href = active.get_attribute("href")
+    with page.expect_navigation():
+        box.press("Enter")
+    assert urlsplit(page.url).path == href
+    assert len(blocked) == 0
+
+
+def test_hostile_queries_are_shown_as_text(page, live_server, blocked):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"{live_server}/")
+    page.locator("#q").fill('"><img src=x onerror=alert(1)> <script>alert(2)</script>')
+    page.locator("#q").press("End")
+    page.locator("#q").press_sequentially(" x", delay=20)
+    page.locator("#q-suggest .search-summary").wait_for()
+    assert "<img src=x" in page.locator("#q-suggest .search-summary").inner_text()
+    assert page.locator("#q-suggest img").count() == 0
+    assert not dialogs
+    assert len(blocked) == 0
+
+
+def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    off_host = []
+
+    def guard(route):
+        host = urlsplit(route.request.url).hostname or ""
+        if host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            off_host.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/rules/2e-rulebook/4/beaming")
+        page.locator("#q").fill("dilema")
+        with page.expect_navigation():
+            page.locator("#q").press("Enter")
+        assert page.url == f"{live_server}/search?q=dilema"
+        assert page.locator("#q-suggest").is_hidden()
+        assert "Did you mean" in page.locator(".did-you-mean").inner_text()
+        assert page.locator("#search-results .result").count() > 0
+        page.select_option("select[name=kind]", "ruling")
+        with page.expect_navigation():
+            page.locator(".search-filters button").click()
+        assert "kind=ruling" in page.url and "q=dilema" in page.url
+        kinds = page.locator("#search-results .badge-kind").all_inner_texts()
+        assert kinds and set(kinds) == {"Ruling"}
+    finally:
+        context.close()
+    assert off_host == []

@@ -1,0 +1,112 @@
+"""Search over the real corpus: every link works, versions fold, timing steps are found."""
+
+from __future__ import annotations
+
+import pytest
+
+QUERIES = ["dilemma", "beam personnel", "stopped", "commandeer", "range", "dilemma stack", "d"]
+
+
+def search(client, **params) -> dict:
+    response = client.get("/api/search", query_string=params)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_every_link_of_a_result_answers(client, query):
+    data = search(client, q=query, limit=100)
+    assert data["results"]
+    for result in data["results"]:
+        links = [result["url"], result["api_url"]]
+        links += [crumb["url"] for crumb in result["breadcrumb"]]
+        links += [other["url"] for other in result["also_in"]]
+        for link in links:
+            assert client.get(link).status_code == 200, (result["id"], link)
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_a_topic_appears_once_in_its_newest_version(client, query, corpus):
+    data = search(client, q=query, limit=100)
+    topics = [(r["document"], r["kind"], r["id"]) for r in data["results"]]
+    assert len(topics) == len(set(topics))
+    for result in data["results"]:
+        doc = corpus.document(result["document"])
+        order = [v.id for v in doc.versions]
+        for other in result["also_in"]:
+            assert order.index(other["version"]) < order.index(result["version"])
+
+
+def test_the_version_in_force_is_shown_with_chips_for_the_others(client):
+    first = search(client, q="beaming ")["results"][0]
+    assert (first["document"], first["version"], first["id"]) == ("2e-rulebook", "4", "beaming")
+    assert first["title"] == "Order – Beam Personnel" and first["in_force"]
+    assert [o["version"] for o in first["also_in"]] == ["1.1", "call-to-arms"]
+
+
+def test_all_versions_lists_each_version(client):
+    data = search(client, q="beaming ", all_versions="1", kind="section", document="2e-rulebook")
+    beaming = [r["version"] for r in data["results"] if r["id"] == "beaming"]
+    assert sorted(beaming) == ["1.1", "4", "call-to-arms"]
+
+
+def test_a_rule_merged_into_the_version_in_force_joins_its_heir(client):
+    data = search(client, q="when your attempt fails")
+    ids = [(r["version"], r["id"]) for r in data["results"]]
+    assert ("call-to-arms", "when-your-attempt-fails") not in ids
+    heir = next(
+        r
+        for r in data["results"]
+        if any(o["id"] == "when-your-attempt-fails" for o in r["also_in"])
+    )
+    assert (heir["version"], heir["id"]) in {
+        ("4", "checking-requirements"),
+        ("4", "facing-dilemmas"),
+    }
+    folded = [o for o in heir["also_in"] if o["id"] == "when-your-attempt-fails"]
+    assert [(o["version"], o["title"]) for o in folded] == [
+        ("1.1", "When your attempt fails"),
+        ("call-to-arms", "When your attempt fails"),
+    ]
+    older = search(client, q="when your attempt fails", version="call-to-arms", kind="section")
+    older = older["results"][0]
+    assert older["id"] == "when-your-attempt-fails"
+
+
+def test_timing_steps_are_searchable(client):
+    data = search(client, q="Opponent reveals the top card of the dilemma stack", kind="step")
+    first = data["results"][0]
+    assert first["kind"] == "step" and first["version"] == "4"
+    assert first["url"].startswith("/timing/mission-attempt?version=4&step=")
+    assert first["title"].startswith("Attempting missions, step ")
+    assert client.get(first["url"]).status_code == 200
+    assert client.get(first["api_url"]).status_code == 200
+    assert "<mark>dilemma</mark>" in first["snippet"]
+
+
+def test_steps_are_a_known_kind(client):
+    response = client.get("/api/search?q=x&kind=card")
+    assert response.get_json()["message"] == (
+        "unknown kind 'card' (known: section, glossary, ruling, step)"
+    )
+
+
+def test_an_exact_glossary_term_comes_first(client):
+    for query, expected in [
+        ("stopped", "gl-stopped"),
+        ("playing a card", "gl-playing-a-card"),
+        ("attempting missions", "gl-attempting-missions"),
+        ("dilema", "gl-dilemmas"),
+        ("commandeering", "commandeering"),
+    ]:
+        first = search(client, q=query)["results"][0]
+        assert first["id"] == expected and first["exact"], (query, first["id"])
+
+
+def test_the_index_holds_every_entry_and_step(app, corpus):
+    from judgekit.timing import sequences_for
+
+    service = app.extensions["judgekit.search"]
+    entries = sum(len(v.entries) for v in corpus.versions())
+    steps = sum(len(seq.flat) for seq in sequences_for(corpus))
+    assert service.index.doc_count() == entries + steps

@@ -1,0 +1,166 @@
+"""Search text analysis: stemming, query parsing, spelling and snippets (no index, no Flask)."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekit.search_text import (
+    Speller,
+    clean_query,
+    edit_distance,
+    game_stem,
+    parse_query,
+    proximity,
+    snippet,
+    snippet_plain,
+    stems,
+    title_key,
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "stem"),
+    [
+        ("stop stopped stopping stops", "stop"),
+        ("staff staffed staffing", "staff"),
+        ("respond responding response responses", "respond"),
+        ("draw draws drew drawn drawing", "draw"),
+        ("commandeer commandeering commandeered", "commandeer"),
+        ("dilemma dilemmas", "dilemma"),
+        ("opponent's opponent’s opponents", "oppon"),
+    ],
+)
+def test_forms_of_a_game_word_share_one_term(words, stem):
+    assert {game_stem(w) for w in words.split()} == {stem}
+
+
+def test_commandeer_is_not_command():
+    assert game_stem("commandeer") != game_stem("command")
+
+
+def test_stems_drop_stop_words_and_keep_numbers():
+    assert stems("The opponent draws 5 dilemmas, and you may not respond.") == [
+        "oppon",
+        "draw",
+        "5",
+        "dilemma",
+        "respond",
+    ]
+
+
+def test_title_key_ignores_case_number_and_little_words():
+    assert (
+        title_key("Attempting Missions") == title_key("attempting a mission") == "attempt mission"
+    )
+
+
+def parts(query):
+    return [(p.text, p.phrase, p.last) for p in parse_query(query)]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("beam personnel", [("beam", False, False), ("personnel", False, True)]),
+        ("beam personnel ", [("beam", False, False), ("personnel", False, False)]),
+        ('"beam personnel" ship', [("beam personnel", True, False), ("ship", False, True)]),
+        ('"beam personnel"', [("beam personnel", True, False)]),
+        ('"unbalanced beam', [("unbalanced", False, False), ("beam", False, True)]),
+        ("title:beam AND", [("title", False, False), ("beam", False, False)]),
+        ("how many dilemmas do I draw", [("dilemmas", False, False), ("draw", False, True)]),
+        ("when and while", [("while", False, True)]),
+        ("+ - * : ( ) ~ ^", []),
+        ('""', []),
+        ("the and of", []),
+    ],
+)
+def test_parse_query(query, expected):
+    assert parts(query) == expected
+
+
+def test_parse_query_caps_the_number_of_words():
+    assert len(parse_query("dilemma " * 1000)) == 32
+
+
+def test_clean_query_removes_control_characters_and_keeps_emoji():
+    assert clean_query("beam\x00\x1b[31m per\u200bsonnel 🖖") == "beam [31m per sonnel 🖖"
+    assert clean_query("ＢＥＡＭ “quoted”") == 'BEAM "quoted"'
+    assert clean_query("beam ") == "beam "  # a trailing space: the last word is finished
+    assert clean_query("   ") == ""
+
+
+def test_edit_distance():
+    assert edit_distance("dilema", "dilemma") == 1
+    assert edit_distance("comandeer", "commandeer") == 1
+    assert edit_distance("dilmema", "dilemma") == 1  # a transposition counts once
+    assert edit_distance("abc", "xyz", limit=2) == 2
+
+
+SPELLER = Speller(
+    {"dilemma": 40, "dilemmas": 30, "commandeer": 2, "command": 50, "may": 90, "many": 3}
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "fixed"),
+    [
+        ("dilema", ["dilemma"]),
+        ("dilemmma", ["dilemma", "dilemmas"]),
+        ("comandeer", ["commandeer"]),
+        ("dilemma", []),  # known words are not corrected
+        ("zq", []),  # too short to guess
+        ("xyzzy", []),
+        ("mny", ["many"]),  # not "may": a stop word would search nothing
+    ],
+)
+def test_speller_corrects(typed, fixed):
+    assert SPELLER.correct(typed) == fixed
+
+
+def test_speller_completes_commonest_first():
+    assert SPELLER.complete("dil") == ["dilemma", "dilemmas"]
+    assert SPELLER.complete("comm") == ["command", "commandeer"]
+    assert SPELLER.complete("dilemma") == ["dilemmas"]
+    assert SPELLER.complete("q") == []
+
+
+def test_snippet_marks_every_form_and_escapes_the_rest():
+    text = "If <all> your personnel are stopped & killed, stop.\n\nStopping is final."
+    assert snippet(text, frozenset({"stop"})) == (
+        "If &lt;all&gt; your personnel are <mark>stopped</mark> &amp; killed, "
+        "<mark>stop</mark>. <mark>Stopping</mark> is final."
+    )
+
+
+def test_snippet_windows_a_long_text_around_the_matches():
+    text = "filler " * 100 + "the dilemma stack is face down " + "tail " * 100
+    marked = snippet(text, frozenset({"dilemma"}), width=120)
+    assert marked.startswith("…") and marked.endswith("…")
+    assert "<mark>dilemma</mark> stack is face down" in marked
+    assert len(snippet_plain(marked)) <= 124
+
+
+def test_snippet_without_matches_is_the_beginning():
+    assert snippet("one two three", frozenset({"zzz"})) == "one two three"
+    assert snippet("", frozenset({"zzz"})) == ""
+
+
+def test_snippet_plain():
+    assert snippet_plain("a <mark>b</mark> &amp; c") == "a [b] & c"
+
+
+@pytest.mark.parametrize(
+    ("seq", "number", "factor"),
+    [
+        (["beam", "personnel"], False, 2.0),  # side by side: double
+        (["beam", "x", "x", "x", "x", "x", "x", "personnel"], False, 1.25),  # 2 words in 8
+        (["personnel", "x", "beam", "personnel"], False, 2.0),  # the closest pair counts
+        (["beam", "x", "beam"], False, 1.0),  # one of the two words: no bonus
+        ([], False, 1.0),
+        (["beam", "20"], True, 1.5),  # "how many": a numeral is one more word (2 of 3 here)
+        (["beam", "personnel", "seven"], True, 2.0),
+    ],
+)
+def test_proximity(seq, number, factor):
+    groups = {"beam": {0}, "personnel": {1}}
+    assert proximity(seq, groups, 2 + number, number) == pytest.approx(factor)
