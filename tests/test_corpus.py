@@ -169,6 +169,12 @@ def test_editions_are_not_mixed(corpus):
 def test_other_versions_follow_lineage_across_versions(lib, corpus):
     staffing = corpus.entry("2e-rulebook", "1.1", "staffing-ships")
     in_4 = [o for o in lib.other_versions(staffing) if o.version == "4"]
-    assert [(o.id, o.status, o.relation) for o in in_4] == [("moving-a-ship", "related", "merged into")]
-    beaming = [o for o in lib.other_versions(corpus.entry("2e-rulebook", "1.1", "beaming")) if o.version == "4"]
+    assert [(o.id, o.status, o.relation) for o in in_4] == [
+        ("moving-a-ship", "related", "merged into")
+    ]
+    beaming = [
+        o
+        for o in lib.other_versions(corpus.entry("2e-rulebook", "1.1", "beaming"))
+        if o.version == "4"
+    ]
     assert beaming[0].renamed and beaming[0].title == "Order – Beam Personnel"
