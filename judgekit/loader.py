@@ -5,31 +5,22 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import Any
 
-from .model import (
-    BLOCK_KINDS,
-    ENTRY_KINDS,
-    Block,
-    Corpus,
-    Correction,
-    Document,
-    Entry,
-    Icon,
-    Lineage,
-    Removal,
-    Source,
-    SourceSpan,
-    TocItem,
-    Version,
+from .model import Corpus, Document, Entry, Icon, Source, TocItem, Version
+from .references import VERSION_RE
+from .schema import (
+    Problems,
+    check_keys,
+    field,
+    load_corrections,
+    load_entries,
+    load_icons,
 )
-from .references import ID_RE, VERSION_RE
-from .yamlio import LList, LMap, YamlError, load_yaml
+from .yamlio import LList, YamlError, load_yaml
 
 CORPUS_DIRS = ("rules", "rulings")
 EDITIONS = ("2E", "1E")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-LINES_RE = re.compile(r"^\d+(-\d+)?$")
 SPECIAL_SUFFIXES = (".corrections.yaml", ".timing.yaml")
 
 
@@ -41,187 +32,9 @@ class CorpusError(Exception):
         super().__init__("\n".join(problems))
 
 
-class _Problems:
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, path: str | Path, line: int, message: str) -> None:
-        self.items.append(f"{path}:{line}: {message}")
-
-
 def default_root() -> Path:
     """The built-in corpus: the project folder that holds rules/ and rulings/."""
     return Path(__file__).resolve().parent.parent
-
-
-def _field(
-    data: LMap, key: str, path: str, probs: _Problems, kind: type | tuple = str, required=True
-) -> Any:
-    if key not in data or data[key] is None:
-        if required:
-            probs.add(path, data.line, f"missing required field {key!r}")
-        return None
-    value = data[key]
-    if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, kind):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        probs.add(path, data.line_of(key), f"field {key!r} must be {names}")
-        return None
-    return value
-
-
-def _check_keys(data: Any, allowed: set[str], path: str, probs: _Problems, what: str) -> bool:
-    if not isinstance(data, LMap):
-        line = getattr(data, "line", 1)
-        probs.add(path, line, f"{what} must be a mapping")
-        return False
-    for key in data:
-        if key not in allowed:
-            probs.add(path, data.line_of(key), f"unknown field {key!r} in {what}")
-    return True
-
-
-def _load_icons(root: Path, probs: _Problems) -> dict[str, Icon]:
-    path = root / "rules" / "icons.yaml"
-    icons: dict[str, Icon] = {}
-    if not path.exists():
-        probs.add(path, 1, "icon vocabulary is missing")
-        return icons
-    data = load_yaml(path)
-    items = data.get("icons") if isinstance(data, LMap) else None
-    if not isinstance(items, LList):
-        probs.add(path, getattr(data, "line", 1), "'icons' must be a list")
-        return icons
-    for item in items:
-        if not _check_keys(item, {"name", "label", "group", "shape"}, str(path), probs, "icon"):
-            continue
-        name = _field(item, "name", str(path), probs)
-        if name in icons:
-            probs.add(path, item.line, f"duplicate icon {name!r}")
-        elif name:
-            icons[name] = Icon(
-                name,
-                _field(item, "label", str(path), probs) or name,
-                item.get("group") or "",
-                item.get("shape") or "square",
-            )
-    return icons
-
-
-ENTRY_FIELDS = {
-    "id",
-    "kind",
-    "title",
-    "page",
-    "source",
-    "body",
-    "children",
-    "aliases",
-    "card_ruling",
-    "new",
-    "continues",
-    "note",
-}
-
-
-def _load_entries(
-    items: Any,
-    version: dict[str, str],
-    path: str,
-    probs: _Problems,
-    out: dict[str, Entry],
-    parent: str | None,
-    depth: int,
-) -> tuple[str, ...]:
-    if not isinstance(items, LList):
-        probs.add(path, getattr(items, "line", 1), "'entries'/'children' must be a list")
-        return ()
-    ids: list[str] = []
-    for item in items:
-        if not _check_keys(item, ENTRY_FIELDS, path, probs, "entry"):
-            continue
-        entry_id = _field(item, "id", path, probs)
-        if entry_id is None:
-            continue
-        where = f"{path}:{item.line_of('id')}"
-        if not ID_RE.match(entry_id):
-            probs.add(path, item.line_of("id"), f"invalid id {entry_id!r} (use [a-z0-9-])")
-            continue
-        if entry_id in out:
-            probs.add(
-                path,
-                item.line_of("id"),
-                f"duplicate id {entry_id!r} (first at {out[entry_id].location})",
-            )
-            continue
-        kind = item.get("kind", "section")
-        if kind not in ENTRY_KINDS:
-            probs.add(path, item.line_of("kind"), f"unknown kind {kind!r} for {entry_id!r}")
-        title = _field(item, "title", path, probs) or entry_id
-        body = []
-        for block in item.get("body") or []:
-            if not isinstance(block, LMap) or len(block) != 1:
-                line = getattr(block, "line", item.line)
-                probs.add(path, line, f"body block of {entry_id!r} must have exactly one key")
-                continue
-            ((bkind, text),) = block.items()
-            if bkind not in BLOCK_KINDS:
-                probs.add(path, block.line, f"unknown block kind {bkind!r} in {entry_id!r}")
-            elif not isinstance(text, str) or not text.strip():
-                probs.add(path, block.line, f"empty {bkind} block in {entry_id!r}")
-            else:
-                body.append(Block(bkind, text.strip()))
-        sources = []
-        for span in item.get("source") or []:
-            if (
-                isinstance(span, LMap)
-                and "file" in span
-                and LINES_RE.match(str(span.get("lines", "")))
-            ):
-                sources.append(SourceSpan(str(span["file"]), str(span["lines"])))
-            else:
-                probs.add(
-                    path, getattr(span, "line", item.line), f"bad source span in {entry_id!r}"
-                )
-        continues = []
-        for rel in item.get("continues") or []:
-            if isinstance(rel, LMap) and "ref" in rel and "relation" in rel:
-                continues.append(Lineage(str(rel["ref"]), str(rel["relation"])))
-            else:
-                probs.add(
-                    path, getattr(rel, "line", item.line), f"bad continues item in {entry_id!r}"
-                )
-        placeholder = Entry(
-            entry_id, kind, title, version["document"], version["id"], parent, (), ()
-        )
-        out[entry_id] = placeholder  # reserve the id and its reading-order slot
-        children = ()
-        if item.get("children"):
-            children = _load_entries(
-                item["children"], version, path, probs, out, entry_id, depth + 1
-            )
-        out[entry_id] = Entry(
-            id=entry_id,
-            kind=kind,
-            title=str(title),
-            document=version["document"],
-            version=version["id"],
-            parent=parent,
-            children=children,
-            body=tuple(body),
-            page=item.get("page"),
-            source=tuple(sources),
-            aliases=tuple(str(a) for a in item.get("aliases") or ()),
-            card_ruling=bool(item.get("card_ruling", False)),
-            new=bool(item.get("new", False)),
-            continues=tuple(continues),
-            note=item.get("note"),
-            depth=depth,
-            location=where,
-        )
-        ids.append(entry_id)
-    return tuple(ids)
 
 
 VERSION_FIELDS = {
@@ -242,59 +55,12 @@ VERSION_FIELDS = {
 }
 
 
-def _load_corrections(path: Path, probs: _Problems) -> tuple[tuple, tuple]:
-    if not path.exists():
-        return (), ()
-    data = load_yaml(path)
-    if data is None:
-        return (), ()
-    if not _check_keys(data, {"corrections", "removed"}, str(path), probs, "corrections file"):
-        return (), ()
-    corrections, removed = [], []
-    for item in data.get("corrections") or []:
-        keys = {"entry", "source", "line", "original", "corrected", "evidence"}
-        if not _check_keys(item, keys, str(path), probs, "correction"):
-            continue
-        missing = [k for k in sorted(keys) if item.get(k) in (None, "")]
-        if missing:
-            probs.add(path, item.line, f"correction lacks {', '.join(missing)}")
-            continue
-        corrections.append(
-            Correction(
-                str(item["entry"]),
-                str(item["source"]),
-                int(item["line"]),
-                str(item["original"]),
-                str(item["corrected"]),
-                str(item["evidence"]),
-                f"{path}:{item.line}",
-            )
-        )
-    for item in data.get("removed") or []:
-        keys = {"source", "lines", "what", "reason"}
-        if not _check_keys(item, keys, str(path), probs, "removal"):
-            continue
-        if not LINES_RE.match(str(item.get("lines", ""))):
-            probs.add(path, item.line_of("lines"), "removal 'lines' must be 'A-B'")
-            continue
-        removed.append(
-            Removal(
-                str(item.get("source")),
-                str(item["lines"]),
-                str(item.get("what", "")),
-                str(item.get("reason", "")),
-                f"{path}:{item.line}",
-            )
-        )
-    return tuple(corrections), tuple(removed)
-
-
-def _load_version(path: Path, doc: Document, probs: _Problems) -> Version | None:
+def _load_version(path: Path, doc: Document, probs: Problems) -> Version | None:
     data = load_yaml(path)
     spath = str(path)
-    if not _check_keys(data, VERSION_FIELDS, spath, probs, "version file"):
+    if not check_keys(data, VERSION_FIELDS, spath, probs, "version file"):
         return None
-    version_id = _field(data, "id", spath, probs)
+    version_id = field(data, "id", spath, probs)
     if version_id is None:
         return None
     if not VERSION_RE.match(version_id):
@@ -303,18 +69,18 @@ def _load_version(path: Path, doc: Document, probs: _Problems) -> Version | None
         probs.add(path, data.line_of("id"), f"version id {version_id!r} must match the file name")
     if data.get("document") != doc.id:
         probs.add(path, data.line_of("document"), f"document must be {doc.id!r}")
-    edition = _field(data, "edition", spath, probs)
+    edition = field(data, "edition", spath, probs)
     if edition and edition != doc.edition:
         probs.add(
             path,
             data.line_of("edition"),
             f"edition {edition!r} differs from document's {doc.edition!r}",
         )
-    released = _field(data, "released", spath, probs)
+    released = field(data, "released", spath, probs)
     if released and not DATE_RE.match(released):
         probs.add(path, data.line_of("released"), f"released {released!r} must be YYYY[-MM[-DD]]")
     entries: dict[str, Entry] = {}
-    roots = _load_entries(
+    roots = load_entries(
         data.get("entries", LList()),
         {"document": doc.id, "id": version_id},
         spath,
@@ -325,7 +91,7 @@ def _load_version(path: Path, doc: Document, probs: _Problems) -> Version | None
     )
     toc = []
     for item in data.get("toc") or []:
-        if _check_keys(item, {"title", "page", "entry"}, spath, probs, "toc item"):
+        if check_keys(item, {"title", "page", "entry"}, spath, probs, "toc item"):
             toc.append(
                 TocItem(
                     str(item.get("title", "")),
@@ -336,21 +102,19 @@ def _load_version(path: Path, doc: Document, probs: _Problems) -> Version | None
             )
     sources = []
     for item in data.get("sources") or []:
-        if _check_keys(item, {"file", "description"}, spath, probs, "source"):
+        if check_keys(item, {"file", "description"}, spath, probs, "source"):
             sources.append(Source(str(item.get("file", "")), str(item.get("description", ""))))
-    corrections, removed = _load_corrections(
-        path.with_name(f"{version_id}.corrections.yaml"), probs
-    )
+    corrections, removed = load_corrections(path.with_name(f"{version_id}.corrections.yaml"), probs)
     supersedes = data.get("supersedes")
     return Version(
         document=doc.id,
         id=version_id,
-        title=_field(data, "title", spath, probs) or version_id,
-        short_title=_field(data, "short_title", spath, probs) or version_id,
+        title=field(data, "title", spath, probs) or version_id,
+        short_title=field(data, "short_title", spath, probs) or version_id,
         edition=doc.edition,
         released=released or "",
         released_printed=str(data.get("released_printed") or released or ""),
-        publisher=_field(data, "publisher", spath, probs) or "",
+        publisher=field(data, "publisher", spath, probs) or "",
         supersedes=str(supersedes) if supersedes is not None else None,
         sources=tuple(sources),
         source_note=str(data.get("source_note") or ""),
@@ -364,7 +128,7 @@ def _load_version(path: Path, doc: Document, probs: _Problems) -> Version | None
     )
 
 
-def _order_versions(versions: list[Version], doc_path: Path, probs: _Problems) -> list[Version]:
+def _order_versions(versions: list[Version], doc_path: Path, probs: Problems) -> list[Version]:
     by_id = {v.id: v for v in versions}
     for v in versions:
         if v.supersedes is not None and v.supersedes not in by_id:
@@ -386,23 +150,23 @@ def _order_versions(versions: list[Version], doc_path: Path, probs: _Problems) -
 DOCUMENT_FIELDS = {"id", "title", "short_title", "edition", "kind", "external", "versions"}
 
 
-def _load_document(folder: Path, probs: _Problems) -> Document | None:
+def _load_document(folder: Path, probs: Problems) -> Document | None:
     path = folder / "document.yaml"
     data = load_yaml(path)
     spath = str(path)
-    if not _check_keys(data, DOCUMENT_FIELDS, spath, probs, "document file"):
+    if not check_keys(data, DOCUMENT_FIELDS, spath, probs, "document file"):
         return None
-    doc_id = _field(data, "id", spath, probs)
+    doc_id = field(data, "id", spath, probs)
     if doc_id is None:
         return None
     if doc_id != folder.name:
         probs.add(path, data.line_of("id"), f"document id {doc_id!r} must match its folder name")
-    edition = _field(data, "edition", spath, probs)
+    edition = field(data, "edition", spath, probs)
     if edition not in EDITIONS:
         probs.add(path, data.line_of("edition"), f"edition must be one of {', '.join(EDITIONS)}")
     doc = Document(
         id=doc_id,
-        title=_field(data, "title", spath, probs) or doc_id,
+        title=field(data, "title", spath, probs) or doc_id,
         short_title=data.get("short_title") or doc_id,
         edition=edition or "",
         kind=data.get("kind") or "rulebook",
@@ -455,11 +219,11 @@ def corpus_digest(root: Path) -> str:
 def load_corpus(root: str | Path | None = None) -> Corpus:
     """Load and validate the corpus under root; raise CorpusError listing every problem."""
     root = Path(root) if root else default_root()
-    probs = _Problems()
+    probs = Problems()
     documents: dict[str, Document] = {}
     icons: dict[str, Icon] = {}
     try:
-        icons = _load_icons(root, probs)
+        icons = load_icons(root, probs)
     except YamlError as exc:
         probs.items.append(str(exc))
     for name in CORPUS_DIRS:
