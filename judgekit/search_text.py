@@ -200,6 +200,8 @@ class Speller:
     def __init__(self, frequencies: dict[str, int]) -> None:
         self.freq = frequencies
         self.sorted = sorted(frequencies)
+        # No word longer than this plus 2 is within 2 edits of a known one.
+        self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
         for word in frequencies:
             if len(word) < 3 or word.isdigit() or word in STOPS:
@@ -226,6 +228,10 @@ class Speller:
     def correct(self, word: str, limit: int = 3) -> list[str]:
         """Known words within 1 edit (2 for words of 6+ letters), closest and commonest first."""
         if len(word) < 3 or word.isdigit() or word in self.freq:
+            return []
+        if len(word) > self.longest + 2:
+            # Nothing is close, and the deletes of a long word cost its length cubed
+            # (500 characters like "㌀" grow under NFKC into one 1,752-letter word: 5 GB, 13 s).
             return []
         maxdist = 2 if len(word) >= 6 else 1
         keys = _deletes(word) | {word}

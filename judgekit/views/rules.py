@@ -125,7 +125,9 @@ def show_entry(area: str, document: str, version: str, entry_id: str) -> str | R
     found = find_entry(document, version, entry_id)
     if _wrong_area(lib, lib.corpus.version(document, version), area):
         return redirect(lib.entry_url(found), 308)
-    return render_template(f"{area}/entry.html", **entry_context(lib, found, request.host_url))
+    # Not request.host_url: it decodes the Host header as IDNA and fails on one like "xn--zz".
+    host_url = f"{request.scheme}://{request.host}"
+    return render_template(f"{area}/entry.html", **entry_context(lib, found, host_url))
 
 
 @bp.get("/")

@@ -1,0 +1,663 @@
+"""Hostile input on every route of the real app: odd paths, query values, methods and headers.
+
+The house standard: any input gets a clear answer and breaks nothing. Every response here is
+checked by ``sane``: never a 5xx, never the injected markup unescaped in HTML, and on /api an
+error is always ``{"error", "status", "message"}``. The routes come from ``app.url_map``, so a new
+route fails ``test_every_route_is_attacked`` until it is added to ``VALID`` below.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from markupsafe import escape
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from judgekit import search_text
+
+XSS = "<script>alert(1)</script>"
+IMG = '"><img src=x onerror=alert(1)>'
+
+# One working set of path arguments per endpoint (ids that every version of a document holds).
+BOOK, RULINGS = "2e-rulebook", "1e-current-rulings"
+VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
+    # endpoint: (path arguments, query, status of a GET)
+    "rules.home": ({}, {}, 200),
+    "rules.document_home": ({"document": BOOK}, {}, 302),
+    "rules.version": ({"document": BOOK, "version": "4"}, {}, 200),
+    "rules.entry": ({"document": BOOK, "version": "4", "entry_id": "beaming"}, {}, 200),
+    "rulings.document_home": ({"document": RULINGS}, {}, 302),
+    "rulings.version": ({"document": RULINGS, "version": "2000-02-28"}, {}, 200),
+    "rulings.entry": (
+        {"document": RULINGS, "version": "2000-02-28", "entry_id": "away-team"},
+        {},
+        200,
+    ),
+    "api.documents": ({}, {}, 200),
+    "api.version": ({"document": BOOK, "version": "4"}, {}, 200),
+    "api.entry": ({"document": BOOK, "version": "4", "entry_id": "beaming"}, {}, 200),
+    "api.history": ({"document": BOOK, "entry_id": "beaming"}, {}, 200),
+    "api.search": ({}, {"q": "beam"}, 200),
+    "api.timing_index": ({}, {}, 200),
+    "api.timing_sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
+    "api.timing_calculate": ({"sequence_id": "mission-attempt"}, {"personnel": "5"}, 200),
+    "api.diff_pairs": ({"document": BOOK}, {}, 200),
+    "api.diff_versions": ({"document": BOOK, "old": "1.1", "new": "4"}, {}, 200),
+    "api.diff_marked": ({"document": RULINGS, "version": "2000-02-28"}, {}, 200),
+    "diff.index": ({}, {}, 200),
+    "diff.document": ({"document": BOOK}, {}, 200),
+    "diff.compare": ({"document": BOOK, "pair": "1.1..4"}, {}, 200),
+    "diff.marked": ({"document": RULINGS, "version": "2000-02-28"}, {}, 200),
+    "diff.history": ({"document": BOOK, "entry_id": "beaming"}, {}, 200),
+    "search.search": ({}, {"q": "beam"}, 200),
+    "search.results": ({}, {"q": "beam"}, 200),
+    "timing.index": ({}, {}, 200),
+    "timing.sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
+    "static": ({"filename": "css/judgekit.css"}, {}, 200),
+}
+
+
+def path_of(app, endpoint: str, **args: str) -> str:
+    """The rule's path with its arguments put in as given (already URL-encoded, not escaped)."""
+    (rule,) = app.url_map.iter_rules(endpoint)
+    values = {**VALID[endpoint][0], **args}
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", lambda m: values[m.group(1)], rule.rule)
+
+
+def sane(response, path: str):
+    """What every answer must be, whatever was asked; returns the body."""
+    body = response.get_data(as_text=True)
+    assert response.status_code < 500, (path[:200], response.status_code, body[:500])
+    if response.mimetype == "text/html":
+        assert XSS not in body and "<img src=x" not in body, path[:200]
+    if path.startswith("/api/") and response.status_code >= 400:
+        data = response.get_json()
+        assert set(data) == {"error", "status", "message"}, data
+        assert data["status"] == response.status_code and data["message"], data
+    return body
+
+
+def test_every_route_is_attacked(app):
+    routes = {rule.endpoint: set(rule.arguments) for rule in app.url_map.iter_rules()}
+    assert routes == {endpoint: set(args) for endpoint, (args, _, _) in VALID.items()}
+
+
+@pytest.mark.parametrize("endpoint", sorted(VALID))
+def test_every_route_answers_its_valid_arguments(app, client, endpoint):
+    _, query, status = VALID[endpoint]
+    path = path_of(app, endpoint)
+    get = client.get(path, query_string=query)
+    sane(get, path)
+    assert get.status_code == status
+    head = client.head(path, query_string=query)
+    assert head.status_code == status and head.data == b""
+    assert head.headers["Content-Type"] == get.headers["Content-Type"]
+
+
+# -- path segments ------------------------------------------------------------------------------
+SEGMENTS = {
+    "dotdot": "..",
+    "encoded-dotdot": "%2e%2e",
+    "nul": "%00",
+    "bad-utf8": "%ff",
+    "overlong": "a" * 5000,
+    "script": XSS,  # its "/" makes it two segments, as a browser would send it
+    "img": "%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+    "unicode": "é🖖🚀",
+    "control": "%01%0a%1f%7f",
+    "rtl-override": "%E2%80%AE4",
+    "quotes": "%22%27",
+    "percent": "%25",
+    "lone-percent": "%",
+    "dotted": "1.1.",
+    "dot": ".",
+}
+SEGMENT_CASES = [
+    pytest.param(endpoint, arg, value, id=f"{endpoint}-{arg}-{name}")
+    for endpoint in sorted(VALID)
+    for arg in VALID[endpoint][0]
+    for name, value in SEGMENTS.items()
+]
+
+
+@pytest.mark.parametrize(("endpoint", "arg", "segment"), SEGMENT_CASES)
+def test_hostile_path_segment_is_a_404(app, client, endpoint, arg, segment):
+    path = path_of(app, endpoint, **{arg: segment})
+    response = client.get(path, query_string=VALID[endpoint][1])
+    sane(response, path)
+    assert response.status_code == 404
+
+
+NOT_FOUND = (
+    "The requested URL was not found on the server. "
+    "If you entered the URL manually please check your spelling and try again."
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        (f"/api/documents/{XSS}/4", NOT_FOUND),  # its "/" makes two segments: no route
+        ("/api/documents/%3Cb%3E/4", "unknown document '<b>'"),
+        (
+            f"/api/documents/{BOOK}/1.1.",
+            "unknown version '1.1.' of '2e-rulebook' (known: 1.1, call-to-arms, 4)",
+        ),
+        (
+            f"/api/documents/{BOOK}/%2e%2e",
+            "unknown version '..' of '2e-rulebook' (known: 1.1, call-to-arms, 4)",
+        ),
+        (f"/api/entries/{BOOK}/4/%00", "unknown entry '\\x00' in '2e-rulebook' '4'"),
+        (f"/api/entries/{BOOK}/4/%ff", "unknown entry '\ufffd' in '2e-rulebook' '4'"),
+        (f"/api/history/{BOOK}/é🖖", "unknown entry 'é🖖' in '2e-rulebook' (in no version)"),
+        ("/api/diff/1e-glossary", "unknown document '1e-glossary'"),
+        (
+            f"/api/diff/{BOOK}/4/new",
+            "'2e-rulebook' is a rulebook: only rulings documents mark entries new or changed (*)",
+        ),
+        (
+            "/api/timing/%22%3E",
+            "unknown timing sequence '\">' (known: mission-attempt, turn, play-card)",
+        ),
+        ("/api/timing/turn/calculate", "sequence 'turn' 4 has no calculator"),
+    ],
+)
+def test_api_404_messages(client, path, message):
+    response = client.get(path)
+    sane(response, path)
+    assert response.status_code == 404
+    assert response.get_json() == {"error": "Not Found", "status": 404, "message": message}
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/rules/%3Cb%3E/4/beaming", "unknown document '<b>'"),
+        (
+            "/rules/2e-rulebook/%3Cb%3E/",
+            "unknown version '<b>' of '2e-rulebook' (known: 1.1, call-to-arms, 4)",
+        ),
+        (
+            "/rulings/1e-current-rulings/2000-02-28/%27%3E",
+            "unknown entry \"'>\" in '1e-current-rulings' '2000-02-28'",
+        ),
+        ("/history/2e-rulebook/%3Cb%3E", "unknown entry '<b>' in '2e-rulebook' (in no version)"),
+        (
+            "/timing/%3Cb%3E",
+            "unknown timing sequence '<b>' (known: mission-attempt, turn, play-card)",
+        ),
+    ],
+)
+def test_page_404_messages_are_escaped(client, path, message):
+    response = client.get(path)
+    body = sane(response, path)
+    assert response.status_code == 404
+    assert f'<p class="error-message">{escape(message)}</p>' in body
+    assert "<b>" not in body.split("<main")[1]
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "location"),
+    [
+        ("/rules/2e-rulebook", 308, "http://localhost/rules/2e-rulebook/"),
+        ("/rules/2e-rulebook/4", 308, "http://localhost/rules/2e-rulebook/4/"),
+        ("/rules/2e-rulebook/1.1", 308, "http://localhost/rules/2e-rulebook/1.1/"),
+        ("/rules//2e-rulebook/4/", 308, "http://localhost/rules/2e-rulebook/4/"),
+        ("/rules/2e-rulebook/4//beaming", 308, "http://localhost/rules/2e-rulebook/4/beaming"),
+        ("/api//documents", 308, "http://localhost/api/documents"),
+        ("//", 308, "http://localhost/"),
+        ("/rules/2e-rulebook/", 302, "/rules/2e-rulebook/4/"),
+        ("/rules/1e-current-rulings/2000-02-28/", 308, "/rulings/1e-current-rulings/2000-02-28/"),
+        ("/rulings/2e-rulebook/4/beaming", 308, "/rules/2e-rulebook/4/beaming"),
+        ("/rules/2e-rulebook/1.1/", 200, None),
+        ("/api/documents/2e-rulebook/1.1", 200, None),
+        ("/api/diff/2e-rulebook/1.1/call-to-arms", 200, None),
+        ("/api/entries/2e-rulebook/1.1/beaming", 200, None),
+        ("/rules/2e-rulebook/4/beaming/", 404, None),
+        ("/rules/2e-rulebook/1.1./", 404, None),
+        ("/rules/2e-rulebook/1..1/", 404, None),
+        ("/rules//", 404, None),
+        ("/api/documents/", 404, None),
+        ("/api/diff/2e-rulebook/1.1/4/", 404, None),
+        ("/api/timing/mission-attempt/calculate/", 404, None),
+        ("/search/", 404, None),
+        ("/timing/", 404, None),
+        ("/timing/mission-attempt/", 404, None),
+        ("/diff/", 404, None),
+        ("/diff/2e-rulebook/1.1..4/", 404, None),
+        ("/history/2e-rulebook/", 404, None),
+        ("/history/2e-rulebook/beaming/", 404, None),
+        ("/static/", 404, None),
+        ("/static/..%2f..%2fpyproject.toml", 404, None),
+        ("/static/css/../../__init__.py", 404, None),
+        ("/static/css/judgekit.css%00.js", 404, None),
+    ],
+)
+def test_slashes_and_dotted_ids(client, path, status, location):
+    response = client.get(path)
+    sane(response, path)
+    assert response.status_code == status
+    assert response.location == location
+
+
+# -- /diff/<doc>/<a>..<b> -----------------------------------------------------------------------
+KNOWN_2E = "(known: 1.1, call-to-arms, 4)"
+
+
+@pytest.mark.parametrize(
+    ("pair", "status", "message"),
+    [
+        ("1.1..4", 200, None),
+        ("4..1.1", 200, None),
+        ("4..4", 200, None),
+        ("call-to-arms..4", 200, None),
+        ("..", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        ("...", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        ("....", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        ("4..", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        ("..4", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        ("4..4..4", 404, f"unknown version '4..4' of '2e-rulebook' {KNOWN_2E}"),
+        ("1.1...4", 404, f"unknown version '.4' of '2e-rulebook' {KNOWN_2E}"),
+        ("1.1..1.1..4", 404, f"unknown version '1.1..4' of '2e-rulebook' {KNOWN_2E}"),
+        ("x..4", 404, f"unknown version 'x' of '2e-rulebook' {KNOWN_2E}"),
+        ("%3Cb%3E..4", 404, f"unknown version '<b>' of '2e-rulebook' {KNOWN_2E}"),
+        (
+            "4",
+            404,
+            "expected two versions as <from>..<to>, e.g. /diff/2e-rulebook/1.1..4; got '4'",
+        ),
+        (
+            "1.1",
+            404,
+            "expected two versions as <from>..<to>, e.g. /diff/2e-rulebook/1.1..4; got '1.1'",
+        ),
+        (
+            "%00",
+            404,
+            "expected two versions as <from>..<to>, e.g. /diff/2e-rulebook/1.1..4; got '\\x00'",
+        ),
+    ],
+)
+def test_diff_pairs(client, pair, status, message):
+    path = f"/diff/{BOOK}/{pair}"
+    response = client.get(path)
+    body = sane(response, path)
+    assert response.status_code == status
+    if message:
+        assert f'<p class="error-message">{escape(message)}</p>' in body
+
+
+def test_a_pair_of_a_one_version_document(client):
+    response = client.get(f"/diff/{RULINGS}/2000-02-28..2000-02-28")
+    sane(response, "/diff")
+    assert response.status_code == 200
+    response = client.get(f"/diff/{RULINGS}/1.1..4")
+    body = sane(response, "/diff")
+    assert response.status_code == 404
+    assert escape("unknown version '1.1' of '1e-current-rulings' (known: 2000-02-28)") in body
+
+
+# -- query parameters ---------------------------------------------------------------------------
+VALUES = {
+    "empty": "",
+    "blank": "   ",
+    "negative": "-1",
+    "zero": "0",
+    "huge": "1e100",
+    "bignum": "9" * 400,
+    "word": "abc",
+    "script": XSS,
+    "img": IMG,
+    "quotes": "'\"",
+    "unicode": "é🖖🚀",
+    "nul": "\x00",
+    "control": "\x01\x1f\x7f",
+    "overlong": "a" * 5000,
+}
+BLANK = ("empty", "blank")
+SEARCH = ("/api/search", "/search", "/search/results")
+CALC = {"personnel": "5"}
+# (paths, fixed query, parameter, status of a hostile value, {value name: other status})
+PARAM_SPECS = [
+    (SEARCH, {}, "q", 200, {"overlong": 400}),
+    (SEARCH, {"q": "beam"}, "limit", 400, dict.fromkeys(BLANK, 200)),
+    (SEARCH, {"q": "beam"}, "version", 400, dict.fromkeys(BLANK, 200)),
+    (SEARCH, {"q": "beam"}, "document", 400, dict.fromkeys(BLANK, 200)),
+    (SEARCH, {"q": "beam"}, "kind", 400, dict.fromkeys(BLANK, 200)),
+    (SEARCH, {"q": "beam"}, "edition", 400, dict.fromkeys(BLANK, 200)),
+    (SEARCH, {"q": "beam"}, "all_versions", 400, dict.fromkeys((*BLANK, "zero"), 200)),
+    (("/search", "/search/results"), {"q": "beam"}, "compact", 200, {}),
+    (("/timing/mission-attempt",), {}, "version", 404, {"empty": 200}),
+    (("/timing/mission-attempt",), {}, "step", 404, {"empty": 200}),
+    (("/timing/mission-attempt",), {}, "personnel", 400, dict.fromkeys(BLANK, 200)),
+    (("/api/timing/mission-attempt",), {}, "version", 404, {"empty": 200}),
+    (("/api/timing/mission-attempt/calculate",), CALC, "version", 404, {"empty": 200}),
+    (("/api/timing/mission-attempt/calculate",), {}, "personnel", 400, {}),
+    *(
+        (
+            ("/timing/mission-attempt", "/api/timing/mission-attempt/calculate"),
+            {**CALC, "mission": "planet"} if param == "dilemmas" else CALC,
+            param,
+            400,
+            dict.fromkeys(ok, 200),
+        )
+        for param, ok in [
+            ("overcome", (*BLANK, "zero")),
+            ("dilemmas", BLANK),
+            ("mission", BLANK),
+            ("requirements", BLANK),
+            ("no_personnel_after", (*BLANK, "zero")),
+        ]
+    ),
+    (("/diff/2e-rulebook/1.1..4", "/history/2e-rulebook/beaming"), {}, "view", 400, {}),
+    (
+        (
+            "/diff/2e-rulebook/1.1..4",
+            "/history/2e-rulebook/beaming",
+            "/api/diff/2e-rulebook/1.1/4",
+            "/api/history/2e-rulebook/beaming",
+        ),
+        {},
+        "typography",
+        400,
+        {},
+    ),
+    (("/diff",), {"from": "1.1", "to": "4"}, "document", 404, dict.fromkeys(BLANK, 400)),
+    (("/diff",), {"document": BOOK, "to": "4"}, "from", 404, dict.fromkeys(BLANK, 400)),
+    (("/diff",), {"document": BOOK, "from": "1.1", "to": "4"}, "view", 400, {}),
+    (("/diff",), {"document": BOOK, "from": "1.1", "to": "4"}, "typography", 400, {}),
+    (("/diff",), {}, "view", 200, {}),  # nothing to compare yet: the picker
+    (
+        ("/", "/timing", "/api/timing", "/api/documents", f"/diff/{RULINGS}/2000-02-28/new"),
+        {},
+        "q",
+        200,
+        {},
+    ),
+]
+PARAM_CASES = [
+    pytest.param(
+        path, fixed, param, value, overrides.get(name, status), id=f"{path}-{param}-{name}"
+    )
+    for paths, fixed, param, status, overrides in PARAM_SPECS
+    for path in paths
+    for name, value in VALUES.items()
+]
+
+
+@pytest.mark.parametrize(("path", "fixed", "param", "value", "status"), PARAM_CASES)
+def test_hostile_query_value(client, path, fixed, param, value, status):
+    response = client.get(path, query_string={**fixed, param: value})
+    sane(response, path)
+    assert response.status_code == status
+
+
+LONG = "9" * 40 + "…"
+SEARCH_MESSAGES = [
+    ({"q": "a" * 5000}, "query is too long: 5000 characters (the limit is 500)"),
+    ({"q": "a" * 501}, "query is too long: 501 characters (the limit is 500)"),
+    ({"limit": "1e100"}, "limit must be a whole number from 1 to 100, not '1e100'"),
+    ({"limit": "9" * 400}, f"limit must be a whole number from 1 to 100, not '{LONG}'"),
+    ({"limit": "0"}, "limit must be a whole number from 1 to 100, not '0'"),
+    ({"limit": "-1"}, "limit must be a whole number from 1 to 100, not '-1'"),
+    ({"limit": "101"}, "limit must be a whole number from 1 to 100, not '101'"),
+    ({"limit": "５"}, "limit must be a whole number from 1 to 100, not '５'"),
+    (
+        {"version": XSS},
+        f"unknown version '{XSS}' (known: 1.1, call-to-arms, 4, 2000-02-28)",
+    ),
+    (
+        {"document": BOOK, "version": "2000-02-28"},
+        "unknown version '2000-02-28' of '2e-rulebook' (known: 1.1, call-to-arms, 4)",
+    ),
+    ({"document": "1e-glossary"}, "document '1e-glossary' is not held in judgekit"),
+    ({"document": IMG}, f"unknown document '{IMG}' (known: 2e-rulebook, 1e-current-rulings)"),
+    ({"kind": "\x00"}, "unknown kind '\\x00' (known: section, glossary, ruling, step)"),
+    ({"edition": "3e"}, "unknown edition '3e' (known: 2E, 1E)"),
+    ({"all_versions": "-1"}, "all_versions must be 1 or 0, not '-1'"),
+]
+
+
+@pytest.mark.parametrize(("params", "message"), SEARCH_MESSAGES)
+def test_search_400_messages(client, params, message):
+    response = client.get("/api/search", query_string={"q": "beam", **params})
+    sane(response, "/api/search")
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "Bad Request", "status": 400, "message": message}
+    for page in ("/search", "/search/results"):
+        response = client.get(page, query_string={"q": "beam", **params})
+        body = sane(response, page)
+        assert response.status_code == 400
+        assert f'<p class="notice search-error" role="alert">{escape(message)}</p>' in body
+
+
+CALC_MESSAGES = [
+    ({"personnel": ""}, "personnel is required"),
+    ({"personnel": "1e100"}, "personnel must be a whole number, not '1e100'"),
+    ({"personnel": "9" * 400}, f"personnel must be a whole number, not '{LONG}'"),
+    ({"personnel": "-1"}, "personnel must be from 1 to 999, not -1"),
+    ({"personnel": "1000"}, "personnel must be from 1 to 999, not 1000"),
+    ({"overcome": "-1"}, "overcome must be from 0 to 999, not -1"),
+    ({"overcome": XSS}, f"overcome must be a whole number, not '{XSS}'"),
+    ({"mission": "é🖖🚀"}, "mission must be planet or space, not 'é🖖🚀'"),
+    ({"requirements": IMG}, f"requirements must be met or unmet, not '{IMG}'"),
+    ({"dilemmas": "planet:1"}, "mission is required with dilemmas (planet or space)"),
+    (
+        {"mission": "planet", "dilemmas": XSS},
+        f"dilemma 1 '{XSS}' must be TYPE:COST or TYPE:COST:dup, e.g. planet:2",
+    ),
+    (
+        {"mission": "planet", "dilemmas": "planet:1, <b>:2"},
+        "dilemma 2 has unknown type '<b>' (planet, space or dual)",
+    ),
+    (
+        {"mission": "planet", "dilemmas": "planet:1e100"},
+        "dilemma 1 has cost '1e100'; costs are whole numbers from 0 to 99",
+    ),
+    (
+        {"mission": "planet", "dilemmas": ",".join(["dual:0"] * 101)},
+        "at most 100 dilemmas, not 101",
+    ),
+    (
+        {"mission": "planet", "dilemmas": "planet:1", "no_personnel_after": "2"},
+        "no_personnel_after must be from 0 to 1, not 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("params", "message"), CALC_MESSAGES)
+def test_calculator_400_messages(client, params, message):
+    path = "/api/timing/mission-attempt/calculate"
+    response = client.get(path, query_string={**CALC, **params})
+    sane(response, path)
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "Bad Request", "status": 400, "message": message}
+    page = "/timing/mission-attempt"
+    response = client.get(page, query_string={**CALC, **params})
+    body = sane(response, page)
+    if params.get("personnel") == "":  # no calculator parameter left: the plain stepper
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 400
+        assert escape(message) in body
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "message"),
+    [
+        (
+            "/api/timing/mission-attempt?version=1.1.",
+            404,
+            "sequence 'mission-attempt' has no version '1.1.' (known: 1.1, call-to-arms, 4)",
+        ),
+        (
+            "/timing/mission-attempt?version=%20",
+            404,
+            "sequence 'mission-attempt' has no version ' ' (known: 1.1, call-to-arms, 4)",
+        ),
+        ("/timing/mission-attempt?step=%00", 404, "unknown step '\\x00' in 'mission-attempt' 4"),
+        (
+            "/timing/mission-attempt?step=%3Cb%3E&version=1.1",
+            404,
+            "unknown step '<b>' in 'mission-attempt' 1.1",
+        ),
+        (
+            "/api/diff/2e-rulebook/1.1/4?typography=",
+            400,
+            "typography must be 'hide' or 'show', not ''",
+        ),
+        (
+            "/history/2e-rulebook/beaming?view=%3Cb%3E",
+            400,
+            "view must be 'inline' or 'side', not '<b>'",
+        ),
+        ("/diff?document=%20&from=1.1&to=4", 400, "choose a document to compare"),
+        ("/diff?document=2e-rulebook&from=4", 400, "choose two versions to compare: from and to"),
+        (
+            "/diff?document=2e-rulebook&from=4&to=%3Cb%3E",
+            404,
+            "unknown version '<b>' of '2e-rulebook' (known: 1.1, call-to-arms, 4)",
+        ),
+        ("/diff?document=1e-glossary&from=1&to=2", 404, "unknown document '1e-glossary'"),
+    ],
+)
+def test_parameter_messages(client, path, status, message):
+    response = client.get(path)
+    body = sane(response, path)
+    assert response.status_code == status
+    if path.startswith("/api/"):
+        assert response.get_json()["message"] == message
+    else:
+        assert f'<p class="error-message">{escape(message)}</p>' in body
+
+
+def test_repeated_parameters_take_the_first(client):
+    data = client.get("/api/search?q=beam&limit=2&limit=abc").get_json()
+    assert len(data["results"]) == 2
+    response = client.get("/api/search?q=beam&limit=abc&limit=2")
+    assert response.status_code == 400
+    calc = client.get("/api/timing/mission-attempt/calculate?personnel=5&personnel=-1").get_json()
+    assert (calc["personnel"], calc["dilemmas_drawn"]) == (5, 5)
+    response = client.get("/diff/2e-rulebook/1.1..4?view=side&view=%3Cb%3E")
+    assert response.status_code == 200
+
+
+def test_array_style_parameters_are_other_names(client):
+    data = client.get("/api/search?q[]=beam&limit[]=abc").get_json()
+    assert (data["query"], data["total"], data["results"]) == ("", 0, [])
+    response = client.get("/api/timing/mission-attempt/calculate?personnel[]=5")
+    assert response.status_code == 400
+    assert response.get_json()["message"] == "personnel is required"
+
+
+@pytest.mark.parametrize(
+    ("raw", "status"),
+    [
+        ("q=%ff%fe", 200),
+        ("q=%", 200),
+        ("q=%zz&limit=%", 400),
+        ("%ff=%ff", 200),
+        ("&&&=&", 200),
+        ("q", 200),
+    ],
+)
+def test_malformed_query_strings(client, raw, status):
+    for path in ("/api/search", "/search", "/search/results"):
+        response = client.get(f"{path}?{raw}")
+        sane(response, path)
+        assert response.status_code == status
+
+
+def test_injected_markup_is_shown_escaped(client):
+    body = client.get("/search", query_string={"q": XSS}).get_data(as_text=True)
+    assert f"<q>{escape(XSS)}</q>" in body
+    body = client.get(
+        "/timing/mission-attempt", query_string={**CALC, "mission": "planet", "dilemmas": IMG}
+    ).get_data(as_text=True)
+    assert f'name="dilemmas" value="{escape(IMG)}"' in body
+    # The search API writes <, > and ' as \u escapes: no browser could read it as HTML.
+    raw = client.get("/api/search", query_string={"q": XSS}).get_data(as_text=True)
+    assert "<" not in raw and r"\u003cscript\u003e" in raw
+
+
+# -- the speller must not blow up on one long word ------------------------------------------------
+def test_a_long_word_is_not_spell_checked(monkeypatch, app, client):
+    """A 500-character query of compatibility characters grows to one 1,752-letter word under NFKC;
+    its deletes of deletes took 13 s and 5 GB for a single request."""
+    query = "".join(chr(0x3300 + (i * 7) % 88) for i in range(500))
+    speller = app.extensions["judgekit.search"].index.speller
+
+    def no_deletes(word):
+        raise AssertionError(f"spell-checked a {len(word)}-letter word")
+
+    monkeypatch.setattr(search_text, "_deletes", no_deletes)
+    assert speller.correct("x" * (speller.longest + 3)) == []
+    response = client.get("/api/search", query_string={"q": query})
+    assert response.status_code == 200
+    assert response.get_json()["suggestion"] is None
+
+
+# -- methods ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "TRACE"])
+@pytest.mark.parametrize("endpoint", sorted(VALID))
+def test_other_methods_are_405(app, client, endpoint, method):
+    path = path_of(app, endpoint)
+    response = client.open(path, method=method, query_string=VALID[endpoint][1], data="x=1")
+    body = sane(response, path)
+    assert response.status_code == 405
+    assert set(response.allow) == {"GET", "HEAD", "OPTIONS"}
+    message = "The method is not allowed for the requested URL."
+    if path.startswith("/api/"):
+        assert response.get_json() == {
+            "error": "Method Not Allowed",
+            "status": 405,
+            "message": message,
+        }
+    else:
+        assert f'<p class="error-message">{message}</p>' in body
+
+
+# -- the Host header ----------------------------------------------------------------------------
+def raw_get(app, path: str, host: str):
+    """A request with this Host header, past the test client (which decodes it itself)."""
+    environ = EnvironBuilder(path=path, headers={"Host": host}).get_environ()
+    body, status, headers = run_wsgi_app(app, environ, buffered=True)
+    return int(status.split()[0]), headers.get("Content-Type"), b"".join(body).decode()
+
+
+BAD_HOST = "400 Bad Request: The browser (or proxy) sent a request that this server could not understand.\n"
+
+
+@pytest.mark.parametrize("host", ["a..b", ".", "x" * 64, "a." + "b" * 70 + ".c"])
+@pytest.mark.parametrize("path", ["/", "/nope", "/rules/2e-rulebook/4/beaming", "/search?q=beam"])
+def test_a_host_no_url_can_be_built_for_is_a_400(app, host, path):
+    assert raw_get(app, path, host) == (400, "text/plain; charset=utf-8", BAD_HOST)
+    status, mimetype, body = raw_get(app, "/api" + path, host)
+    assert (status, mimetype) == (400, "application/json")
+
+
+@pytest.mark.parametrize("host", ["xn--zz", "xn--a.com", XSS, "localhost:99999", "[::1"])
+def test_an_odd_host_still_gets_the_entry_page(app, host):
+    status, _, body = raw_get(app, "/rules/2e-rulebook/4/beaming", host)
+    assert status == 200
+    assert XSS not in body
+    if host.startswith("xn--"):
+        assert f'href="http://{host}/rules/2e-rulebook/4/beaming"' in body
+
+
+@pytest.mark.parametrize(
+    ("path_info", "status", "location"),
+    [
+        ("//evil.com", 404, None),
+        ("//evil.com/rules/2e-rulebook", 404, None),
+        ("/\\evil.com/", 404, None),
+        ("/rules//evil.com/", 308, "http://localhost/rules/evil.com/"),
+        ("/rules/2e-rulebook//", 308, "http://localhost/rules/2e-rulebook/"),
+    ],
+)
+def test_no_redirect_leaves_the_host(app, path_info, status, location):
+    environ = EnvironBuilder(path="/").get_environ()
+    environ["PATH_INFO"] = path_info  # as a server passes it, not as the test client parses it
+    _, answer, headers = run_wsgi_app(app, environ, buffered=True)
+    assert (int(answer.split()[0]), headers.get("Location")) == (status, location)
