@@ -1,0 +1,5 @@
+"""``python -m judgekit.importers.current_rulings``."""
+
+from . import main
+
+main()
