@@ -115,3 +115,58 @@ def test_unknown_things_are_json_404(mini_client, url, message):
     response = mini_client.get(url)
     assert response.status_code == 404
     assert response.get_json() == {"error": "Not Found", "status": 404, "message": message}
+
+
+@pytest.mark.parametrize(
+    ("term", "found"),
+    [
+        ("moving a ship", "gl-moving-a-ship"),  # exact
+        ("Moving A Ship", "gl-moving-a-ship"),  # then case-insensitive
+        ("move a ship", "gl-moving-a-ship"),  # an alias
+    ],
+)
+def test_term_lookup(mini_client, term, found):
+    data = mini_client.get(f"/api/terms/demo-rulebook/1/{term}").get_json()
+    assert data["id"] == found and data["kind"] == "glossary"
+    page = mini_client.get(f"/rules/demo-rulebook/1/term/{term}")
+    assert (
+        page.status_code == 302
+        and page.headers["Location"] == "/rules/demo-rulebook/1/gl-moving-a-ship"
+    )
+
+
+def test_term_lookup_prefers_the_exact_case(tmp_path):
+    import shutil
+
+    from judgekit.library import Library
+    from judgekit.loader import load_corpus
+
+    from .conftest import MINI
+
+    root = tmp_path / "corpus"
+    shutil.copytree(MINI, root)
+    book = root / "rules/demo-rulebook/1.yaml"
+    book.write_text(
+        book.read_text()
+        + """      - id: gl-moving-a-ship-caps
+        kind: glossary
+        title: Moving a Ship
+        source: [{file: demo1.txt, lines: "9-9"}]
+        body:
+          - rule: The capitalised term.
+"""
+    )
+    lib = Library(load_corpus(root))
+    version = lib.corpus.version("demo-rulebook", "1")
+    assert lib.lookup_term(version, "Moving a Ship").id == "gl-moving-a-ship-caps"
+    assert lib.lookup_term(version, "moving a ship").id == "gl-moving-a-ship"
+    assert (
+        lib.lookup_term(version, "MOVING A SHIP").id == "gl-moving-a-ship"
+    )  # first in reading order
+    assert lib.lookup_term(version, "beaming") is None  # a section title is not a glossary term
+
+
+def test_unknown_term_is_404(mini_client):
+    response = mini_client.get("/api/terms/demo-rulebook/1/warp speed")
+    assert response.status_code == 404
+    assert response.get_json()["message"] == "no glossary term 'warp speed' in 'demo-rulebook' '1'"

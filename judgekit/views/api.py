@@ -30,6 +30,14 @@ def find_entry(document: str, version: str, entry_id: str):
     return found
 
 
+def find_term(document: str, version: str, term: str):
+    """A glossary entry by term: exact first, then case-insensitive; else a 404."""
+    found = library().lookup_term(find_version(document, version), term)
+    if found is None:
+        abort(404, description=f"no glossary term {term!r} in {document!r} {version!r}")
+    return found
+
+
 @bp.get("/documents")
 def documents():
     return jsonify(serialize.documents(library()))
@@ -43,6 +51,11 @@ def version(document: str, version: str):
 @bp.get("/entries/<document>/<version>/<entry_id>")
 def entry(document: str, version: str, entry_id: str):
     return jsonify(serialize.entry_detail(library(), find_entry(document, version, entry_id)))
+
+
+@bp.get("/terms/<document>/<version>/<path:term>")
+def term(document: str, version: str, term: str):
+    return jsonify(serialize.entry_detail(library(), find_term(document, version, term)))
 
 
 # Each area's JSON routes live in its own module on this same blueprint.

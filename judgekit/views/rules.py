@@ -14,7 +14,7 @@ from .. import glossary_links, library, serialize
 from ..library import Library
 from ..model import Entry, Version
 from ..suggest import Suggestion, closest_pages
-from .api import find_entry, find_version
+from .api import find_entry, find_term, find_version
 
 bp = Blueprint("rules", __name__)
 
@@ -156,3 +156,8 @@ def entry(document: str, version: str, entry_id: str):
 def closest_pages_here(limit: int = 5) -> list[Suggestion]:
     """The 404 page's suggestions for the current request path."""
     return closest_pages(library(), request.path, limit)
+
+
+@bp.get("/rules/<document>/<version>/term/<path:term>")
+def term(document: str, version: str, term: str):
+    return redirect(library().entry_url(find_term(document, version, term)))
