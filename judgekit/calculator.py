@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .text import quoted
 from .timing import CalculatorConfig
 
 DILEMMA_TYPES = ("planet", "space", "dual")
@@ -90,11 +91,6 @@ class Calculation:
         return sum(1 for r in self.results if r.outcome == outcome)
 
 
-def _show(value: str) -> str:
-    # Messages quote the bad value; a huge one is cut so the answer stays small.
-    return repr(value if len(value) <= 40 else value[:40] + "…")
-
-
 def _number(args: Mapping[str, str], name: str, low: int, high: int, required: bool) -> int | None:
     raw = (args.get(name) or "").strip()
     if not raw:
@@ -102,7 +98,7 @@ def _number(args: Mapping[str, str], name: str, low: int, high: int, required: b
             raise CalcError(f"{name} is required")
         return None
     if not re.fullmatch(r"-?\d{1,9}", raw):
-        raise CalcError(f"{name} must be a whole number, not {_show(raw)}")
+        raise CalcError(f"{name} must be a whole number, not {quoted(raw)}")
     value = int(raw)
     if not low <= value <= high:
         raise CalcError(f"{name} must be from {low} to {high}, not {value}")
@@ -120,16 +116,16 @@ def parse_dilemmas(raw: str) -> tuple[Dilemma, ...]:
         flag = parts[2] if len(parts) == 3 else ""
         if len(parts) not in (2, 3) or flag not in ("", "dup", "duplicate"):
             raise CalcError(
-                f"dilemma {position} {_show(token)} must be TYPE:COST or TYPE:COST:dup, e.g. planet:2"
+                f"dilemma {position} {quoted(token)} must be TYPE:COST or TYPE:COST:dup, e.g. planet:2"
             )
         kind, cost = parts[0], parts[1]
         if kind not in DILEMMA_TYPES:
             raise CalcError(
-                f"dilemma {position} has unknown type {_show(kind)} (planet, space or dual)"
+                f"dilemma {position} has unknown type {quoted(kind)} (planet, space or dual)"
             )
         if not re.fullmatch(r"\d{1,2}", cost):
             raise CalcError(
-                f"dilemma {position} has cost {_show(cost)}; costs are whole numbers from 0 to {MAX_COST}"
+                f"dilemma {position} has cost {quoted(cost)}; costs are whole numbers from 0 to {MAX_COST}"
             )
         dilemmas.append(Dilemma(kind, int(cost), bool(flag)))
     return tuple(dilemmas)
@@ -142,13 +138,13 @@ def parse_input(args: Mapping[str, str]) -> CalcInput:
     dilemmas = parse_dilemmas(args.get("dilemmas") or "")
     mission = (args.get("mission") or "").strip().lower() or None
     if mission is not None and mission not in MISSION_TYPES:
-        raise CalcError(f"mission must be planet or space, not {_show(mission)}")
+        raise CalcError(f"mission must be planet or space, not {quoted(mission)}")
     if dilemmas and mission is None:
         raise CalcError("mission is required with dilemmas (planet or space)")
     after = _number(args, "no_personnel_after", 0, len(dilemmas), False)
     requirements = (args.get("requirements") or "").strip().lower() or None
     if requirements is not None and requirements not in REQUIREMENTS:
-        raise CalcError(f"requirements must be met or unmet, not {_show(requirements)}")
+        raise CalcError(f"requirements must be met or unmet, not {quoted(requirements)}")
     return CalcInput(personnel, overcome, mission, dilemmas, after, requirements)
 
 

@@ -168,12 +168,17 @@ def check_corpus(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     return problems
 
 
+def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
+    """Every problem of a loaded corpus and its timing files; seeds default to ``seeds_dir``."""
+    if seeds is None:
+        seeds = seeds_dir(corpus.root)
+    return check_corpus(corpus, seeds) + timing_problems(corpus)
+
+
 def run_check(root: str | Path | None = None, seeds: Path | None = None) -> list[str]:
     """Load then check; the loader's problems come first and stop the rest."""
     try:
         corpus = load_corpus(root)
     except CorpusError as exc:
         return exc.problems
-    if seeds is None:
-        seeds = seeds_dir(corpus.root)
-    return check_corpus(corpus, seeds) + timing_problems(corpus)
+    return check_loaded(corpus, seeds)

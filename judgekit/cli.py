@@ -8,7 +8,7 @@ import socket
 import sys
 from pathlib import Path
 
-from .check import run_check, seeds_dir
+from .check import check_loaded, seeds_dir
 from .loader import CorpusError, load_corpus
 
 
@@ -24,13 +24,16 @@ def _corpus_or_exit(root: str | None):
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate the corpus; print problems and exit 1 if there are any."""
     seeds = Path(args.seeds) if args.seeds else None
-    problems = run_check(args.root, seeds)
+    try:
+        corpus = load_corpus(args.root)
+        problems = check_loaded(corpus, seeds)
+    except CorpusError as exc:
+        problems = exc.problems
     if problems:
         for problem in problems:
             print(problem)
         print(f"{len(problems)} problem(s) found", file=sys.stderr)
         return 1
-    corpus = load_corpus(args.root)
     versions = list(corpus.versions())
     entries = sum(len(v.entries) for v in versions)
     fixes = sum(len(v.corrections) for v in versions)
@@ -184,11 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Search from the terminal; --json prints what /api/search returns."""
-    try:
-        from .search_service import SearchParamError, run_search
-    except ImportError:
-        print("search is not available yet", file=sys.stderr)
-        return 2
+    from .search_service import SearchParamError, run_search
+    from .search_text import snippet_plain
+
     corpus = _corpus_or_exit(args.root)
     params = {
         "q": args.query,
@@ -207,8 +208,6 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
-    from .search_text import snippet_plain
-
     shown = len(result["results"])
     more = f", showing {shown}" if shown < result["total"] else ""
     print(f"{result['total']} result(s) for {result['query']!r}{more}")

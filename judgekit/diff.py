@@ -35,10 +35,8 @@ placed after the nearest entry before it (in the older version's order) that bot
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .library import Library
-from .lineage import spanning
 from .model import Entry, Version
 from .text import normalize_typography
 
@@ -165,17 +163,20 @@ def _order(changes: list[Change], newer: Version, older: Version, forward: bool)
 
 def compare(lib: Library, old: Version, new: Version) -> Comparison:
     """Every change from ``old`` to ``new`` (versions of one document; either may be newer)."""
-    return _compare(lib, old.document, old.id, new.id)
+    cache = lib.memo("diff")
+    key = (old.document, old.id, new.id)
+    if key not in cache:
+        cache[key] = _compare(lib, old, new)
+    return cache[key]
 
 
-@lru_cache(maxsize=32)
-def _compare(lib: Library, document: str, old_id: str, new_id: str) -> Comparison:
+def _compare(lib: Library, old: Version, new: Version) -> Comparison:
+    document = old.document
     doc = lib.corpus.documents[document]
-    old, new = doc.version(old_id), doc.version(new_id)
     if old is new:
         return Comparison(old, new, (), len(old.entries), "same")
-    order = [v.id for v in doc.versions]
-    forward = order.index(old.id) < order.index(new.id)
+    order = doc.order()
+    forward = order[old.id] < order[new.id]
     changes: list[Change] = []
     unchanged = 0
     for entry in old.walk():
@@ -188,7 +189,7 @@ def _compare(lib: Library, document: str, old_id: str, new_id: str) -> Compariso
                 changes.append(change)
     gone = [e for e in old.walk() if e.id not in new.entries]
     fresh = [e for e in new.walk() if e.id not in old.entries]
-    lineage = spanning(lib.corpus, document, old.id, new.id)
+    lineage = lib.spanning(document, old.id, new.id)
     taken: set[str] = set()
     for entry in gone:
         links = [(n, rel) for o, n, rel in lineage if o == entry.id]

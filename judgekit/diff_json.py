@@ -16,6 +16,11 @@ def compare_url(lib: Library, document: str, old: str, new: str) -> str:
     return f"{lib.prefix}/diff/{document}/{old}..{new}"
 
 
+def compare_api_url(lib: Library, document: str, old: str, new: str) -> str:
+    """The JSON of the changes from one version to another."""
+    return f"{lib.prefix}/api/diff/{document}/{old}/{new}"
+
+
 def history_url(lib: Library, document: str, entry_id: str) -> str:
     """The page of one entry across every version."""
     return f"{lib.prefix}/history/{document}/{entry_id}"
@@ -89,7 +94,7 @@ def comparison_dict(lib: Library, comparison: Comparison, typography: bool = Fal
         "changes": [change_dict(lib, c, typography) for c in comparison.listed(typography)],
         "unchanged": comparison.unchanged,
         "url": compare_url(lib, doc.id, old.id, new.id),
-        "api_url": f"{lib.prefix}/api/diff/{doc.id}/{old.id}/{new.id}",
+        "api_url": compare_api_url(lib, doc.id, old.id, new.id),
         "reverse_url": compare_url(lib, doc.id, new.id, old.id),
     }
 
@@ -174,7 +179,7 @@ def pairs_dict(lib: Library, doc: Document) -> dict[str, Any]:
                     "consecutive": j == i + 1,
                     "url": compare_url(lib, doc.id, old.id, new.id),
                     "reverse_url": compare_url(lib, doc.id, new.id, old.id),
-                    "api_url": f"{lib.prefix}/api/diff/{doc.id}/{old.id}/{new.id}",
+                    "api_url": compare_api_url(lib, doc.id, old.id, new.id),
                 }
             )
     marked = []

@@ -6,7 +6,6 @@ import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from .library import Library
 from .model import Entry, Version
@@ -181,11 +180,8 @@ class _VersionCache:
         self.page_html: dict[str, str] | None = None
 
 
-_CACHES: WeakKeyDictionary[Library, dict[tuple[str, str], _VersionCache]] = WeakKeyDictionary()
-
-
 def _cache(lib: Library, version: Version) -> _VersionCache:
-    per_lib = _CACHES.setdefault(lib, {})
+    per_lib = lib.memo("glossary_links")
     key = (version.document, version.id)
     if key not in per_lib:
         per_lib[key] = _VersionCache()

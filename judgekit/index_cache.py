@@ -16,14 +16,23 @@ from pathlib import Path
 import whoosh
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from .index import INDEX_FORMAT, IndexDoc, SearchIndex, build_in, build_ram, make_schema, vocab_of
+from .index import INDEX_FORMAT, IndexDoc, build_in, build_ram, make_schema, vocab_of
+from .search_index import SearchIndex
 from .search_text import Speller
 
 log = logging.getLogger(__name__)
 
 META = "judgekit-meta.json"
 KEEP = 6  # cache entries kept; older ones (other corpora, old code) are pruned
-_CODE = ("index.py", "search_text.py", "index_cache.py", "text.py", "library.py", "timing.py")
+_CODE = (
+    "index.py",
+    "search_index.py",
+    "search_text.py",
+    "index_cache.py",
+    "text.py",
+    "library.py",
+    "timing.py",
+)
 
 
 def code_fingerprint() -> str:

@@ -8,7 +8,7 @@ from functools import cached_property
 from . import lineage
 from .model import Corpus, Document, Entry, Version
 from .references import Target, backlink_index, entry_refs, resolve
-from .text import Link, normalize_typography, to_html, to_plain
+from .text import Link, Linker, html_to_text, normalize_typography, to_html
 
 
 @dataclass(frozen=True)
@@ -23,14 +23,22 @@ class OtherVersion:
     renamed: bool = False
 
 
+# The label an entry page prints before a block of each kind (rule text has none).
+BLOCK_LABELS = {"example": "Example", "advanced": "Advanced"}
+
+
 class Library:
     """Read-only access to a loaded corpus, shared by the views, the API and the CLI."""
 
     def __init__(self, corpus: Corpus, url_prefix: str = "") -> None:
         self.corpus = corpus
         self.prefix = url_prefix.rstrip("/")
-        self._html: dict[tuple[str, str, str], str] = {}
-        self._plain: dict[tuple[str, str, str], str] = {}
+        self._rendering: dict[tuple[str, str, str], tuple[str, str]] = {}
+        self._memos: dict[str, dict] = {}
+
+    def memo(self, name: str) -> dict:
+        """A named cache that lives as long as this Library (its corpus never changes)."""
+        return self._memos.setdefault(name, {})
 
     # -- addresses -------------------------------------------------------------------------
     def area(self, document: Document) -> str:
@@ -60,11 +68,11 @@ class Library:
         return self.corpus.entry(target.document, target.version, target.id)
 
     # -- rendering ---------------------------------------------------------------------------
-    def linker(self, entry: Entry):
+    def linker(self, entry: Entry) -> Linker:
         """A function that turns the reference targets of an entry's text into links."""
         return self.linker_at(entry.document, entry.version)
 
-    def linker_at(self, document: str, version: str):
+    def linker_at(self, document: str, version: str) -> Linker:
         """A link function for text that lives in a given document version."""
 
         def link(target: str) -> Link | None:
@@ -81,39 +89,39 @@ class Library:
 
         return link
 
-    def html(self, entry: Entry) -> str:
-        """The entry's sanitized HTML, blocks marked by kind."""
+    def _rendered(self, entry: Entry) -> tuple[str, str]:
+        """The entry's HTML and plain text, from one Markdown rendering per block, kept."""
         key = (entry.document, entry.version, entry.id)
-        if key not in self._html:
+        found = self._rendering.get(key)
+        if found is None:
             link = self.linker(entry)
-            parts = []
+            parts, texts = [], []
             for block in entry.body:
                 inner = to_html(block.text, self.corpus.icons, link)
-                label = {"example": "Example", "advanced": "Advanced"}.get(block.kind)
+                label = BLOCK_LABELS.get(block.kind)
                 head = f'<span class="block-label">{label}</span>' if label else ""
                 parts.append(f'<div class="block block-{block.kind}">{head}{inner}</div>')
-            self._html[key] = "\n".join(parts)
-        return self._html[key]
+                texts.append(html_to_text(inner))  # to_plain, without rendering the Markdown again
+            found = self._rendering[key] = ("\n".join(parts), "\n\n".join(texts))
+        return found
+
+    def html(self, entry: Entry) -> str:
+        """The entry's sanitized HTML, blocks marked by kind."""
+        return self._rendered(entry)[0]
 
     def plain(self, entry: Entry) -> str:
         """The entry's plain text: icons as labels, refs as their words, no markup."""
-        key = (entry.document, entry.version, entry.id)
-        if key not in self._plain:
-            link = self.linker(entry)
-            self._plain[key] = "\n\n".join(
-                to_plain(block.text, self.corpus.icons, link) for block in entry.body
-            )
-        return self._plain[key]
+        return self._rendered(entry)[1]
+
+    def label(self, version: Version) -> str:
+        """A version as citations name it: "2E Rulebook v4"."""
+        return f"{self.corpus.documents[version.document].short_title} {version.short_title}"
 
     def citation_title(self, entry: Entry) -> str:
         """ "2E Rulebook v4 (April 2015), Glossary – attempting missions"."""
-        doc = self.corpus.documents[entry.document]
-        version = doc.version(entry.version)
+        version = self.corpus.version(entry.document, entry.version)
         trail = [e.title for e in self.breadcrumb(entry)[-1:]] + [entry.title]
-        return (
-            f"{doc.short_title} {version.short_title} ({version.released_printed}), "
-            + " – ".join(trail)
-        )
+        return f"{self.label(version)} ({version.released_printed}), " + " – ".join(trail)
 
     def breadcrumb(self, entry: Entry) -> list[Entry]:
         """The entry's ancestors, outermost first."""
@@ -145,11 +153,21 @@ class Library:
         return normalize_typography(self.plain(entry))
 
     @cached_property
+    def lineage_links(self) -> dict[str, list[lineage.Link]]:
+        """Each held document's ``continues`` links, found once (every entry is walked)."""
+        return {doc.id: lineage.links(self.corpus, doc.id) for doc in self.corpus.held()}
+
+    def spanning(self, document: str, old_id: str, new_id: str) -> list[tuple[str, str, str]]:
+        """``lineage.spanning`` between two versions of a document, over its links found once."""
+        doc = self.corpus.documents[document]
+        return lineage.spanning(doc, self.lineage_links[document], old_id, new_id)
+
+    @cached_property
     def _lineage(self) -> dict[tuple[str, str, str], list[tuple[Target, str]]]:
         """Explicit relations, indexed from both ends."""
         index: dict[tuple[str, str, str], list[tuple[Target, str]]] = {}
         for doc in self.corpus.held():
-            for link in lineage.links(self.corpus, doc.id):
+            for link in self.lineage_links[doc.id]:
                 old = Target(doc.id, link.old_version, link.old_id)
                 new = Target(doc.id, link.new_version, link.new_id)
                 index.setdefault((doc.id, old.version, old.id), []).append(
@@ -182,7 +200,7 @@ class Library:
                 )
                 continue
             # The same pairing the diff pages use, so both say the same thing.
-            pairs = lineage.spanning(self.corpus, doc.id, entry.version, version.id)
+            pairs = self.spanning(doc.id, entry.version, version.id)
             links = [(new_id, rel) for old_id, new_id, rel in pairs if old_id == entry.id]
             if links:
                 partner_id, rel = links[0]

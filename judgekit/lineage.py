@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Corpus
+from .model import Corpus, Document
 from .references import parse_target
 
 # How a relation reads from the older entry, then from the newer one.
@@ -31,7 +31,7 @@ class Link:
 def links(corpus: Corpus, document: str) -> list[Link]:
     """Every ``continues`` of a document's entries that points at an older held version."""
     doc = corpus.documents[document]
-    order = {v.id: i for i, v in enumerate(doc.versions)}
+    order = doc.order()
     found = []
     for version in doc.versions:
         for entry in version.walk():
@@ -46,19 +46,21 @@ def links(corpus: Corpus, document: str) -> list[Link]:
     return found
 
 
-def spanning(corpus: Corpus, document: str, old_id: str, new_id: str) -> list[tuple[str, str, str]]:
+def spanning(
+    doc: Document, found: list[Link], old_id: str, new_id: str
+) -> list[tuple[str, str, str]]:
     """(id in old, id in new, relation as the old entry sees it) for lineage spanning two versions.
 
-    A link from (v, X) to (w, Y) holds between any versions around it that have X and Y, since
-    an id names the same rule in every version. Going back in time, it reads the other way.
+    ``found`` is the document's ``links``. A link from (v, X) to (w, Y) holds between any
+    versions around it that have X and Y, since an id names the same rule in every version.
+    Going back in time, it reads the other way.
     """
-    doc = corpus.documents[document]
     old, new = doc.version(old_id), doc.version(new_id)
-    order = {v.id: i for i, v in enumerate(doc.versions)}
+    order = doc.order()
     lo, hi = sorted((order[old_id], order[new_id]))
     forward = order[old_id] < order[new_id]
     out = []
-    for link in links(corpus, document):
+    for link in found:
         if not (lo <= order[link.old_version] and order[link.new_version] <= hi):
             continue
         if forward and old.get(link.old_id) and new.get(link.new_id):

@@ -189,8 +189,6 @@ def _load_document(folder: Path, probs: Problems) -> Document | None:
             version = None
         if version is None or len(probs.items) > before:
             failed.add(vpath.stem)
-        if version is None:
-            continue
         if version is not None:
             versions.append(version)
     if failed:

@@ -177,6 +177,10 @@ class Document:
         """The version in force: the newest."""
         return self.versions[-1] if self.versions else None
 
+    def order(self) -> dict[str, int]:
+        """Each version id's place, oldest 0: a later version supersedes the ones before it."""
+        return {v.id: i for i, v in enumerate(self.versions)}
+
 
 @dataclass(frozen=True)
 class Corpus:
@@ -209,3 +213,7 @@ class Corpus:
         """Every held version of every document."""
         for doc in self.held():
             yield from doc.versions
+
+    def in_force(self, version: Version | None) -> bool:
+        """Whether a version is the one in force: its document's newest."""
+        return version is not None and self.documents[version.document].latest is version

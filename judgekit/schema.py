@@ -30,12 +30,19 @@ class Problems:
         self.items: list[str] = []
 
     def add(self, path: str | Path, line: int, message: str) -> None:
+        """Record one problem at ``path:line``."""
         self.items.append(f"{path}:{line}: {message}")
 
 
 def field(
-    data: LMap, key: str, path: str, probs: Problems, kind: type | tuple = str, required=True
+    data: LMap,
+    key: str,
+    path: str,
+    probs: Problems,
+    kind: type | tuple = str,
+    required: bool = True,
 ) -> Any:
+    """``data[key]`` if it is of ``kind`` (numbers read as text for str); else a problem, None."""
     if key not in data or data[key] is None:
         if required:
             probs.add(path, data.line, f"missing required field {key!r}")
@@ -51,6 +58,7 @@ def field(
 
 
 def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: str) -> bool:
+    """Whether ``data`` is a mapping (else a problem); each key outside ``allowed`` is a problem."""
     if not isinstance(data, LMap):
         line = getattr(data, "line", 1)
         probs.add(path, line, f"{what} must be a mapping")
@@ -62,6 +70,7 @@ def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: s
 
 
 def load_icons(root: Path, probs: Problems) -> dict[str, Icon]:
+    """The icon vocabulary of ``rules/icons.yaml``, by name."""
     path = root / "rules" / "icons.yaml"
     icons: dict[str, Icon] = {}
     if not path.exists():
@@ -113,6 +122,7 @@ def load_entries(
     parent: str | None,
     depth: int,
 ) -> tuple[str, ...]:
+    """Load a list of entries and their children into ``out`` in reading order; return their ids."""
     if not isinstance(items, LList):
         probs.add(path, getattr(items, "line", 1), "'entries'/'children' must be a list")
         return ()
@@ -203,7 +213,10 @@ def load_entries(
     return tuple(ids)
 
 
-def load_corrections(path: Path, probs: Problems) -> tuple[tuple, tuple]:
+def load_corrections(
+    path: Path, probs: Problems
+) -> tuple[tuple[Correction, ...], tuple[Removal, ...]]:
+    """A version's corrections file, if there is one: its corrections and removed stretches."""
     if not path.exists():
         return (), ()
     data = load_yaml(path)

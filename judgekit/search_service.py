@@ -9,14 +9,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
-from .index import Filters, Hit, IndexDoc, Outcome, SearchIndex, topic_of
+from . import timing
+from .index import IndexDoc, topic_of
 from .index_cache import cache_key, default_cache_dir, load_or_build
 from .library import Library
 from .model import ENTRY_KINDS, Corpus, Entry
+from .search_index import Filters, Hit, Outcome, SearchIndex
 from .search_text import MAX_QUERY_CHARS, clean_query, snippet
 from .serialize import entry_summary
+from .text import quoted, to_plain
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ def entry_docs(lib: Library) -> list[IndexDoc]:
                         edition=version.edition,
                         vorder=vorder,
                         aliases=entry.aliases,
-                        current=version is doc.latest,
+                        current=lib.corpus.in_force(version),
                         successors=successors(lib, entry),
                     )
                 )
@@ -75,14 +77,8 @@ class SearchParams:
     limit: int
 
 
-def _show(value: str | None) -> str:
-    """A parameter as quoted in a message: repr, cut short."""
-    value = value or ""
-    return repr(value[:40] + "…" if len(value) > 40 else value)
-
-
 def _known(what: str, value: str, known: list[str], of: str = "") -> SearchParamError:
-    return SearchParamError(f"unknown {what} {_show(value)}{of} (known: {', '.join(known)})")
+    return SearchParamError(f"unknown {what} {quoted(value)}{of} (known: {', '.join(known)})")
 
 
 def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ...]) -> SearchParams:
@@ -96,7 +92,7 @@ def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ..
     document = (params.get("document") or "").strip() or None
     if document is not None and document not in held:
         if document in corpus.documents:
-            raise SearchParamError(f"document {_show(document)} is not held in judgekit")
+            raise SearchParamError(f"document {quoted(document)} is not held in judgekit")
         raise _known("document", document, list(held))
     version = (params.get("version") or "").strip() or None
     if version is not None:
@@ -112,14 +108,14 @@ def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ..
         raise _known("edition", params.get("edition", ""), list(EDITIONS))
     flag = (params.get("all_versions") or "").strip().lower()
     if flag not in TRUE + FALSE:
-        raise SearchParamError(f"all_versions must be 1 or 0, not {_show(params['all_versions'])}")
+        raise SearchParamError(f"all_versions must be 1 or 0, not {quoted(params['all_versions'])}")
     limit_text = (params.get("limit") or "").strip() or str(DEFAULT_LIMIT)
     # Length first: int() of thousands of digits is slow, then refused by Python.
     if not (len(limit_text) <= 3 and limit_text.isascii() and limit_text.isdigit()) or not (
         1 <= int(limit_text) <= MAX_LIMIT
     ):
         raise SearchParamError(
-            f"limit must be a whole number from 1 to {MAX_LIMIT}, not {_show(params.get('limit'))}"
+            f"limit must be a whole number from 1 to {MAX_LIMIT}, not {quoted(params.get('limit'))}"
         )
     return SearchParams(
         q=clean_query(raw_q),
@@ -140,11 +136,7 @@ class ExtraSource:
 
 
 def timing_source(lib: Library) -> ExtraSource | None:
-    """The timing steps as search items, when the timing module and its files are present."""
-    try:
-        from . import timing
-    except ImportError:
-        return None
+    """The timing steps as search items, when there are timing files."""
     try:
         seqs = timing.sequences_for(lib.corpus)
     except Exception as exc:  # a broken timing file must not take search down with it
@@ -152,7 +144,6 @@ def timing_source(lib: Library) -> ExtraSource | None:
         return None
     if not seqs.sequences:
         return None
-    order = {(doc.id, v.id): i for doc in lib.corpus.held() for i, v in enumerate(doc.versions)}
 
     def find(hit: Hit):
         seq_id, _, step_id = hit.id.partition(".")
@@ -163,6 +154,7 @@ def timing_source(lib: Library) -> ExtraSource | None:
         out = []
         for seq in seqs:
             version = lib.corpus.version(seq.document, seq.version)
+            vorder = lib.corpus.documents[seq.document].order().get(seq.version, 0)
             for step in seq.flat:
                 heading = f"{seq.title}, step {step.number}"
                 out.append(
@@ -176,10 +168,9 @@ def timing_source(lib: Library) -> ExtraSource | None:
                         title=step.title or "",
                         text=timing_plain(lib, step.text),
                         edition=version.edition if version else "",
-                        vorder=order.get((seq.document, seq.version), 0),
+                        vorder=vorder,
                         heading=f"{heading}: {step.title}" if step.title else heading,
-                        current=version is not None
-                        and version is lib.corpus.documents[seq.document].latest,
+                        current=lib.corpus.in_force(version),
                     )
                 )
         return out
@@ -188,8 +179,10 @@ def timing_source(lib: Library) -> ExtraSource | None:
         seq, step = find(hit)
         if seq is None:
             return "", None
-        api = f"{lib.prefix}/api/timing/{seq.id}?{urlencode({'version': seq.version})}"
-        return timing.sequence_url(seq, step, prefix=lib.prefix), api
+        return (
+            timing.sequence_url(seq, step, prefix=lib.prefix),
+            timing.sequence_api_url(seq, lib.prefix),
+        )
 
     def breadcrumb(hit: Hit) -> list[dict[str, Any]]:
         seq, _ = find(hit)
@@ -201,8 +194,6 @@ def timing_source(lib: Library) -> ExtraSource | None:
 
 def timing_plain(lib: Library, markdown: str) -> str:
     """A step's text as plain words (icons as labels, references as their words)."""
-    from .text import to_plain
-
     return to_plain(markdown, lib.corpus.icons, lambda _target: None)
 
 
@@ -282,7 +273,7 @@ class SearchService:
         doc = lib.corpus.documents[hit.document]
         version = doc.version(hit.version)
         data["edition"] = doc.edition
-        data["in_force"] = doc.latest is version
+        data["in_force"] = lib.corpus.in_force(version)
         data["document_title"] = doc.short_title
         data["version_title"] = version.short_title
         data["exact"] = hit.exact
@@ -295,7 +286,7 @@ class SearchService:
         elif hit.kind in self.extras:
             extra = self.extras[hit.kind]
             data["api_url"] = extra.urls(hit)[1]
-            data["citation"] = f"{doc.short_title} {version.short_title}, {hit.title}"
+            data["citation"] = f"{lib.label(version)}, {hit.title}"
             data["breadcrumb"] = extra.breadcrumb(hit)
         data["also_in"] = []
         for other_version, other_id in hit.also_in:

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from whoosh.analysis import (
     STOP_WORDS,
+    Analyzer,
     LowercaseFilter,
     RegexTokenizer,
     StemFilter,
@@ -74,7 +75,7 @@ def stem_token(word: str) -> str | None:
     return game_stem(lowered)
 
 
-def analyzer():
+def analyzer() -> Analyzer:
     """The index analyzer: words, lowercased, stop words dropped, game-aware stemming."""
     return (
         RegexTokenizer(TOKEN_PATTERN)

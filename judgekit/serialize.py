@@ -12,7 +12,6 @@ from .timing import timing_for_entry
 
 def version_summary(lib: Library, version: Version) -> dict[str, Any]:
     """A version's metadata."""
-    doc = lib.corpus.documents[version.document]
     return {
         "id": version.id,
         "document": version.document,
@@ -23,7 +22,7 @@ def version_summary(lib: Library, version: Version) -> dict[str, Any]:
         "released_printed": version.released_printed,
         "publisher": version.publisher,
         "supersedes": version.supersedes,
-        "in_force": doc.latest is version,
+        "in_force": lib.corpus.in_force(version),
         "sources": [{"file": s.file, "description": s.description} for s in version.sources],
         "source_note": version.source_note,
         "note": version.note,

@@ -49,11 +49,6 @@ def _pick_document(lib: Library, segments: list[str]) -> tuple[Document | None, 
     return None, -1
 
 
-def _where(lib: Library, version: Version) -> str:
-    doc = lib.corpus.documents[version.document]
-    return f"{doc.short_title} {version.short_title}"
-
-
 def _versions(lib: Library, doc: Document | None, version: Version | None) -> list[Version]:
     if version is not None:
         return [version]
@@ -88,7 +83,7 @@ def _matches(lib: Library, versions: list[Version], query: str, limit: int) -> l
                 (
                     score,
                     -order,
-                    Suggestion(entry.title, _where(lib, version), lib.entry_url(entry)),
+                    Suggestion(entry.title, lib.label(version), lib.entry_url(entry)),
                     (entry.document, entry.id),
                 )
             )
@@ -133,6 +128,6 @@ def closest_pages(lib: Library, path: str, limit: int = 5) -> list[Suggestion]:
     if not found and doc is not None:
         shown = [version] if version else list(reversed(doc.versions))
         found = [
-            Suggestion(v.title, _where(lib, v), lib.version_url(v)) for v in shown if v is not None
+            Suggestion(v.title, lib.label(v), lib.version_url(v)) for v in shown if v is not None
         ]
     return found[:limit]

@@ -149,6 +149,12 @@ def to_plain(text: str, icons: dict[str, Icon], linker: Linker) -> str:
     return html_to_text(to_html(text, icons, linker))
 
 
+def quoted(value: str | None, limit: int = 40) -> str:
+    """A parameter as an error message quotes it: repr, cut short so a huge one stays small."""
+    value = value or ""
+    return repr(value[:limit] + "…" if len(value) > limit else value)
+
+
 _QUOTES = str.maketrans(
     {"‘": "'", "’": "'", "‚": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"'}
     # An ellipsis character is "..." typeset; soft hyphens and zero-width marks are invisible.

@@ -207,6 +207,11 @@ def sequence_url(seq: Sequence, at: Step | None = None, prefix: str = "", **para
     return f"{prefix}/timing/{seq.id}?{urlencode(query)}"
 
 
+def sequence_api_url(seq: Sequence, prefix: str = "") -> str:
+    """The JSON of a sequence's version, every step included."""
+    return f"{prefix}/api/timing/{seq.id}?{urlencode({'version': seq.version})}"
+
+
 def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
     """The entry a cite points at, or the reason it does not resolve."""
     return resolve(corpus, cite.target, seq.document, seq.version)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from .references import ID_RE
+from .schema import Problems, check_keys
 from .text import normalize_typography
 from .timing import (
     ACTORS,
@@ -25,22 +26,7 @@ from .timing import (
 from .yamlio import LList, LMap, YamlError, load_yaml
 
 
-class _Problems(list):
-    def add(self, path: str, line: int, message: str) -> None:
-        self.append(f"{path}:{line}: {message}")
-
-
-def _keys(data: Any, allowed: set[str], path: str, probs: _Problems, what: str) -> bool:
-    if not isinstance(data, LMap):
-        probs.add(path, getattr(data, "line", 1), f"{what} must be a mapping")
-        return False
-    for key in data:
-        if key not in allowed:
-            probs.add(path, data.line_of(key), f"unknown field {key!r} in {what}")
-    return True
-
-
-def _text(data: LMap, key: str, path: str, probs: _Problems, required: bool = True) -> str | None:
+def _text(data: LMap, key: str, path: str, probs: Problems, required: bool = True) -> str | None:
     value = data.get(key)
     if value is None:
         if required:
@@ -54,7 +40,7 @@ def _text(data: LMap, key: str, path: str, probs: _Problems, required: bool = Tr
     return value.strip()
 
 
-def _cites(items: Any, path: str, probs: _Problems, where: str) -> tuple[Cite, ...]:
+def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ...]:
     if not isinstance(items, LList) or not items:
         probs.add(path, getattr(items, "line", 1), f"{where} cites nothing")
         return ()
@@ -62,7 +48,7 @@ def _cites(items: Any, path: str, probs: _Problems, where: str) -> tuple[Cite, .
     for item in items:
         if isinstance(item, str):
             cites.append(Cite(item, None, f"{path}:{items.line}"))
-        elif _keys(item, {"ref", "para"}, path, probs, "cite"):
+        elif check_keys(item, {"ref", "para"}, path, probs, "cite"):
             ref = _text(item, "ref", path, probs)
             if ref:
                 cites.append(
@@ -76,7 +62,7 @@ STEP_FIELDS |= {"next", "see", "note", "children"}
 
 
 def _steps(
-    items: Any, path: str, probs: _Problems, parent: str | None, seen: dict[str, str]
+    items: Any, path: str, probs: Problems, parent: str | None, seen: dict[str, str]
 ) -> tuple[Step, ...]:
     # `parent` is the number the parent should have: one misnumbered step is one problem.
     if not isinstance(items, LList) or not items:
@@ -84,7 +70,7 @@ def _steps(
         return ()
     steps = []
     for index, item in enumerate(items):
-        if not _keys(item, STEP_FIELDS, path, probs, "step"):
+        if not check_keys(item, STEP_FIELDS, path, probs, "step"):
             continue
         number = _text(item, "number", path, probs) or "?"
         expected = f"{parent}.{chr(ord('a') + index)}" if parent else str(index + 1)
@@ -137,7 +123,7 @@ def _steps(
                 )
         branches = []
         for branch in item.get("branches") or []:
-            if _keys(branch, {"if", "goto", "says"}, path, probs, "branch"):
+            if check_keys(branch, {"if", "goto", "says"}, path, probs, "branch"):
                 label, goto = _text(branch, "if", path, probs), _text(branch, "goto", path, probs)
                 says = _text(branch, "says", path, probs, False)
                 if label and goto:
@@ -167,8 +153,8 @@ def _steps(
     return tuple(steps)
 
 
-def _calculator(data: Any, path: str, probs: _Problems) -> CalculatorConfig | None:
-    if not _keys(data, {"duplicate", "cost_counts", "steps"}, path, probs, "calculator"):
+def _calculator(data: Any, path: str, probs: Problems) -> CalculatorConfig | None:
+    if not check_keys(data, {"duplicate", "cost_counts", "steps"}, path, probs, "calculator"):
         return None
     duplicate, counts = data.get("duplicate"), data.get("cost_counts")
     if duplicate not in CALC_DUPLICATE:
@@ -184,7 +170,7 @@ def _calculator(data: Any, path: str, probs: _Problems) -> CalculatorConfig | No
             f"calculator cost_counts must be one of {', '.join(CALC_COST_COUNTS)}",
         )
     steps = data.get("steps")
-    if not _keys(steps, set(CALC_RULES), path, probs, "calculator steps"):
+    if not check_keys(steps, set(CALC_RULES), path, probs, "calculator steps"):
         return None
     missing = [rule for rule in CALC_RULES if rule not in steps]
     if missing:
@@ -197,17 +183,17 @@ def _calculator(data: Any, path: str, probs: _Problems) -> CalculatorConfig | No
 SEQUENCE_FIELDS = {"id", "title", "official", "source", "intro", "note", "calculator", "steps"}
 
 
-def _check_targets(seq: Sequence, probs: _Problems) -> None:
+def _check_targets(seq: Sequence, probs: Problems) -> None:
     for step in seq.flat:
         for key, where in [(b.goto, "a branch") for b in step.branches] + [(step.next, "next")]:
             if key and key != END and seq.find(key) is None:
-                probs.append(
+                probs.items.append(
                     f"{step.location}: {where} of step {step.number!r} goes to unknown step {key!r}"
                 )
     if seq.calculator:
         for rule, key in seq.calculator.steps.items():
             if seq.find(key) is None:
-                probs.append(
+                probs.items.append(
                     f"{seq.calculator.location}: calculator step {rule} names unknown step {key!r}"
                 )
 
@@ -215,13 +201,13 @@ def _check_targets(seq: Sequence, probs: _Problems) -> None:
 def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequence]:
     """The sequences of one timing file; raise TimingError listing every problem in it."""
     path = Path(path)
-    spath, probs = str(path), _Problems()
+    spath, probs = str(path), Problems()
     try:
         data = load_yaml(path)
     except YamlError as exc:
         raise TimingError([str(exc)]) from None
-    if not _keys(data, {"document", "version", "sequences"}, spath, probs, "timing file"):
-        raise TimingError(probs)
+    if not check_keys(data, {"document", "version", "sequences"}, spath, probs, "timing file"):
+        raise TimingError(probs.items)
     if str(data.get("document")) != document:
         probs.add(spath, data.line_of("document"), f"document must be {document!r}")
     if str(data.get("version")) != version:
@@ -232,7 +218,7 @@ def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequ
         probs.add(spath, data.line_of("sequences"), "'sequences' must be a non-empty list")
         items = LList()
     for item in items:
-        if not _keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
+        if not check_keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
             continue
         seq_id = _text(item, "id", spath, probs) or "?"
         if not ID_RE.match(seq_id):
@@ -268,9 +254,9 @@ def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequ
     for seq in sequences:
         for step in seq.flat:
             if step.see and not any(s.id == step.see for s in sequences):
-                probs.append(
+                probs.items.append(
                     f"{step.location}: step {step.number!r} sees unknown sequence {step.see!r}"
                 )
-    if probs:
-        raise TimingError(probs)
+    if probs.items:
+        raise TimingError(probs.items)
     return sequences

@@ -6,9 +6,10 @@ import threading
 
 import pytest
 
-from judgekit.index import Filters, build_ram
+from judgekit.index import build_ram
 from judgekit.library import Library
 from judgekit.loader import load_corpus
+from judgekit.search_index import Filters
 from judgekit.search_service import entry_docs
 
 from .conftest import DATA

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify
+from flask.typing import ResponseReturnValue
 
 from .. import library, serialize
+from ..model import Document, Entry, Version
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def find_version(document: str, version: str):
-    """The version, or a 404 naming what is unknown."""
-    lib = library()
-    doc = lib.corpus.document(document)
+def find_document(document: str) -> Document:
+    """A held document, or a 404 naming it."""
+    doc = library().corpus.document(document)
     if doc is None or doc.external:
         abort(404, description=f"unknown document {document!r}")
+    return doc
+
+
+def find_version(document: str, version: str) -> Version:
+    """The version, or a 404 naming what is unknown."""
+    doc = find_document(document)
     found = doc.version(version)
     if found is None:
         known = ", ".join(v.id for v in doc.versions)
@@ -22,7 +29,7 @@ def find_version(document: str, version: str):
     return found
 
 
-def find_entry(document: str, version: str, entry_id: str):
+def find_entry(document: str, version: str, entry_id: str) -> Entry:
     """The entry, or a 404 naming what is unknown."""
     found = find_version(document, version).get(entry_id)
     if found is None:
@@ -30,7 +37,7 @@ def find_entry(document: str, version: str, entry_id: str):
     return found
 
 
-def find_term(document: str, version: str, term: str):
+def find_term(document: str, version: str, term: str) -> Entry:
     """A glossary entry by term: exact first, then case-insensitive; else a 404."""
     found = library().lookup_term(find_version(document, version), term)
     if found is None:
@@ -39,22 +46,26 @@ def find_term(document: str, version: str, term: str):
 
 
 @bp.get("/documents")
-def documents():
+def documents() -> ResponseReturnValue:
+    """GET /api/documents."""
     return jsonify(serialize.documents(library()))
 
 
 @bp.get("/documents/<document>/<version>")
-def version(document: str, version: str):
+def version(document: str, version: str) -> ResponseReturnValue:
+    """GET /api/documents/<document>/<version>."""
     return jsonify(serialize.version_detail(library(), find_version(document, version)))
 
 
 @bp.get("/entries/<document>/<version>/<entry_id>")
-def entry(document: str, version: str, entry_id: str):
+def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
+    """GET /api/entries/<document>/<version>/<entry_id>."""
     return jsonify(serialize.entry_detail(library(), find_entry(document, version, entry_id)))
 
 
 @bp.get("/terms/<document>/<version>/<path:term>")
-def term(document: str, version: str, term: str):
+def term(document: str, version: str, term: str) -> ResponseReturnValue:
+    """GET /api/terms/<document>/<version>/<path:term>."""
     return jsonify(serialize.entry_detail(library(), find_term(document, version, term)))
 
 

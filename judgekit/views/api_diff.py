@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 from flask import abort, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from .. import diff, diff_json, library
 from ..model import Document, Version
-from .api import bp, find_version
-
-
-def find_document(document: str) -> Document:
-    """A held document, or a 404 naming it."""
-    doc = library().corpus.document(document)
-    if doc is None or doc.external:
-        abort(404, description=f"unknown document {document!r}")
-    return doc
+from .api import bp, find_document, find_version
 
 
 def find_pair(document: str, pair: str) -> tuple[Version, Version]:
@@ -44,7 +37,7 @@ def typography_arg() -> bool:
     return choice("typography", ("hide", "show")) == "show"
 
 
-def find_history(document: str, entry_id: str):
+def find_history(document: str, entry_id: str) -> tuple[Document, list[diff.Step]]:
     """The history of an entry, or a 404 when no version holds it."""
     doc = find_document(document)
     steps = diff.history(library(), doc.id, entry_id)
@@ -67,12 +60,14 @@ def find_marked(document: str, version: str) -> Version:
 
 
 @bp.get("/diff/<document>")
-def diff_pairs(document: str):
+def diff_pairs(document: str) -> ResponseReturnValue:
+    """GET /api/diff/<document>."""
     return jsonify(diff_json.pairs_dict(library(), find_document(document)))
 
 
 @bp.get("/diff/<document>/<old>/<new>")
-def diff_versions(document: str, old: str, new: str):
+def diff_versions(document: str, old: str, new: str) -> ResponseReturnValue:
+    """GET /api/diff/<document>/<old>/<new>."""
     lib = library()
     typography = typography_arg()
     comparison = diff.compare(lib, find_version(document, old), find_version(document, new))
@@ -80,13 +75,15 @@ def diff_versions(document: str, old: str, new: str):
 
 
 @bp.get("/diff/<document>/<version>/new")
-def diff_marked(document: str, version: str):
+def diff_marked(document: str, version: str) -> ResponseReturnValue:
+    """GET /api/diff/<document>/<version>/new."""
     found = find_marked(document, version)
     return jsonify(diff_json.marked_dict(library(), found, diff.marked_new(found)))
 
 
 @bp.get("/history/<document>/<entry_id>")
-def history(document: str, entry_id: str):
+def history(document: str, entry_id: str) -> ResponseReturnValue:
+    """GET /api/history/<document>/<entry_id>."""
     typography = typography_arg()
     doc, steps = find_history(document, entry_id)
     return jsonify(diff_json.history_dict(library(), doc, entry_id, steps, typography))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Response, abort, request
+from flask.typing import ResponseReturnValue
 from jinja2.utils import htmlsafe_json_dumps
 
 from ..search_service import SearchParamError
@@ -13,7 +14,7 @@ from .search import service
 
 
 @bp.get("/search")
-def search():
+def search() -> ResponseReturnValue:
     """GET /api/search?q=&document=&version=&kind=&edition=&all_versions=&limit="""
     try:
         data = service().search(request.args)

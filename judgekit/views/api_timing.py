@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import abort, current_app, jsonify, request
+from flask import abort, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from .. import library, serialize
 from ..calculator import CalcError, Calculation, calculate, parse_input
 from ..library import Library
 from ..references import Target, resolve
 from ..text import to_html, to_plain
-from ..timing import Cite, Sequence, Step, Timing, sequence_url, sequences_for
+from ..timing import (
+    Cite,
+    Sequence,
+    Step,
+    Timing,
+    sequence_api_url,
+    sequence_url,
+    sequences_for,
+)
 from ..timing_check import find_paragraph
 from .api import bp
 
@@ -133,24 +142,23 @@ def sequence_summary(seq: Sequence) -> dict[str, Any]:
         "version": seq.version,
         "official": seq.official,
         "url": _url(seq),
-        "api_url": f"{library().prefix}/api/timing/{seq.id}?version={seq.version}",
+        "api_url": sequence_api_url(seq, library().prefix),
     }
 
 
 def sequence_dict(lib: Library, seq: Sequence) -> dict[str, Any]:
     """GET /api/timing/<id>?version=: the sequence with every step; computed once per app."""
-    cache = current_app.extensions.setdefault("judgekit_timing_json", {})
+    cache = lib.memo("timing_json")
     key = (seq.id, seq.version)
     if key not in cache:
-        doc = lib.corpus.document(seq.document)
-        version = doc.version(seq.version)
+        version = lib.corpus.version(seq.document, seq.version)
         cache[key] = {
             "id": seq.id,
             "title": seq.title,
             "document": seq.document,
             "version": seq.version,
             "version_title": version.title,
-            "in_force": doc.latest is version,
+            "in_force": lib.corpus.in_force(version),
             "official": seq.official,
             "intro": seq.intro,
             "note": seq.note,
@@ -243,24 +251,27 @@ def calculation_dict(lib: Library, seq: Sequence, calc: Calculation) -> dict[str
     }
 
 
-def run_calculator(lib: Library, seq: Sequence, args) -> dict[str, Any]:
+def run_calculator(lib: Library, seq: Sequence, args: Mapping[str, str]) -> dict[str, Any]:
     """Parse the parameters and calculate; raise CalcError on a bad parameter."""
     return calculation_dict(lib, seq, calculate(seq.calculator, parse_input(args)))
 
 
 @bp.get("/timing")
-def timing_index():
+def timing_index() -> ResponseReturnValue:
+    """GET /api/timing."""
     return jsonify(index_dict())
 
 
 @bp.get("/timing/<sequence_id>")
-def timing_sequence(sequence_id: str):
+def timing_sequence(sequence_id: str) -> ResponseReturnValue:
+    """GET /api/timing/<sequence_id>."""
     seq = find_sequence(sequence_id, request.args.get("version"))
     return jsonify(sequence_dict(library(), seq))
 
 
 @bp.get("/timing/<sequence_id>/calculate")
-def timing_calculate(sequence_id: str):
+def timing_calculate(sequence_id: str) -> ResponseReturnValue:
+    """GET /api/timing/<sequence_id>/calculate."""
     seq = find_sequence(sequence_id, request.args.get("version"))
     if seq.calculator is None:
         abort(404, description=f"sequence {sequence_id!r} {seq.version} has no calculator")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import diff, diff_json, library, serialize
 from ..model import Document
-from .api import find_version
-from .api_diff import choice, find_document, find_history, find_marked, find_pair, typography_arg
+from .api import find_document, find_version
+from .api_diff import choice, find_history, find_marked, find_pair, typography_arg
 
 bp = Blueprint("diff", __name__)
 
@@ -48,7 +49,8 @@ def _form(document: Document | None = None, old: str | None = None, new: str | N
 
 
 @bp.get("/diff")
-def index():
+def index() -> ResponseReturnValue:
+    """GET /diff."""
     args = {k: request.args.get(k, "").strip() for k in ("document", "from", "to")}
     lib = library()
     if not any(args.values()):
@@ -72,7 +74,8 @@ def index():
 
 
 @bp.get("/diff/<document>")
-def document(document: str):
+def document(document: str) -> ResponseReturnValue:
+    """GET /diff/<document>."""
     lib = library()
     doc = find_document(document)
     return render_template(
@@ -84,7 +87,8 @@ def document(document: str):
 
 
 @bp.get("/diff/<document>/<pair>")
-def compare(document: str, pair: str):
+def compare(document: str, pair: str) -> ResponseReturnValue:
+    """GET /diff/<document>/<pair>."""
     lib = library()
     old, new = find_pair(document, pair)
     options = _options()
@@ -94,7 +98,8 @@ def compare(document: str, pair: str):
 
 
 @bp.get("/diff/<document>/<version>/new")
-def marked(document: str, version: str):
+def marked(document: str, version: str) -> ResponseReturnValue:
+    """GET /diff/<document>/<version>/new."""
     lib = library()
     found = find_marked(document, version)
     data = diff_json.marked_dict(lib, found, diff.marked_new(found))
@@ -102,7 +107,8 @@ def marked(document: str, version: str):
 
 
 @bp.get("/history/<document>/<entry_id>")
-def history(document: str, entry_id: str):
+def history(document: str, entry_id: str) -> ResponseReturnValue:
+    """GET /history/<document>/<entry_id>."""
     lib = library()
     options = _options()
     doc, steps = find_history(document, entry_id)

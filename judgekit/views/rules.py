@@ -8,20 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
-from .. import glossary_links, library, serialize
+from .. import diff_json, glossary_links, library, serialize
 from ..library import Library
 from ..model import Entry, Version
 from ..suggest import Suggestion, closest_pages
-from .api import find_entry, find_term, find_version
+from .api import find_document, find_entry, find_term, find_version
 
 bp = Blueprint("rules", __name__)
-
-
-def history_url(document: str, entry_id: str) -> str:
-    """The diff area's page of one rule across every version."""
-    return f"/history/{document}/{entry_id}"
 
 
 def _wrong_area(lib: Library, version: Version, area: str) -> bool:
@@ -67,11 +63,8 @@ def entry_context(lib: Library, entry: Entry, host_url: str) -> dict[str, Any]:
         "document": serialize.document_summary(lib, doc),
         "permalink": permalink,
         "citation_text": f"{data['citation']}\n{permalink}",
-        "history_url": history_url(entry.document, entry.id),
-        "labels": {
-            f"{v.document}/{v.id}": f"{lib.corpus.documents[v.document].short_title} {v.short_title}"
-            for v in lib.corpus.versions()
-        },
+        "history_url": diff_json.history_url(lib, entry.document, entry.id),
+        "labels": {f"{v.document}/{v.id}": lib.label(v) for v in lib.corpus.versions()},
         **_neighbours(lib, entry),
     }
 
@@ -103,11 +96,10 @@ def version_context(lib: Library, version: Version) -> dict[str, Any]:
 
 def show_document(document: str) -> Response:
     """A document without a version goes to the version in force."""
-    lib = library()
-    doc = lib.corpus.document(document)
-    if doc is None or doc.external or doc.latest is None:
+    doc = find_document(document)
+    if doc.latest is None:
         abort(404, description=f"unknown document {document!r}")
-    return redirect(lib.version_url(doc.latest))
+    return redirect(library().version_url(doc.latest))
 
 
 def show_version(area: str, document: str, version: str) -> str | Response:
@@ -131,24 +123,28 @@ def show_entry(area: str, document: str, version: str, entry_id: str) -> str | R
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
+    """GET /."""
     lib = library()
     external = [doc for doc in lib.corpus.documents.values() if doc.external]
     return render_template("rules/home.html", data=serialize.documents(lib), external=external)
 
 
 @bp.get("/rules/<document>/")
-def document_home(document: str):
+def document_home(document: str) -> ResponseReturnValue:
+    """GET /rules/<document>/."""
     return show_document(document)
 
 
 @bp.get("/rules/<document>/<version>/")
-def version(document: str, version: str):
+def version(document: str, version: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/."""
     return show_version("rules", document, version)
 
 
 @bp.get("/rules/<document>/<version>/<entry_id>")
-def entry(document: str, version: str, entry_id: str):
+def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/<entry_id>."""
     return show_entry("rules", document, version, entry_id)
 
 
@@ -159,5 +155,6 @@ def closest_pages_here(limit: int = 5) -> list[Suggestion]:
 
 
 @bp.get("/rules/<document>/<version>/term/<path:term>")
-def term(document: str, version: str, term: str):
+def term(document: str, version: str, term: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/term/<path:term>."""
     return redirect(library().entry_url(find_term(document, version, term)))

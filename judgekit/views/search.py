@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 
 from .. import library
 from ..index_cache import default_cache_dir
@@ -81,11 +82,12 @@ def _run(template: str):
 
 
 @bp.get("/search")
-def search():
+def search() -> ResponseReturnValue:
+    """GET /search."""
     return _run("search/page.html")
 
 
 @bp.get("/search/results")
-def results():
+def results() -> ResponseReturnValue:
     """The results list alone: what search.js swaps in as the judge types."""
     return _run("search/_results.html")

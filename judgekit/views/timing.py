@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
+from flask.typing import ResponseReturnValue
 
 from .. import library
 from ..calculator import PARAMS, CalcError
@@ -19,12 +20,14 @@ def _load_at_startup(state) -> None:
 
 
 @bp.get("/timing")
-def index():
+def index() -> ResponseReturnValue:
+    """GET /timing."""
     return render_template("timing/index.html", data=index_dict())
 
 
 @bp.get("/timing/<sequence_id>")
-def sequence(sequence_id: str):
+def sequence(sequence_id: str) -> ResponseReturnValue:
+    """GET /timing/<sequence_id>."""
     lib = library()
     seq = find_sequence(sequence_id, request.args.get("version"))
     data = sequence_dict(lib, seq)
