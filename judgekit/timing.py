@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from .loader import CorpusError
 from .model import Corpus, Entry, Version
 from .references import Target, resolve
 
@@ -26,12 +27,8 @@ CALC_COST_COUNTS = ("faced", "chosen")
 SUFFIX = ".timing.yaml"
 
 
-class TimingError(Exception):
-    """Problems in timing files, each as ``file:line: message``."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(problems))
+class TimingError(CorpusError):
+    """Problems in timing files, each as ``file:line: message`` (a corpus error like any other)."""
 
 
 @dataclass(frozen=True)

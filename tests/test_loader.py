@@ -180,3 +180,22 @@ def test_coverage_finds_a_dropped_sentence(broken, capsys):
     )
     out = capsys.readouterr().out
     assert "demo1.txt:5: For example, beam Picard to a planet." in out
+
+
+def test_broken_timing_file_stops_the_app_with_file_and_line(tmp_path, capsys):
+    from judgekit import create_app
+
+    root = tmp_path / "corpus"
+    shutil.copytree(DATA / "timing", root)
+    timing = root / "rules/demo-rulebook/2.timing.yaml"
+    lines = timing.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if "number:" in line)
+    lines[at] = lines[at].replace("number:", "number: [", 1)
+    timing.write_text("\n".join(lines) + "\n")
+    # libyaml notices the unclosed bracket on the next line, and says so there.
+    expected = f"{timing}:{at + 2}: invalid YAML: did not find expected ',' or ']'"
+    with pytest.raises(CorpusError) as info:
+        create_app({"CORPUS_DIR": str(root)})
+    assert info.value.problems == [expected]
+    assert main(["--root", str(root), "serve", "--port", "1"]) == 1
+    assert expected in capsys.readouterr().err
