@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 from .model import Corpus, Document, Entry, Icon, Source, TocItem, Version
 from .references import VERSION_RE
@@ -55,14 +56,19 @@ VERSION_FIELDS = {
 }
 
 
-def _load_version(path: Path, doc: Document, probs: Problems) -> Version | None:
+def _open(path: Path, fields: set[str], what: str, probs: Problems) -> tuple[Any, str | None]:
+    """A document or version file's data and id; no id where the file is unusable."""
     data = load_yaml(path)
-    spath = str(path)
-    if not check_keys(data, VERSION_FIELDS, spath, probs, "version file"):
-        return None
-    version_id = field(data, "id", spath, probs)
+    if not check_keys(data, fields, str(path), probs, what):
+        return data, None
+    return data, field(data, "id", str(path), probs)
+
+
+def _load_version(path: Path, doc: Document, probs: Problems) -> Version | None:
+    data, version_id = _open(path, VERSION_FIELDS, "version file", probs)
     if version_id is None:
         return None
+    spath = str(path)
     if not VERSION_RE.match(version_id):
         probs.add(path, data.line_of("id"), f"invalid version id {version_id!r}")
     if path.stem != version_id:
@@ -152,13 +158,10 @@ DOCUMENT_FIELDS = {"id", "title", "short_title", "edition", "kind", "external", 
 
 def _load_document(folder: Path, probs: Problems) -> Document | None:
     path = folder / "document.yaml"
-    data = load_yaml(path)
-    spath = str(path)
-    if not check_keys(data, DOCUMENT_FIELDS, spath, probs, "document file"):
-        return None
-    doc_id = field(data, "id", spath, probs)
+    data, doc_id = _open(path, DOCUMENT_FIELDS, "document file", probs)
     if doc_id is None:
         return None
+    spath = str(path)
     if doc_id != folder.name:
         probs.add(path, data.line_of("id"), f"document id {doc_id!r} must match its folder name")
     edition = field(data, "edition", spath, probs)
