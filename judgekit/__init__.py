@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from .library import Library
-from .loader import default_root, load_corpus
-
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+from judgekit.corpus.loader import default_root
+from judgekit.resources import templates_dir
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then test_config overrides; the corpus is loaded once here."""
-    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder="static")
+    """Build the app: defaults, then overrides, then each part's explicit ``init_app``."""
+    from judgekit import web
+    from judgekit.web import context
+
+    app = Flask(__name__, template_folder=str(templates_dir()), static_folder="static")
     app.config.from_mapping(
         CORPUS_DIR=str(default_root()),
         JSON_SORT_KEYS=False,
@@ -27,17 +27,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 
-    corpus = load_corpus(app.config["CORPUS_DIR"])
-    app.extensions["judgekit"] = Library(corpus)
-
-    from .views import register
-
-    register(app)
+    context.init_app(app)
+    web.init_app(app)
     return app
-
-
-def library() -> Library:
-    """The current app's Library."""
-    from flask import current_app
-
-    return current_app.extensions["judgekit"]

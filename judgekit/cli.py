@@ -8,8 +8,8 @@ import socket
 import sys
 from pathlib import Path
 
-from .check import check_loaded, seeds_dir
-from .loader import CorpusError, load_corpus
+from judgekit.corpus.check import check_loaded, seeds_dir
+from judgekit.corpus.loader import CorpusError, load_corpus
 
 
 def _corpus_or_exit(root: str | None):
@@ -43,7 +43,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     """Report which source sentences are missing from the corpus."""
-    from .coverage import coverage
+    from judgekit.corpus.coverage import coverage
 
     corpus = _corpus_or_exit(args.root)
     seeds = Path(args.seeds) if args.seeds else seeds_dir(corpus.root)
@@ -107,9 +107,10 @@ def lan_address() -> str:
 
 def _warm(app) -> None:
     """Render every version's text once, so the first judge to open a page does not wait."""
-    from .glossary_links import version_html
+    from judgekit.render.glossary import version_html
+    from judgekit.web.context import library_of
 
-    lib = app.extensions["judgekit"]
+    lib = library_of(app)
     for version in lib.corpus.versions():
         version_html(lib, version)
 
@@ -120,7 +121,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     import waitress
 
-    from . import create_app
+    from judgekit import create_app
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
     try:
@@ -187,8 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Search from the terminal; --json prints what /api/search returns."""
-    from .search_service import SearchParamError, run_search
-    from .search_text import snippet_plain
+    from judgekit.search.analysis import snippet_plain
+    from judgekit.search.service import SearchParamError, run_search
 
     corpus = _corpus_or_exit(args.root)
     params = {

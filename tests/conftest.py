@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from judgekit import create_app
-from judgekit.library import Library
-from judgekit.loader import default_root, load_corpus
+from judgekit.corpus.loader import default_root, load_corpus
+from judgekit.render.library import Library
 
 DATA = Path(__file__).parent / "data"
 MINI = DATA / "mini"

@@ -138,8 +138,8 @@ def test_term_lookup(mini_client, term, found):
 def test_term_lookup_prefers_the_exact_case(tmp_path):
     import shutil
 
-    from judgekit.library import Library
-    from judgekit.loader import load_corpus
+    from judgekit.corpus.loader import load_corpus
+    from judgekit.render.library import Library
 
     from .conftest import MINI
 

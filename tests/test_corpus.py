@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from judgekit.check import check_corpus
-from judgekit.coverage import coverage
-from judgekit.references import find_refs, resolve
+from judgekit.corpus.check import check_corpus
+from judgekit.corpus.coverage import coverage
+from judgekit.corpus.references import find_refs, resolve
 
 from .conftest import SEEDS
 

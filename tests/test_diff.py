@@ -6,11 +6,18 @@ import random
 
 import pytest
 
-from judgekit.diff import compare, history, marked_new, split_pair
-from judgekit.library import Library
-from judgekit.loader import load_corpus
-from judgekit.text import normalize_typography
-from judgekit.worddiff import diff_html, has_changes, inline_html, side_html, tokenize, word_diff
+from judgekit.compare.diff import compare, history, marked_new, split_pair
+from judgekit.compare.worddiff import (
+    diff_html,
+    has_changes,
+    inline_html,
+    side_html,
+    tokenize,
+    word_diff,
+)
+from judgekit.corpus.loader import load_corpus
+from judgekit.render.library import Library
+from judgekit.render.text import normalize_typography
 
 from .conftest import DATA
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from judgekit.diff import compare, history
-from judgekit.text import normalize_typography
-from judgekit.worddiff import tokenize
+from judgekit.compare.diff import compare, history
+from judgekit.compare.worddiff import tokenize
+from judgekit.render.text import normalize_typography
 
 BOOK = "2e-rulebook"
 VERSIONS = ["1.1", "call-to-arms", "4"]

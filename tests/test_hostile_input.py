@@ -14,7 +14,7 @@ import pytest
 from markupsafe import escape
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from judgekit import search_text
+from judgekit.search import analysis as search_text
 
 XSS = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
@@ -39,14 +39,14 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "api.term": ({"document": BOOK, "version": "4", "term": "stopped"}, {}, 200),
     "api.version": ({"document": BOOK, "version": "4"}, {}, 200),
     "api.entry": ({"document": BOOK, "version": "4", "entry_id": "beaming"}, {}, 200),
-    "api.history": ({"document": BOOK, "entry_id": "beaming"}, {}, 200),
-    "api.search": ({}, {"q": "beam"}, 200),
-    "api.timing_index": ({}, {}, 200),
-    "api.timing_sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
-    "api.timing_calculate": ({"sequence_id": "mission-attempt"}, {"personnel": "5"}, 200),
-    "api.diff_pairs": ({"document": BOOK}, {}, 200),
-    "api.diff_versions": ({"document": BOOK, "old": "1.1", "new": "4"}, {}, 200),
-    "api.diff_marked": ({"document": RULINGS, "version": "2000-02-28"}, {}, 200),
+    "api_compare.history": ({"document": BOOK, "entry_id": "beaming"}, {}, 200),
+    "api_search.search": ({}, {"q": "beam"}, 200),
+    "api_timing.timing_index": ({}, {}, 200),
+    "api_timing.timing_sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
+    "api_timing.timing_calculate": ({"sequence_id": "mission-attempt"}, {"personnel": "5"}, 200),
+    "api_compare.diff_pairs": ({"document": BOOK}, {}, 200),
+    "api_compare.diff_versions": ({"document": BOOK, "old": "1.1", "new": "4"}, {}, 200),
+    "api_compare.diff_marked": ({"document": RULINGS, "version": "2000-02-28"}, {}, 200),
     "diff.index": ({}, {}, 200),
     "diff.document": ({"document": BOOK}, {}, 200),
     "diff.compare": ({"document": BOOK, "pair": "1.1..4"}, {}, 200),
@@ -588,7 +588,7 @@ def test_a_long_word_is_not_spell_checked(monkeypatch, app, client):
     """A 500-character query of compatibility characters grows to one 1,752-letter word under NFKC;
     its deletes of deletes took 13 s and 5 GB for a single request."""
     query = "".join(chr(0x3300 + (i * 7) % 88) for i in range(500))
-    speller = app.extensions["judgekit.search"].index.speller
+    speller = app.extensions["judgekit"]["search"].index.speller
 
     def no_deletes(word):
         raise AssertionError(f"spell-checked a {len(word)}-letter word")

@@ -9,8 +9,8 @@ from types import ModuleType
 
 import pytest
 
+from judgekit.corpus.yamlio import load_yaml
 from judgekit.importers import call_to_arms, current_rulings, rulebook_v4, rulebook_web
-from judgekit.yamlio import load_yaml
 
 from .conftest import ROOT, SEEDS
 

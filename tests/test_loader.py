@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.check import run_check
 from judgekit.cli import main
-from judgekit.loader import CorpusError, load_corpus
-from judgekit.yamlio import YamlError, load_yaml
+from judgekit.corpus.check import run_check
+from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.corpus.yamlio import YamlError, load_yaml
 
 from .conftest import DATA, MINI
 

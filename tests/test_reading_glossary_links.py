@@ -6,10 +6,10 @@ from html import escape
 
 import pytest
 
-from judgekit import glossary_links
-from judgekit.glossary_links import GlossaryLinker, Term, label_external_refs
-from judgekit.library import Library
-from judgekit.loader import load_corpus
+from judgekit.corpus.loader import load_corpus
+from judgekit.render import glossary as glossary_links
+from judgekit.render.glossary import GlossaryLinker, Term, label_external_refs
+from judgekit.render.library import Library
 
 from .conftest import DATA
 

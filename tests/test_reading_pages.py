@@ -61,7 +61,7 @@ def test_home_lists_documents_versions_dates_publishers(rc):
 # -- a whole version ----------------------------------------------------------------------------
 def test_version_page_reads_top_to_bottom_with_anchors(rc, reading_app):
     html = page(rc, V1 + "/")
-    lib = reading_app.extensions["judgekit"]
+    lib = reading_app.extensions["judgekit"]["library"]
     ids = list(lib.corpus.version("demo-book", "1").entries)
     found = re.findall(r'<section id="([^"]+)" class="entry-section', html)
     assert found == ids
@@ -341,7 +341,7 @@ def test_api_errors_stay_json(rc):
 
 # -- every page of the tiny corpus --------------------------------------------------------------
 def test_every_page_is_local_and_has_unique_ids(rc, reading_app):
-    lib = reading_app.extensions["judgekit"]
+    lib = reading_app.extensions["judgekit"]["library"]
     urls = ["/"] + [lib.version_url(v) for v in lib.corpus.versions()]
     urls += [lib.entry_url(e) for v in lib.corpus.versions() for e in v.walk()]
     for url in urls:

@@ -34,7 +34,7 @@ def served(monkeypatch) -> dict:
 def test_serve_defaults_to_loopback_8000(served, capsys):
     assert cli.main(["--root", str(MINI), "serve"]) == 0
     assert (served["host"], served["port"]) == ("127.0.0.1", 8000)
-    assert served["app"].extensions["judgekit"].corpus.document("demo-rulebook")
+    assert served["app"].extensions["judgekit"]["library"].corpus.document("demo-rulebook")
     out = capsys.readouterr().out.splitlines()
     assert out == [
         "judgekit serving on http://127.0.0.1:8000/",

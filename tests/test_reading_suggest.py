@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.library import Library
-from judgekit.loader import load_corpus
-from judgekit.suggest import closest_pages, slug
+from judgekit.corpus.loader import load_corpus
+from judgekit.render.library import Library
+from judgekit.search.suggest import closest_pages, slug
 
 from .conftest import DATA
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.index_cache import META, cache_key, load_or_build
-from judgekit.library import Library
-from judgekit.loader import load_corpus
-from judgekit.search_service import SearchService
+from judgekit.corpus.loader import load_corpus
+from judgekit.render.library import Library
+from judgekit.search.cache import META, cache_key, load_or_build
+from judgekit.search.service import SearchService
 
 from .conftest import DATA
 
@@ -161,7 +161,7 @@ def test_processes_starting_together_build_once(corpus_copy, tmp_path):
 
 
 def test_load_or_build_without_a_folder_builds_in_memory():
-    from judgekit.search_service import entry_docs
+    from judgekit.search.service import entry_docs
 
     lib = Library(load_corpus(SEARCH))
     index, how = load_or_build(None, "k", 16, lambda: entry_docs(lib))
@@ -189,7 +189,7 @@ def test_a_cache_that_cannot_be_written_serves_from_memory(corpus_copy, tmp_path
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("judgekit.index_cache.tempfile.mkdtemp", refuse)
+    monkeypatch.setattr("judgekit.search.cache.tempfile.mkdtemp", refuse)
     assert open_index(corpus_copy, cache).how == "cache"  # reading needs no writing
     path = corpus_copy / "rules" / "book" / "2.yaml"
     path.write_text(path.read_text() + "\n")  # a new corpus: its entry cannot be written

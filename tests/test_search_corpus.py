@@ -104,9 +104,9 @@ def test_an_exact_glossary_term_comes_first(client):
 
 
 def test_the_index_holds_every_entry_and_step(app, corpus):
-    from judgekit.timing import sequences_for
+    from judgekit.timing.model import sequences_for
 
-    service = app.extensions["judgekit.search"]
+    service = app.extensions["judgekit"]["search"]
     entries = sum(len(v.entries) for v in corpus.versions())
     steps = sum(len(seq.flat) for seq in sequences_for(corpus))
     assert service.index.doc_count() == entries + steps

@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from judgekit.index import build_ram
-from judgekit.library import Library
-from judgekit.loader import load_corpus
-from judgekit.search_index import Filters
-from judgekit.search_service import entry_docs
+from judgekit.corpus.loader import load_corpus
+from judgekit.render.library import Library
+from judgekit.search.documents import build_ram
+from judgekit.search.index import Filters
+from judgekit.search.service import entry_docs
 
 from .conftest import DATA
 

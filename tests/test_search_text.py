@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.search_text import (
+from judgekit.search.analysis import (
     Speller,
     clean_query,
     edit_distance,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.check import run_check
-from judgekit.loader import load_corpus
-from judgekit.timing import END, TimingError, entry_links, load_sequences, sequence_url
-from judgekit.timing_check import timing_problems
+from judgekit.corpus.check import run_check
+from judgekit.corpus.loader import load_corpus
+from judgekit.timing.check import timing_problems
+from judgekit.timing.model import END, TimingError, entry_links, load_sequences, sequence_url
 
 from .conftest import DATA
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.calculator import (
+from judgekit.timing.calculator import (
     CalcError,
     CalcInput,
     Dilemma,
@@ -12,7 +12,7 @@ from judgekit.calculator import (
     parse_dilemmas,
     parse_input,
 )
-from judgekit.timing import CalculatorConfig
+from judgekit.timing.model import CalculatorConfig
 
 V4 = CalculatorConfig("overcome", "faced")  # Version 4: checks at reveal, deducts what passes
 Y2003 = CalculatorConfig("not-allowed", "chosen")  # 1.1 / Call to Arms: limits what is chosen

@@ -35,7 +35,7 @@ def held(lib, document: str, version: str):
 def pages(app) -> dict[str, str]:
     """Every reading page of the real corpus, rendered once: URL -> HTML."""
     client = app.test_client()
-    lib = app.extensions["judgekit"]
+    lib = app.extensions["judgekit"]["library"]
     urls = ["/"]
     for version in lib.corpus.versions():
         urls.append(lib.version_url(version))
@@ -50,7 +50,7 @@ def pages(app) -> dict[str, str]:
 
 @pytest.mark.parametrize(("document", "version"), VERSIONS)
 def test_every_entry_page_renders(app, pages, document, version):
-    lib = app.extensions["judgekit"]
+    lib = app.extensions["judgekit"]["library"]
     found = held(lib, document, version)
     assert lib.version_url(found) in pages
     for entry in found.walk():

@@ -133,7 +133,7 @@ def bench_synthetic() -> None:
         cold = timed(lambda: get(client, url))[0]
         warm = timed(lambda: get(client, url), repeat=10)
         size = len(get(client, url))
-        lib = app.extensions["judgekit"]
+        lib = app.extensions["judgekit"]["library"]
         entries = list(lib.corpus.version("big", "1").walk())
         per_entry = timed(lambda: [get(client, lib.entry_url(e)) for e in entries])[0]
         print(f"synthetic version: {count} entries, page {size / 1024:.0f} KiB")
@@ -147,7 +147,7 @@ def bench_synthetic() -> None:
 def bench_real() -> None:
     app = create_app({"TESTING": True})
     client = app.test_client()
-    lib = app.extensions["judgekit"]
+    lib = app.extensions["judgekit"]["library"]
     for version in lib.corpus.versions():
         url = lib.version_url(version)
         cold = timed(lambda url=url: get(client, url))[0]

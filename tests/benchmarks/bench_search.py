@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from judgekit import create_app  # noqa: E402
-from judgekit.index import build_ram  # noqa: E402
-from judgekit.index_cache import load_or_build  # noqa: E402
-from judgekit.library import Library  # noqa: E402
-from judgekit.loader import load_corpus  # noqa: E402
-from judgekit.search_service import SearchService, entry_docs, timing_source  # noqa: E402
+from judgekit.corpus.loader import load_corpus  # noqa: E402
+from judgekit.render.library import Library  # noqa: E402
+from judgekit.search.cache import load_or_build  # noqa: E402
+from judgekit.search.documents import build_ram  # noqa: E402
+from judgekit.search.service import SearchService, entry_docs, timing_source  # noqa: E402
 
 # The fixed query set: judges' questions, single terms, words being typed, misspellings,
 # phrases, filters and junk. Each is a dict of /api/search parameters.
@@ -116,7 +116,7 @@ from judgekit import create_app
 app = create_app({{"SEARCH_CACHE_DIR": {cache!r}}})
 answer = app.test_client().get("/api/search?q=how+many+dilemmas+do+I+draw").get_json()
 assert answer["results"], answer
-print(time.perf_counter() - start, app.extensions["judgekit.search"].how)
+print(time.perf_counter() - start, app.extensions["judgekit"]["search"].how)
 """
 
 

@@ -1,0 +1,231 @@
+"""Linking a version's glossary terms in sanitized entry HTML, first occurrence only."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from judgekit.corpus.model import Entry, Version
+from judgekit.render.library import Library
+
+# A tag of serialized HTML; quoted attribute values may hold '>' in hand-written input.
+TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
+ATTR_RE = re.compile(r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""")
+VOID_TAGS = {"br", "hr", "img", "wbr", "input", "meta", "link", "source", "col", "area"}
+# Text inside these is never linked: links, code, and anything interactive or scripted.
+SKIP_TAGS = {"a", "code", "pre", "script", "style", "button", "textarea", "dfn"}
+# Spans that are already something else: icon badges, references, block labels.
+SKIP_CLASSES = {"icon", "ref-external", "ref-broken", "block-label", "not-held"}
+_APOSTROPHES = "'\u2019\u2018"
+NOT_HELD_SUFFIX = " (not held in judgekit)"
+
+
+@dataclass(frozen=True)
+class Term:
+    """A glossary entry as something to link: its phrases (term and aliases) and where it goes."""
+
+    entry_id: str
+    title: str
+    phrases: tuple[str, ...]
+    href: str
+
+
+def normalize_phrase(text: str) -> str:
+    """The form phrases are compared in: casefolded, one space, straight apostrophes."""
+    text = re.sub(r"\s+", " ", text.strip())
+    for mark in _APOSTROPHES[1:]:
+        text = text.replace(mark, "'")
+    return text.casefold()
+
+
+def _pattern(phrase: str) -> str:
+    parts = []
+    for char in phrase.strip():
+        if char.isspace():
+            if not parts or parts[-1] != r"\s+":
+                parts.append(r"\s+")
+        elif char in _APOSTROPHES:
+            parts.append(f"[{_APOSTROPHES}]")
+        else:
+            parts.append(re.escape(char))
+    return "".join(parts)
+
+
+def _attrs(raw: str) -> dict[str, str]:
+    return {name.lower(): html.unescape(value.strip("\"'")) for name, value in ATTR_RE.findall(raw)}
+
+
+def _skips(tag: str, raw_attrs: str) -> bool:
+    if tag in SKIP_TAGS:
+        return True
+    if tag != "span" or not raw_attrs:
+        return False
+    attrs = _attrs(raw_attrs)
+    if attrs.get("role") == "img":
+        return True
+    return bool(SKIP_CLASSES & set(attrs.get("class", "").split()))
+
+
+class GlossaryLinker:
+    """Finds a version's glossary terms in HTML text nodes and links each one once."""
+
+    def __init__(self, terms: Iterable[Term]) -> None:
+        self.terms: dict[str, Term] = {}
+        self._by_phrase: dict[str, Term] = {}
+        for term in terms:
+            self.terms[term.entry_id] = term
+            for phrase in term.phrases:
+                key = normalize_phrase(phrase)
+                # The first entry to claim a phrase keeps it (reading order decides clashes).
+                if key and key not in self._by_phrase:
+                    self._by_phrase[key] = term
+        phrases = sorted(self._by_phrase, key=len, reverse=True)  # longest wins at a position
+        self._regex = (
+            re.compile(
+                r"(?<![\w-])(?:" + "|".join(_pattern(p) for p in phrases) + r")(?![\w-])",
+                re.IGNORECASE,
+            )
+            if phrases
+            else None
+        )
+
+    def __bool__(self) -> bool:
+        return self._regex is not None
+
+    def _link_text(self, text: str, exclude: str | None, linked: list[str]) -> str:
+        plain = html.unescape(text)
+        out: list[str] = []
+        last = 0
+        for match in self._regex.finditer(plain):
+            term = self._by_phrase.get(normalize_phrase(match.group(0)))
+            # Later occurrences, and the entry's own term, consume the words but stay text,
+            # so "missions" inside an already linked "attempting missions" is not linked.
+            if term is None or term.entry_id == exclude or term.entry_id in linked:
+                continue
+            linked.append(term.entry_id)
+            out.append(html.escape(plain[last : match.start()], quote=False))
+            out.append(
+                f'<a class="gloss" href="{html.escape(term.href)}" '
+                f'data-gloss="{html.escape(term.entry_id)}" '
+                f'title="{html.escape("Glossary: " + term.title)}">'
+                f"{html.escape(match.group(0), quote=False)}</a>"
+            )
+            last = match.end()
+        if last == 0:
+            return text
+        out.append(html.escape(plain[last:], quote=False))
+        return "".join(out)
+
+    def link(
+        self, fragment: str, exclude: str | None = None, linked: list[str] | None = None
+    ) -> tuple[str, list[str]]:
+        """Link the first occurrence of each term in text nodes; return the HTML and linked ids.
+
+        `exclude` is the entry's own id (never linked to itself); `linked` carries the ids
+        already linked earlier on the same page.
+        """
+        linked = [] if linked is None else linked
+        if self._regex is None:
+            return fragment, linked
+        out: list[str] = []
+        stack: list[bool] = []  # per open element: does it forbid linking?
+        skipping = 0
+        pos = 0
+        for match in TAG_RE.finditer(fragment):
+            text = fragment[pos : match.start()]
+            if text:
+                out.append(text if skipping else self._link_text(text, exclude, linked))
+            out.append(match.group(0))
+            pos = match.end()
+            closing, tag, raw = match.group(1), match.group(2).lower(), match.group(3)
+            if tag in VOID_TAGS or raw.rstrip().endswith("/"):
+                continue
+            if closing:
+                if stack:
+                    skipping -= stack.pop()
+            else:
+                skip = _skips(tag, raw)
+                stack.append(skip)
+                skipping += skip
+        tail = fragment[pos:]
+        if tail:
+            out.append(tail if skipping else self._link_text(tail, exclude, linked))
+        return "".join(out), linked
+
+
+_EXTERNAL_RE = re.compile(
+    r'<span class="ref-external" title="([^"]*)">(?:[^<]|<(?!/span>))*</span>'
+)
+
+
+def label_external_refs(fragment: str) -> str:
+    """Make 'not held' visible after each reference to a document judgekit does not hold."""
+
+    def note(match: re.Match[str]) -> str:
+        name = html.unescape(match.group(1)).removesuffix(NOT_HELD_SUFFIX).strip()
+        label = html.escape(f"{name} – not in judgekit" if name else "not in judgekit")
+        return f'{match.group(0)}<span class="not-held"> [{label}]</span>'
+
+    return _EXTERNAL_RE.sub(note, fragment)
+
+
+class _VersionCache:
+    """What one version's pages reuse: its linkers and each entry's linked HTML."""
+
+    def __init__(self) -> None:
+        self.linkers: dict[str, GlossaryLinker] = {}
+        self.entry_html: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.page_html: dict[str, str] | None = None
+
+
+def _cache(lib: Library, version: Version) -> _VersionCache:
+    per_lib = lib.memo("glossary_links")
+    key = (version.document, version.id)
+    if key not in per_lib:
+        per_lib[key] = _VersionCache()
+    return per_lib[key]
+
+
+def version_terms(lib: Library, version: Version, in_page: bool = False) -> list[Term]:
+    """The version's glossary terms; `in_page` links to anchors on the version's own page."""
+    return [
+        Term(
+            e.id,
+            e.title,
+            (e.title, *e.aliases),
+            f"#{e.id}" if in_page else lib.entry_url(e),
+        )
+        for e in lib.glossary(version)
+    ]
+
+
+def _linker(lib: Library, version: Version, in_page: bool) -> GlossaryLinker:
+    cache = _cache(lib, version)
+    mode = "page" if in_page else "entry"
+    if mode not in cache.linkers:
+        cache.linkers[mode] = GlossaryLinker(version_terms(lib, version, in_page))
+    return cache.linkers[mode]
+
+
+def entry_html(lib: Library, entry: Entry) -> tuple[str, tuple[str, ...]]:
+    """An entry page's HTML: glossary terms linked to their pages; the linked glossary ids."""
+    version = lib.corpus.version(entry.document, entry.version)
+    cache = _cache(lib, version)
+    if entry.id not in cache.entry_html:
+        linked, ids = _linker(lib, version, False).link(lib.html(entry), exclude=entry.id)
+        cache.entry_html[entry.id] = (label_external_refs(linked), tuple(ids))
+    return cache.entry_html[entry.id]
+
+
+def version_html(lib: Library, version: Version) -> dict[str, str]:
+    """Every entry's HTML for the whole-version page, terms linked to in-page anchors."""
+    cache = _cache(lib, version)
+    if cache.page_html is None:
+        linker = _linker(lib, version, True)
+        cache.page_html = {
+            e.id: label_external_refs(linker.link(lib.html(e), exclude=e.id)[0])
+            for e in version.walk()
+        }
+    return cache.page_html

@@ -1,0 +1,228 @@
+"""The corpus with what pages and the API derive from it: URLs, HTML, backlinks, versions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from judgekit.corpus import lineage
+from judgekit.corpus.model import Corpus, Document, Entry, Version
+from judgekit.corpus.references import Target, backlink_index, entry_refs, resolve
+from judgekit.render.text import Link, Linker, html_to_text, normalize_typography, to_html
+
+
+@dataclass(frozen=True)
+class OtherVersion:
+    """How an entry stands in another version of its document."""
+
+    version: str
+    id: str | None
+    status: str  # same | changed | absent | related
+    relation: str | None = None
+    title: str | None = None
+    renamed: bool = False
+
+
+# The label an entry page prints before a block of each kind (rule text has none).
+BLOCK_LABELS = {"example": "Example", "advanced": "Advanced"}
+
+
+class Library:
+    """Read-only access to a loaded corpus, shared by the views, the API and the CLI."""
+
+    def __init__(self, corpus: Corpus, url_prefix: str = "") -> None:
+        self.corpus = corpus
+        self.prefix = url_prefix.rstrip("/")
+        self._rendering: dict[tuple[str, str, str], tuple[str, str]] = {}
+        self._memos: dict[str, dict] = {}
+
+    def memo(self, name: str) -> dict:
+        """A named cache that lives as long as this Library (its corpus never changes)."""
+        return self._memos.setdefault(name, {})
+
+    # -- addresses -------------------------------------------------------------------------
+    def area(self, document: Document) -> str:
+        """The blueprint (URL area) a document's pages live in."""
+        return "rulings" if document.kind in ("rulings", "glossary") else "rules"
+
+    def version_url(self, version: Version) -> str:
+        """The HTML page of a whole version."""
+        doc = self.corpus.documents[version.document]
+        return f"{self.prefix}/{self.area(doc)}/{version.document}/{version.id}/"
+
+    def entry_url(self, entry: Entry) -> str:
+        """The permalink page of an entry."""
+        doc = self.corpus.documents[entry.document]
+        return f"{self.prefix}/{self.area(doc)}/{entry.document}/{entry.version}/{entry.id}"
+
+    def entry_api_url(self, entry: Entry) -> str:
+        """The JSON of an entry."""
+        return f"{self.prefix}/api/entries/{entry.document}/{entry.version}/{entry.id}"
+
+    def version_api_url(self, version: Version) -> str:
+        """The JSON of a version."""
+        return f"{self.prefix}/api/documents/{version.document}/{version.id}"
+
+    def get(self, target: Target) -> Entry | None:
+        """The entry at a resolved address (None for external ones)."""
+        return self.corpus.entry(target.document, target.version, target.id)
+
+    # -- rendering ---------------------------------------------------------------------------
+    def linker(self, entry: Entry) -> Linker:
+        """A function that turns the reference targets of an entry's text into links."""
+        return self.linker_at(entry.document, entry.version)
+
+    def linker_at(self, document: str, version: str) -> Linker:
+        """A link function for text that lives in a given document version."""
+
+        def link(target: str) -> Link | None:
+            found = resolve(self.corpus, target, document, version)
+            if isinstance(found, str):
+                return None
+            if found.external:
+                doc = self.corpus.documents[found.document]
+                return Link(
+                    None, found.id, external=True, tooltip=f"{doc.short_title} {found.version}"
+                )
+            other = self.get(found)
+            return Link(self.entry_url(other), other.title, tooltip=self.citation_title(other))
+
+        return link
+
+    def _rendered(self, entry: Entry) -> tuple[str, str]:
+        """The entry's HTML and plain text, from one Markdown rendering per block, kept."""
+        key = (entry.document, entry.version, entry.id)
+        found = self._rendering.get(key)
+        if found is None:
+            link = self.linker(entry)
+            parts, texts = [], []
+            for block in entry.body:
+                inner = to_html(block.text, self.corpus.icons, link)
+                label = BLOCK_LABELS.get(block.kind)
+                head = f'<span class="block-label">{label}</span>' if label else ""
+                parts.append(f'<div class="block block-{block.kind}">{head}{inner}</div>')
+                texts.append(html_to_text(inner))  # to_plain, without rendering the Markdown again
+            found = self._rendering[key] = ("\n".join(parts), "\n\n".join(texts))
+        return found
+
+    def html(self, entry: Entry) -> str:
+        """The entry's sanitized HTML, blocks marked by kind."""
+        return self._rendered(entry)[0]
+
+    def plain(self, entry: Entry) -> str:
+        """The entry's plain text: icons as labels, refs as their words, no markup."""
+        return self._rendered(entry)[1]
+
+    def label(self, version: Version) -> str:
+        """A version as citations name it: "2E Rulebook v4"."""
+        return f"{self.corpus.documents[version.document].short_title} {version.short_title}"
+
+    def citation_title(self, entry: Entry) -> str:
+        """ "2E Rulebook v4 (April 2015), Glossary – attempting missions"."""
+        version = self.corpus.version(entry.document, entry.version)
+        trail = [e.title for e in self.breadcrumb(entry)[-1:]] + [entry.title]
+        return f"{self.label(version)} ({version.released_printed}), " + " – ".join(trail)
+
+    def breadcrumb(self, entry: Entry) -> list[Entry]:
+        """The entry's ancestors, outermost first."""
+        version = self.corpus.version(entry.document, entry.version)
+        chain = []
+        parent = entry.parent
+        while parent:
+            node = version.entries[parent]
+            chain.append(node)
+            parent = node.parent
+        return chain[::-1]
+
+    # -- relations -------------------------------------------------------------------------
+    @cached_property
+    def backlinks(self) -> dict[Target, list[Target]]:
+        """Every address's referring entries, computed once."""
+        return backlink_index(self.corpus)
+
+    def refs(self, entry: Entry) -> list[Target]:
+        """The entry's outgoing references."""
+        return entry_refs(self.corpus, entry)
+
+    def backlinks_of(self, entry: Entry) -> list[Target]:
+        """The entries that reference this one."""
+        return self.backlinks.get(Target(entry.document, entry.version, entry.id), [])
+
+    def comparable(self, entry: Entry) -> str:
+        """The text used to decide 'same' across versions: typography ignored."""
+        return normalize_typography(self.plain(entry))
+
+    @cached_property
+    def lineage_links(self) -> dict[str, list[lineage.Link]]:
+        """Each held document's ``continues`` links, found once (every entry is walked)."""
+        return {doc.id: lineage.links(self.corpus, doc.id) for doc in self.corpus.held()}
+
+    def spanning(self, document: str, old_id: str, new_id: str) -> list[tuple[str, str, str]]:
+        """``lineage.spanning`` between two versions of a document, over its links found once."""
+        doc = self.corpus.documents[document]
+        return lineage.spanning(doc, self.lineage_links[document], old_id, new_id)
+
+    @cached_property
+    def _lineage(self) -> dict[tuple[str, str, str], list[tuple[Target, str]]]:
+        """Explicit relations, indexed from both ends."""
+        index: dict[tuple[str, str, str], list[tuple[Target, str]]] = {}
+        for doc in self.corpus.held():
+            for link in self.lineage_links[doc.id]:
+                old = Target(doc.id, link.old_version, link.old_id)
+                new = Target(doc.id, link.new_version, link.new_id)
+                index.setdefault((doc.id, old.version, old.id), []).append(
+                    (new, lineage.phrase(link.relation, True))
+                )
+                index.setdefault((doc.id, new.version, new.id), []).append(
+                    (old, lineage.phrase(link.relation, False))
+                )
+        return index
+
+    def related(self, entry: Entry) -> list[tuple[Target, str]]:
+        """Entries in other versions that this one explicitly continues or is continued by."""
+        return self._lineage.get((entry.document, entry.version, entry.id), [])
+
+    def other_versions(self, entry: Entry) -> list[OtherVersion]:
+        """This entry in each other version of its document: same, changed, related or absent."""
+        doc = self.corpus.documents[entry.document]
+        mine = self.comparable(entry)
+        title = normalize_typography(entry.title, casefold=True)
+        out = []
+        for version in doc.versions:
+            if version.id == entry.version:
+                continue
+            other = version.get(entry.id)
+            if other is not None and other.kind == entry.kind:
+                status = "same" if self.comparable(other) == mine else "changed"
+                renamed = normalize_typography(other.title, casefold=True) != title
+                out.append(
+                    OtherVersion(version.id, other.id, status, title=other.title, renamed=renamed)
+                )
+                continue
+            # The same pairing the diff pages use, so both say the same thing.
+            pairs = self.spanning(doc.id, entry.version, version.id)
+            links = [(new_id, rel) for old_id, new_id, rel in pairs if old_id == entry.id]
+            if links:
+                partner_id, rel = links[0]
+                partner = version.get(partner_id)
+                out.append(OtherVersion(version.id, partner_id, "related", rel, partner.title))
+            else:
+                out.append(OtherVersion(version.id, None, "absent"))
+        return out
+
+    # -- glossary ----------------------------------------------------------------------------
+    def glossary(self, version: Version) -> list[Entry]:
+        """The version's glossary entries in reading order."""
+        return [e for e in version.walk() if e.kind == "glossary"]
+
+    def lookup_term(self, version: Version, term: str) -> Entry | None:
+        """A glossary entry by term or alias: exact match first, then case-insensitive."""
+        entries = self.glossary(version)
+        for entry in entries:
+            if term == entry.title or term in entry.aliases:
+                return entry
+        folded = term.casefold()
+        for entry in entries:
+            if folded == entry.title.casefold() or folded in (a.casefold() for a in entry.aliases):
+                return entry
+        return None

@@ -1,0 +1,320 @@
+"""Search as a service: validate parameters, run the index, answer the API's JSON dict."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from judgekit.corpus.model import ENTRY_KINDS, Corpus, Entry
+from judgekit.render.library import Library
+from judgekit.render.text import quoted, to_plain
+from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query, snippet
+from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
+from judgekit.search.documents import IndexDoc, topic_of
+from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
+from judgekit.shapes.reading import entry_summary
+from judgekit.timing import model as timing
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+TRUE = ("1", "true", "yes", "on")
+FALSE = ("", "0", "false", "no", "off")
+EDITIONS = ("2E", "1E")
+
+
+def entry_docs(lib: Library) -> list[IndexDoc]:
+    """Every section, glossary entry and ruling of every held version, as index items."""
+    out = []
+    for doc in lib.corpus.held():
+        for vorder, version in enumerate(doc.versions):
+            for entry in version.walk():
+                out.append(
+                    IndexDoc(
+                        document=doc.id,
+                        version=version.id,
+                        id=entry.id,
+                        kind=entry.kind,
+                        title=entry.title,
+                        text=lib.plain(entry),
+                        edition=version.edition,
+                        vorder=vorder,
+                        aliases=entry.aliases,
+                        current=lib.corpus.in_force(version),
+                        successors=successors(lib, entry),
+                    )
+                )
+    return out
+
+
+def successors(lib: Library, entry: Entry) -> tuple[str, ...]:
+    """The topics an entry was merged into or replaced by (its `continues` lineage)."""
+    out = []
+    for target, relation in lib.related(entry):
+        heir = lib.get(target)
+        if heir is not None and relation.endswith(" into"):
+            out.append(topic_of(heir.document, heir.kind, heir.id))
+    return tuple(out)
+
+
+class SearchParamError(ValueError):
+    """A bad search parameter; the message says what is wrong (answered with a 400)."""
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """Validated search parameters."""
+
+    q: str
+    filters: Filters
+    all_versions: bool
+    limit: int
+
+
+def _known(what: str, value: str, known: list[str], of: str = "") -> SearchParamError:
+    return SearchParamError(f"unknown {what} {quoted(value)}{of} (known: {', '.join(known)})")
+
+
+def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ...]) -> SearchParams:
+    """Check every parameter against the corpus; raise SearchParamError naming the bad one."""
+    raw_q = params.get("q") or ""
+    if len(raw_q) > MAX_QUERY_CHARS:
+        raise SearchParamError(
+            f"query is too long: {len(raw_q)} characters (the limit is {MAX_QUERY_CHARS})"
+        )
+    held = {doc.id: doc for doc in corpus.held()}
+    document = (params.get("document") or "").strip() or None
+    if document is not None and document not in held:
+        if document in corpus.documents:
+            raise SearchParamError(f"document {quoted(document)} is not held in judgekit")
+        raise _known("document", document, list(held))
+    version = (params.get("version") or "").strip() or None
+    if version is not None:
+        docs = [held[document]] if document else list(held.values())
+        known = [v.id for doc in docs for v in doc.versions]
+        if version not in known:
+            raise _known("version", version, known, f" of {document!r}" if document else "")
+    kind = (params.get("kind") or "").strip() or None
+    if kind is not None and kind not in kinds:
+        raise _known("kind", kind, list(kinds))
+    edition = (params.get("edition") or "").strip().upper() or None
+    if edition is not None and edition not in EDITIONS:
+        raise _known("edition", params.get("edition", ""), list(EDITIONS))
+    flag = (params.get("all_versions") or "").strip().lower()
+    if flag not in TRUE + FALSE:
+        raise SearchParamError(f"all_versions must be 1 or 0, not {quoted(params['all_versions'])}")
+    limit_text = (params.get("limit") or "").strip() or str(DEFAULT_LIMIT)
+    # Length first: int() of thousands of digits is slow, then refused by Python.
+    if not (len(limit_text) <= 3 and limit_text.isascii() and limit_text.isdigit()) or not (
+        1 <= int(limit_text) <= MAX_LIMIT
+    ):
+        raise SearchParamError(
+            f"limit must be a whole number from 1 to {MAX_LIMIT}, not {quoted(params.get('limit'))}"
+        )
+    return SearchParams(
+        q=clean_query(raw_q),
+        filters=Filters(document, version, kind, edition),
+        all_versions=flag in TRUE,
+        limit=int(limit_text),
+    )
+
+
+@dataclass(frozen=True)
+class ExtraSource:
+    """Items indexed beside the corpus entries (timing steps): how to list and address them."""
+
+    kind: str
+    docs: Callable[[], list[IndexDoc]]
+    urls: Callable[[Hit], tuple[str, str | None]]  # (page url, api url)
+    breadcrumb: Callable[[Hit], list[dict[str, Any]]]
+
+
+def timing_source(lib: Library) -> ExtraSource | None:
+    """The timing steps as search items, when there are timing files."""
+    try:
+        seqs = timing.sequences_for(lib.corpus)
+    except Exception as exc:  # a broken timing file must not take search down with it
+        log.warning("timing steps not indexed: %s", exc)
+        return None
+    if not seqs.sequences:
+        return None
+
+    def find(hit: Hit):
+        seq_id, _, step_id = hit.id.partition(".")
+        seq = seqs.get(seq_id, hit.version)
+        return seq, seq.find(step_id) if seq else None
+
+    def docs() -> list[IndexDoc]:
+        out = []
+        for seq in seqs:
+            version = lib.corpus.version(seq.document, seq.version)
+            vorder = lib.corpus.documents[seq.document].order().get(seq.version, 0)
+            for step in seq.flat:
+                heading = f"{seq.title}, step {step.number}"
+                out.append(
+                    IndexDoc(
+                        document=seq.document,
+                        version=seq.version,
+                        id=f"{seq.id}.{step.id}",
+                        kind="step",
+                        # Only a step's own title is searched as a title: the sequence's
+                        # title on every step would rank all of them above the rules.
+                        title=step.title or "",
+                        text=timing_plain(lib, step.text),
+                        edition=version.edition if version else "",
+                        vorder=vorder,
+                        heading=f"{heading}: {step.title}" if step.title else heading,
+                        current=lib.corpus.in_force(version),
+                    )
+                )
+        return out
+
+    def urls(hit: Hit) -> tuple[str, str | None]:
+        seq, step = find(hit)
+        if seq is None:
+            return "", None
+        return (
+            timing.sequence_url(seq, step, prefix=lib.prefix),
+            timing.sequence_api_url(seq, lib.prefix),
+        )
+
+    def breadcrumb(hit: Hit) -> list[dict[str, Any]]:
+        seq, _ = find(hit)
+        url = timing.sequence_url(seq, prefix=lib.prefix) if seq else ""
+        return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
+
+    return ExtraSource("step", docs, urls, breadcrumb)
+
+
+def timing_plain(lib: Library, markdown: str) -> str:
+    """A step's text as plain words (icons as labels, references as their words)."""
+    return to_plain(markdown, lib.corpus.icons, lambda _target: None)
+
+
+class SearchService:
+    """The index of one corpus, built or opened once on first use, shared by all threads."""
+
+    def __init__(
+        self, lib: Library, cache_dir: str | Path | None, extras: tuple[ExtraSource, ...] = ()
+    ) -> None:
+        self.lib = lib
+        self.cache_dir = cache_dir
+        self.extras = {extra.kind: extra for extra in extras}
+        self.kinds = ENTRY_KINDS + tuple(self.extras)
+        self.how = ""  # "cache", "built" or "memory", once the index exists
+        self.seconds = 0.0
+        self._index: SearchIndex | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_library(cls, lib: Library, cache_dir: str | Path | None = "default") -> SearchService:
+        """A service over the corpus entries plus the timing steps where they exist."""
+        if cache_dir == "default":
+            cache_dir = default_cache_dir()
+        extra = timing_source(lib)
+        return cls(lib, cache_dir, (extra,) if extra else ())
+
+    @property
+    def index(self) -> SearchIndex:
+        """The index, built or loaded by the first caller while the others wait."""
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    self._index = self._load()
+        return self._index
+
+    def _load(self) -> SearchIndex:
+        start = time.perf_counter()
+        corpus = self.lib.corpus
+        extra = [doc for source in self.extras.values() for doc in source.docs()]
+        expected = sum(len(v.entries) for v in corpus.versions()) + len(extra)
+        key = cache_key(corpus.digest, ",".join(sorted(self.extras)))
+        index, self.how = load_or_build(
+            self.cache_dir, key, expected, lambda: entry_docs(self.lib) + extra
+        )
+        self.seconds = time.perf_counter() - start
+        return index
+
+    def search(self, params: Mapping[str, str]) -> dict[str, Any]:
+        """The API's answer to these parameters: {"query", "total", "results", "suggestion"}."""
+        parsed = parse_params(self.lib.corpus, params, self.kinds)
+        outcome = self.index.search(parsed.q, parsed.filters, parsed.all_versions, parsed.limit)
+        return self.answer(parsed, outcome)
+
+    def answer(self, parsed: SearchParams, outcome: Outcome) -> dict[str, Any]:
+        """The JSON dict of an outcome (the page renders this same dict)."""
+        return {
+            "query": parsed.q.strip(),
+            "total": outcome.total,
+            "results": [self.result(hit, outcome.terms) for hit in outcome.hits],
+            "suggestion": outcome.suggestion,
+        }
+
+    def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:
+        """One result: where it is, what it says, and where else the topic matched."""
+        lib = self.lib
+        data: dict[str, Any] = {
+            "id": hit.id,
+            "kind": hit.kind,
+            "title": hit.title,
+            "document": hit.document,
+            "version": hit.version,
+            "url": "",
+            "api_url": None,
+            "snippet": snippet(hit.text, terms),
+            "text": hit.text,
+        }
+        doc = lib.corpus.documents[hit.document]
+        version = doc.version(hit.version)
+        data["edition"] = doc.edition
+        data["in_force"] = lib.corpus.in_force(version)
+        data["document_title"] = doc.short_title
+        data["version_title"] = version.short_title
+        data["exact"] = hit.exact
+        entry = version.get(hit.id) if hit.kind in ENTRY_KINDS else None
+        data["url"] = self._url(hit)
+        if entry is not None:
+            data["api_url"] = lib.entry_api_url(entry)
+            data["citation"] = lib.citation_title(entry)
+            data["breadcrumb"] = [entry_summary(lib, e) for e in lib.breadcrumb(entry)]
+        elif hit.kind in self.extras:
+            extra = self.extras[hit.kind]
+            data["api_url"] = extra.urls(hit)[1]
+            data["citation"] = f"{lib.label(version)}, {hit.title}"
+            data["breadcrumb"] = extra.breadcrumb(hit)
+        data["also_in"] = []
+        for other_version, other_id in hit.also_in:
+            other = replace(hit, version=other_version, id=other_id, also_in=())
+            found = lib.corpus.entry(hit.document, other_version, other_id)
+            data["also_in"].append(
+                {
+                    "version": other_version,
+                    "short_title": getattr(doc.version(other_version), "short_title", ""),
+                    "id": other_id,
+                    "title": found.title if found else hit.title,
+                    "url": self._url(other),
+                }
+            )
+        return data
+
+    def _url(self, hit: Hit) -> str:
+        """The page of a hit: an entry's permalink, or what its extra source says."""
+        if hit.kind in self.extras:
+            return self.extras[hit.kind].urls(hit)[0]
+        entry = self.lib.corpus.entry(hit.document, hit.version, hit.id)
+        return self.lib.entry_url(entry) if entry else ""
+
+
+def run_search(
+    corpus: Corpus, params: Mapping[str, str], cache_dir: str | Path | None = "default"
+) -> dict[str, Any]:
+    """One search over a corpus (the CLI's entry point); raises SearchParamError."""
+    service = SearchService.for_library(Library(corpus), cache_dir)
+    parse_params(corpus, params, service.kinds)  # fail fast, before any indexing
+    return service.search(params)

@@ -1,0 +1,133 @@
+"""Closest-match suggestions for a path that found nothing: the 404 page's "did you mean"."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from judgekit.corpus.model import Document, Version
+from judgekit.render.library import Library
+
+# URL words that name an area or an API route, not a document, version or entry.
+AREA_WORDS = {"rules", "rulings", "api", "entries", "documents", "history", "diff", "static"}
+MAX_SEGMENTS = 8
+MAX_SEGMENT_CHARS = 80  # difflib is quadratic; a long junk path must not cost much
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A page worth offering: its title, where it lives and its URL."""
+
+    title: str
+    where: str
+    url: str
+
+
+def slug(text: str) -> str:
+    """Lowercase words joined by '-', like the corpus ids."""
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+
+
+def _segments(path: str) -> list[str]:
+    parts = [unquote(part, errors="replace") for part in path.split("/") if part]
+    return [part[:MAX_SEGMENT_CHARS].strip() for part in parts[:MAX_SEGMENTS]]
+
+
+def _pick_document(lib: Library, segments: list[str]) -> tuple[Document | None, int]:
+    held = {doc.id: doc for doc in lib.corpus.held()}
+    for i, part in enumerate(segments):
+        if part in held:
+            return held[part], i
+    for i, part in enumerate(segments):
+        if slug(part) in AREA_WORDS:
+            continue
+        close = difflib.get_close_matches(slug(part), list(held), n=1, cutoff=0.75)
+        if close:
+            return held[close[0]], i
+    return None, -1
+
+
+def _versions(lib: Library, doc: Document | None, version: Version | None) -> list[Version]:
+    if version is not None:
+        return [version]
+    docs = [doc] if doc else list(lib.corpus.held())
+    # Versions in force first: a judge wants the rule that applies today.
+    ordered = [d.latest for d in docs if d.latest]
+    ordered += [v for d in docs for v in reversed(d.versions[:-1])]
+    return ordered
+
+
+def _matches(lib: Library, versions: list[Version], query: str, limit: int) -> list[Suggestion]:
+    scored: list[tuple[float, int, Suggestion, tuple[str, str]]] = []
+    order = 0
+    for version in versions:
+        keys: dict[str, str] = {}
+        for entry in version.walk():
+            keys.setdefault(entry.id, entry.id)
+            keys.setdefault(slug(entry.title), entry.id)
+            keys.setdefault(entry.id.removeprefix("gl-"), entry.id)
+        found = {k: 0.0 for k in difflib.get_close_matches(query, list(keys), n=limit, cutoff=0.6)}
+        for key in found:
+            found[key] = difflib.SequenceMatcher(None, query, key).ratio()
+        if len(query) >= 3:
+            # A word of an id ("attempting" in gl-attempting-missions) is a good match too.
+            for key in keys:
+                if key not in found and query in key.split("-"):
+                    found[key] = 0.6
+        for key, score in found.items():
+            entry = version.entries[keys[key]]
+            order += 1
+            scored.append(
+                (
+                    score,
+                    -order,
+                    Suggestion(entry.title, lib.label(version), lib.entry_url(entry)),
+                    (entry.document, entry.id),
+                )
+            )
+    scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    out: list[Suggestion] = []
+    seen: set[tuple[str, str]] = set()
+    for _score, _order, suggestion, rule in scored:
+        if rule in seen:  # one version of each rule: the first found (in force) wins
+            continue
+        seen.add(rule)
+        out.append(suggestion)
+        if len(out) == limit:
+            break
+    return out
+
+
+def closest_pages(lib: Library, path: str, limit: int = 5) -> list[Suggestion]:
+    """The pages closest to a path that found nothing: entries by id or title, or versions."""
+    segments = [s for s in _segments(path) if s]
+    doc, at = _pick_document(lib, segments)
+    version = None
+    rest = segments
+    if doc is not None:
+        rest = segments[at + 1 :]
+        if rest and doc.version(rest[0]) is not None:
+            version = doc.version(rest[0])
+            rest = rest[1:]
+        elif rest:
+            close = difflib.get_close_matches(
+                rest[0].casefold(), [v.id for v in doc.versions], n=1, cutoff=0.75
+            )
+            if close:
+                version = doc.version(close[0])
+                rest = rest[1:]
+    words = [slug(s) for s in rest if slug(s) and slug(s) not in AREA_WORDS]
+    found: list[Suggestion] = []
+    if words:
+        found = _matches(lib, _versions(lib, doc, version), words[-1], limit)
+        if not found and version is not None:
+            # The rule may live in another version of the document (e.g. only in the glossary of 4).
+            found = _matches(lib, _versions(lib, doc, None), words[-1], limit)
+    if not found and doc is not None:
+        shown = [version] if version else list(reversed(doc.versions))
+        found = [
+            Suggestion(v.title, lib.label(v), lib.version_url(v)) for v in shown if v is not None
+        ]
+    return found[:limit]

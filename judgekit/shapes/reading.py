@@ -1,0 +1,157 @@
+"""The JSON shapes of the API; the HTML pages render these same dictionaries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekit.corpus.model import Document, Entry, Version
+from judgekit.corpus.references import Target
+from judgekit.render.library import Library
+from judgekit.timing.model import timing_for_entry
+
+
+def version_summary(lib: Library, version: Version) -> dict[str, Any]:
+    """A version's metadata."""
+    return {
+        "id": version.id,
+        "document": version.document,
+        "title": version.title,
+        "short_title": version.short_title,
+        "edition": version.edition,
+        "released": version.released,
+        "released_printed": version.released_printed,
+        "publisher": version.publisher,
+        "supersedes": version.supersedes,
+        "in_force": lib.corpus.in_force(version),
+        "sources": [{"file": s.file, "description": s.description} for s in version.sources],
+        "source_note": version.source_note,
+        "note": version.note,
+        "url": lib.version_url(version),
+        "api_url": lib.version_api_url(version),
+    }
+
+
+def document_summary(lib: Library, doc: Document) -> dict[str, Any]:
+    """A document and its versions, oldest first."""
+    return {
+        "id": doc.id,
+        "title": doc.title,
+        "short_title": doc.short_title,
+        "edition": doc.edition,
+        "kind": doc.kind,
+        "in_force": doc.latest.id if doc.latest else None,
+        "versions": [version_summary(lib, v) for v in doc.versions],
+    }
+
+
+def documents(lib: Library) -> dict[str, Any]:
+    """GET /api/documents."""
+    return {"documents": [document_summary(lib, doc) for doc in lib.corpus.held()]}
+
+
+def entry_summary(lib: Library, entry: Entry) -> dict[str, Any]:
+    """An entry as listed in its version."""
+    data = {
+        "id": entry.id,
+        "kind": entry.kind,
+        "title": entry.title,
+        "parent": entry.parent,
+        "depth": entry.depth,
+        "page": entry.page,
+        "url": lib.entry_url(entry),
+        "api_url": lib.entry_api_url(entry),
+    }
+    if entry.kind == "glossary":
+        data["card_ruling"] = entry.card_ruling
+    if entry.kind == "ruling":
+        data["new"] = entry.new
+    return data
+
+
+def version_detail(lib: Library, version: Version) -> dict[str, Any]:
+    """GET /api/documents/<doc>/<version>: metadata, contents and every entry in reading order."""
+    data = version_summary(lib, version)
+    data["toc"] = [{"title": t.title, "page": t.page, "entry": t.entry} for t in version.toc]
+    data["entries"] = [entry_summary(lib, e) for e in version.walk()]
+    data["glossary_terms"] = [
+        {"term": e.title, "aliases": list(e.aliases), "id": e.id} for e in lib.glossary(version)
+    ]
+    return data
+
+
+def ref(lib: Library, target: Target) -> dict[str, Any]:
+    """A reference to an entry, held or external."""
+    doc = lib.corpus.documents[target.document]
+    entry = lib.get(target)
+    if entry is None:
+        return {
+            "document": target.document,
+            "version": target.version,
+            "id": target.id,
+            "title": target.id,
+            "url": None,
+            "api_url": None,
+            "external": True,
+            "document_title": f"{doc.title} {target.version}",
+        }
+    return {
+        "document": target.document,
+        "version": target.version,
+        "id": target.id,
+        "title": entry.title,
+        "kind": entry.kind,
+        "url": lib.entry_url(entry),
+        "api_url": lib.entry_api_url(entry),
+        "external": False,
+    }
+
+
+def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
+    """GET /api/entries/<doc>/<version>/<id>."""
+    version = lib.corpus.version(entry.document, entry.version)
+    fixes = [c for c in version.corrections if c.entry == entry.id]
+    return {
+        **entry_summary(lib, entry),
+        "document": entry.document,
+        "version": entry.version,
+        "edition": version.edition,
+        "children": [entry_summary(lib, version.entries[c]) for c in entry.children],
+        "breadcrumb": [entry_summary(lib, e) for e in lib.breadcrumb(entry)],
+        "blocks": [{"kind": b.kind, "markdown": b.text} for b in entry.body],
+        "text": lib.plain(entry),
+        "html": lib.html(entry),
+        "aliases": list(entry.aliases),
+        "note": entry.note,
+        "refs": [ref(lib, t) for t in lib.refs(entry)],
+        "backlinks": [ref(lib, t) for t in lib.backlinks_of(entry)],
+        "related": [{**ref(lib, t), "relation": relation} for t, relation in lib.related(entry)],
+        "other_versions": [
+            {
+                "version": o.version,
+                "id": o.id,
+                "status": o.status,
+                "relation": o.relation,
+                "title": o.title,
+                "renamed": o.renamed,
+                "url": lib.entry_url(lib.corpus.entry(entry.document, o.version, o.id))
+                if o.id
+                else None,
+            }
+            for o in lib.other_versions(entry)
+        ],
+        "citation": lib.citation_title(entry),
+        "timing": timing_for_entry(lib, entry),
+        "provenance": {
+            "sources": [{"file": s.file, "lines": s.lines} for s in entry.source],
+            "corrections": [
+                {
+                    "source": c.source,
+                    "line": c.line,
+                    "original": c.original,
+                    "corrected": c.corrected,
+                    "evidence": c.evidence,
+                }
+                for c in fixes
+            ],
+        },
+    }

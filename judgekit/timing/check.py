@@ -1,0 +1,108 @@
+"""Timing checks against the corpus: citations resolve, cited paragraphs exist, text is verbatim."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from judgekit.corpus.model import Corpus, Entry
+from judgekit.corpus.references import resolve
+from judgekit.render.text import normalize_typography, to_plain
+from judgekit.timing.model import SUFFIX, Cite, Sequence, TimingError, cite_address, load_sequences
+
+
+@lru_cache(maxsize=8192)
+def _norm(markdown: str, fold: bool = False) -> str:
+    # Icons render as their names and refs as their words: the same on both sides of a comparison.
+    return normalize_typography(to_plain(markdown, {}, lambda _t: None), casefold=fold)
+
+
+def paragraphs(entry: Entry) -> list[tuple[str, str]]:
+    """The entry's paragraphs as (block kind, Markdown), split at blank lines."""
+    return [
+        (block.kind, para.strip())
+        for block in entry.body
+        for para in re.split(r"\n\s*\n", block.text)
+        if para.strip()
+    ]
+
+
+def find_paragraph(entry: Entry, words: str) -> list[tuple[str, str]]:
+    """The paragraphs of an entry that contain these words (typography aside)."""
+    needle = _norm(words)
+    return [(kind, para) for kind, para in paragraphs(entry) if needle in _norm(para)]
+
+
+def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
+    problems = []
+    where = f"{seq.id} {seq.version}"
+    source = resolve(corpus, seq.source, seq.document, seq.version)
+    if isinstance(source, str):
+        problems.append(f"{seq.location}: source of {where}: {source}")
+        source = None
+    entries: dict[Cite, Entry] = {}
+    for step in seq.flat:
+        for cite in step.cites:
+            found = cite_address(seq, cite, corpus)
+            if isinstance(found, str) or found.external:
+                reason = found if isinstance(found, str) else "external entries are not held"
+                problems.append(
+                    f"{cite.location}: step {step.number!r} of {where} cites {cite.target!r}: {reason}"
+                )
+                continue
+            entries[cite] = corpus.entry(found.document, found.version, found.id)
+            if cite.para:
+                count = len(find_paragraph(entries[cite], cite.para))
+                if count != 1:
+                    what = "no paragraph" if count == 0 else f"{count} paragraphs"
+                    problems.append(
+                        f"{cite.location}: para {cite.para!r} of step {step.number!r} matches {what} of {cite.target!r}"
+                    )
+        first = entries.get(step.cites[0]) if step.cites else None
+        if seq.official and source and (first is None or first.id != source.id):
+            problems.append(
+                f"{step.location}: official step {step.number!r} must cite the source {seq.source!r} first"
+            )
+        if first is not None:
+            whole = _norm(first.title + "\n\n" + first.markdown)
+            if _norm(step.text) not in whole:
+                problems.append(
+                    f"{step.location}: text of step {step.number!r} is not verbatim in {step.cites[0].target!r}"
+                )
+            if step.title and _norm(step.title, True) not in whole.casefold():
+                problems.append(
+                    f"{step.location}: title {step.title!r} of step {step.number!r} is not in {step.cites[0].target!r}"
+                )
+        quoted = " ".join(_norm(e.markdown) for c, e in entries.items() if c in step.cites)
+        for branch in step.branches:
+            said = _norm(branch.says) if branch.says else ""
+            if said and said not in _norm(step.text) and said not in quoted:
+                problems.append(
+                    f"{branch.location}: 'says' of branch {branch.label!r} of step {step.number!r} is not verbatim in the step or its cites"
+                )
+    if seq.intro and source:
+        entry = corpus.entry(source.document, source.version, source.id)
+        if _norm(seq.intro) not in _norm(entry.markdown):
+            problems.append(f"{seq.location}: intro of {where} is not verbatim in {seq.source!r}")
+    return problems
+
+
+def timing_problems(corpus: Corpus) -> list[str]:
+    """Every problem of the corpus's timing files: schema and numbering, then citations and verbatim text."""
+    problems = []
+    known = {(v.document, v.id) for v in corpus.versions()}
+    for doc in corpus.held():
+        for path in sorted(Path(doc.path).parent.glob(f"*{SUFFIX}")):
+            version = path.name[: -len(SUFFIX)]
+            if (doc.id, version) not in known:
+                problems.append(
+                    f"{path}:1: timing file for unknown version {version!r} of {doc.id}"
+                )
+    try:
+        timing = load_sequences(corpus)
+    except TimingError as exc:
+        return problems + exc.problems
+    for seq in timing:
+        problems.extend(_check_sequence(corpus, seq))
+    return problems

@@ -1,0 +1,262 @@
+"""Parse and validate one `<version>.timing.yaml` file into Sequences, with file:line problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from judgekit.corpus.references import ID_RE
+from judgekit.corpus.schema import Problems, check_keys
+from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
+from judgekit.render.text import normalize_typography
+from judgekit.timing.model import (
+    ACTORS,
+    CALC_COST_COUNTS,
+    CALC_DUPLICATE,
+    CALC_RULES,
+    END,
+    KINDS,
+    NUMBER_RE,
+    Branch,
+    CalculatorConfig,
+    Cite,
+    Sequence,
+    Step,
+    TimingError,
+)
+
+
+def _text(data: LMap, key: str, path: str, probs: Problems, required: bool = True) -> str | None:
+    value = data.get(key)
+    if value is None:
+        if required:
+            probs.add(path, data.line, f"missing required field {key!r}")
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        probs.add(path, data.line_of(key), f"field {key!r} must be text")
+        return None
+    return value.strip()
+
+
+def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ...]:
+    if not isinstance(items, LList) or not items:
+        probs.add(path, getattr(items, "line", 1), f"{where} cites nothing")
+        return ()
+    cites = []
+    for item in items:
+        if isinstance(item, str):
+            cites.append(Cite(item, None, f"{path}:{items.line}"))
+        elif check_keys(item, {"ref", "para"}, path, probs, "cite"):
+            ref = _text(item, "ref", path, probs)
+            if ref:
+                cites.append(
+                    Cite(ref, _text(item, "para", path, probs, False), f"{path}:{item.line}")
+                )
+    return tuple(cites)
+
+
+STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
+STEP_FIELDS |= {"next", "see", "note", "children"}
+
+
+def _steps(
+    items: Any, path: str, probs: Problems, parent: str | None, seen: dict[str, str]
+) -> tuple[Step, ...]:
+    # `parent` is the number the parent should have: one misnumbered step is one problem.
+    if not isinstance(items, LList) or not items:
+        probs.add(path, getattr(items, "line", 1), "'steps'/'children' must be a non-empty list")
+        return ()
+    steps = []
+    for index, item in enumerate(items):
+        if not check_keys(item, STEP_FIELDS, path, probs, "step"):
+            continue
+        number = _text(item, "number", path, probs) or "?"
+        expected = f"{parent}.{chr(ord('a') + index)}" if parent else str(index + 1)
+        line = item.line_of("number")
+        if parent and "." in parent:
+            probs.add(path, line, f"step {number!r} nests too deep (steps go two levels: '3.f')")
+        elif not NUMBER_RE.match(number) or number != expected:
+            probs.add(path, line, f"step number {number!r} should be {expected!r}")
+        step_id = _text(item, "id", path, probs)
+        if step_id and (not ID_RE.match(step_id) or not step_id[0].isalpha()):
+            probs.add(
+                path, item.line_of("id"), f"invalid step id {step_id!r} (a letter, then [a-z0-9-])"
+            )
+        elif step_id in seen:
+            probs.add(
+                path,
+                item.line_of("id"),
+                f"duplicate step id {step_id!r} (first at {seen[step_id]})",
+            )
+        elif step_id:
+            seen[step_id] = f"{path}:{item.line_of('id')}"
+        step_id = step_id or number
+        actor = item.get("actor")
+        if actor not in ACTORS:
+            probs.add(
+                path,
+                item.line_of("actor"),
+                f"step {number!r}: actor must be one of {', '.join(ACTORS)}",
+            )
+        kind = item.get("kind")
+        if kind not in KINDS:
+            probs.add(
+                path,
+                item.line_of("kind"),
+                f"step {number!r}: kind must be one of {', '.join(KINDS)}",
+            )
+        text = _text(item, "text", path, probs) or ""
+        triggers = item.get("triggers") or []
+        if not isinstance(triggers, list) or not all(isinstance(t, str) for t in triggers):
+            probs.add(
+                path, item.line_of("triggers"), f"step {number!r}: triggers must be a list of text"
+            )
+            triggers = []
+        for trigger in triggers:
+            if normalize_typography(trigger) not in normalize_typography(text):
+                probs.add(
+                    path,
+                    item.line_of("triggers"),
+                    f"trigger {trigger!r} of step {number!r} is not in its text",
+                )
+        branches = []
+        for branch in item.get("branches") or []:
+            if check_keys(branch, {"if", "goto", "says"}, path, probs, "branch"):
+                label, goto = _text(branch, "if", path, probs), _text(branch, "goto", path, probs)
+                says = _text(branch, "says", path, probs, False)
+                if label and goto:
+                    branches.append(Branch(label, goto, says, f"{path}:{branch.line}"))
+        children = item.get("children")
+        steps.append(
+            Step(
+                id=step_id,
+                number=number,
+                text=text,
+                actor=str(actor),
+                kind=str(kind),
+                cites=_cites(item.get("cites"), path, probs, f"step {number!r}"),
+                title=_text(item, "title", path, probs, False),
+                triggers=tuple(triggers),
+                branches=tuple(branches),
+                next=_text(item, "next", path, probs, False),
+                see=_text(item, "see", path, probs, False),
+                note=_text(item, "note", path, probs, False),
+                children=_steps(children, path, probs, expected, seen)
+                if children is not None
+                else (),
+                parent=parent,
+                location=f"{path}:{item.line}",
+            )
+        )
+    return tuple(steps)
+
+
+def _calculator(data: Any, path: str, probs: Problems) -> CalculatorConfig | None:
+    if not check_keys(data, {"duplicate", "cost_counts", "steps"}, path, probs, "calculator"):
+        return None
+    duplicate, counts = data.get("duplicate"), data.get("cost_counts")
+    if duplicate not in CALC_DUPLICATE:
+        probs.add(
+            path,
+            data.line_of("duplicate"),
+            f"calculator duplicate must be one of {', '.join(CALC_DUPLICATE)}",
+        )
+    if counts not in CALC_COST_COUNTS:
+        probs.add(
+            path,
+            data.line_of("cost_counts"),
+            f"calculator cost_counts must be one of {', '.join(CALC_COST_COUNTS)}",
+        )
+    steps = data.get("steps")
+    if not check_keys(steps, set(CALC_RULES), path, probs, "calculator steps"):
+        return None
+    missing = [rule for rule in CALC_RULES if rule not in steps]
+    if missing:
+        probs.add(path, steps.line, f"calculator steps lack {', '.join(missing)}")
+    return CalculatorConfig(
+        str(duplicate), str(counts), {k: str(v) for k, v in steps.items()}, f"{path}:{data.line}"
+    )
+
+
+SEQUENCE_FIELDS = {"id", "title", "official", "source", "intro", "note", "calculator", "steps"}
+
+
+def _check_targets(seq: Sequence, probs: Problems) -> None:
+    for step in seq.flat:
+        for key, where in [(b.goto, "a branch") for b in step.branches] + [(step.next, "next")]:
+            if key and key != END and seq.find(key) is None:
+                probs.items.append(
+                    f"{step.location}: {where} of step {step.number!r} goes to unknown step {key!r}"
+                )
+    if seq.calculator:
+        for rule, key in seq.calculator.steps.items():
+            if seq.find(key) is None:
+                probs.items.append(
+                    f"{seq.calculator.location}: calculator step {rule} names unknown step {key!r}"
+                )
+
+
+def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequence]:
+    """The sequences of one timing file; raise TimingError listing every problem in it."""
+    path = Path(path)
+    spath, probs = str(path), Problems()
+    try:
+        data = load_yaml(path)
+    except YamlError as exc:
+        raise TimingError([str(exc)]) from None
+    if not check_keys(data, {"document", "version", "sequences"}, spath, probs, "timing file"):
+        raise TimingError(probs.items)
+    if str(data.get("document")) != document:
+        probs.add(spath, data.line_of("document"), f"document must be {document!r}")
+    if str(data.get("version")) != version:
+        probs.add(spath, data.line_of("version"), f"version must be {version!r} (the file name)")
+    sequences: list[Sequence] = []
+    items = data.get("sequences")
+    if not isinstance(items, LList) or not items:
+        probs.add(spath, data.line_of("sequences"), "'sequences' must be a non-empty list")
+        items = LList()
+    for item in items:
+        if not check_keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
+            continue
+        seq_id = _text(item, "id", spath, probs) or "?"
+        if not ID_RE.match(seq_id):
+            probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
+        if any(s.id == seq_id for s in sequences):
+            probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
+        official = item.get("official")
+        if not isinstance(official, bool):
+            probs.add(spath, item.line_of("official"), "field 'official' must be true or false")
+        note = _text(item, "note", spath, probs, False)
+        if official is False and not note:
+            probs.add(
+                spath,
+                item.line,
+                f"derived sequence {seq_id!r} needs a note saying how it was derived",
+            )
+        calc = item.get("calculator")
+        seq = Sequence(
+            id=seq_id,
+            title=_text(item, "title", spath, probs) or seq_id,
+            document=document,
+            version=version,
+            official=official is True,
+            source=_text(item, "source", spath, probs) or "",
+            steps=_steps(item.get("steps"), spath, probs, None, {}),
+            intro=_text(item, "intro", spath, probs, False),
+            note=note,
+            calculator=_calculator(calc, spath, probs) if calc is not None else None,
+            location=f"{spath}:{item.line}",
+        )
+        _check_targets(seq, probs)
+        sequences.append(seq)
+    for seq in sequences:
+        for step in seq.flat:
+            if step.see and not any(s.id == step.see for s in sequences):
+                probs.items.append(
+                    f"{step.location}: step {step.number!r} sees unknown sequence {step.see!r}"
+                )
+    if probs.items:
+        raise TimingError(probs.items)
+    return sequences

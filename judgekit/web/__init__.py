@@ -1,0 +1,31 @@
+"""The web layer: one blueprint per area of pages, one per area of the JSON API, and errors."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from judgekit.web import errors
+from judgekit.web.api import compare as api_compare
+from judgekit.web.api import reading as api_reading
+from judgekit.web.api import search as api_search
+from judgekit.web.api import timing as api_timing
+from judgekit.web.pages import compare, rules, rulings, search, timing
+
+BLUEPRINTS = (
+    rules,
+    rulings,
+    search,
+    compare,
+    timing,
+    api_reading,
+    api_search,
+    api_compare,
+    api_timing,
+)
+
+
+def init_app(app: Flask) -> None:
+    """Attach every blueprint and the error handlers."""
+    for module in BLUEPRINTS:
+        app.register_blueprint(module.bp)
+    errors.init_app(app)

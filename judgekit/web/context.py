@@ -1,0 +1,46 @@
+"""The app's corpus and what is built from it, kept on the app and reached from a request."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+
+from judgekit.corpus.loader import load_corpus
+from judgekit.render.library import Library
+from judgekit.search.cache import default_cache_dir
+from judgekit.search.service import SearchService
+from judgekit.timing.model import Timing, sequences_for
+
+KEY = "judgekit"
+
+
+def init_app(app: Flask) -> None:
+    """Load the corpus named by ``CORPUS_DIR`` with its timing files, and the search service."""
+    library = Library(load_corpus(app.config["CORPUS_DIR"]))
+    # Timing files are validated at start-up like the corpus: a broken file stops the app here.
+    timing = sequences_for(library.corpus)
+    # SEARCH_CACHE_DIR: a folder, or "" to index in memory; default: the per-user cache.
+    cache_dir = app.config.get("SEARCH_CACHE_DIR", default_cache_dir())
+    search = SearchService.for_library(library, cache_dir or None)
+    app.extensions[KEY] = {"library": library, "timing": timing, "search": search}
+    if app.config.get("SEARCH_PRELOAD", True):
+        search.index  # noqa: B018 -- build or open it now, not on the first judge's query
+
+
+def library_of(app: Flask) -> Library:
+    """An app's Library (outside a request: the CLI, the warm-up thread)."""
+    return app.extensions[KEY]["library"]
+
+
+def current_library() -> Library:
+    """The current app's Library."""
+    return current_app.extensions[KEY]["library"]
+
+
+def current_timing() -> Timing:
+    """The current app's timing sequences."""
+    return current_app.extensions[KEY]["timing"]
+
+
+def current_search() -> SearchService:
+    """The current app's search service."""
+    return current_app.extensions[KEY]["search"]

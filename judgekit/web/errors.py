@@ -1,0 +1,33 @@
+"""Error answers: JSON under /api, the friendly error page elsewhere."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import BadHost, HTTPException
+
+
+def wants_json() -> bool:
+    """API paths answer errors in JSON; pages answer in HTML."""
+    return request.path.startswith("/api/") or request.path == "/api"
+
+
+def http_error(exc: HTTPException) -> ResponseReturnValue:
+    """Any HTTP error, in the form the client asked for."""
+    message = exc.description or exc.name
+    # The exception's own headers stay, e.g. the Allow that a 405 must carry.
+    headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+    if wants_json():
+        body = jsonify({"error": exc.name, "status": exc.code, "message": message})
+        return body, exc.code, headers
+    if isinstance(exc, BadHost):
+        # No URL can be built for this Host header, so not the error page, whose links need them.
+        headers.append(("Content-Type", "text/plain; charset=utf-8"))
+        return f"{exc.code} {exc.name}: {message}\n", exc.code, headers
+    page = render_template("error.html", status=exc.code, name=exc.name, message=message)
+    return page, exc.code, headers
+
+
+def init_app(app: Flask) -> None:
+    """Answer every HTTP error through ``http_error``."""
+    app.register_error_handler(HTTPException, http_error)

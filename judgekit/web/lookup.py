@@ -1,0 +1,108 @@
+"""Finding what a URL names, or a 404 (400 for a bad parameter) that says what is wrong."""
+
+from __future__ import annotations
+
+from flask import abort, request
+
+from judgekit.compare import diff
+from judgekit.corpus.model import Document, Entry, Version
+from judgekit.timing.model import Sequence
+from judgekit.web.context import current_library, current_timing
+
+
+def find_document(document: str) -> Document:
+    """A held document, or a 404 naming it."""
+    doc = current_library().corpus.document(document)
+    if doc is None or doc.external:
+        abort(404, description=f"unknown document {document!r}")
+    return doc
+
+
+def find_version(document: str, version: str) -> Version:
+    """The version, or a 404 naming what is unknown."""
+    doc = find_document(document)
+    found = doc.version(version)
+    if found is None:
+        known = ", ".join(v.id for v in doc.versions)
+        abort(404, description=f"unknown version {version!r} of {document!r} (known: {known})")
+    return found
+
+
+def find_entry(document: str, version: str, entry_id: str) -> Entry:
+    """The entry, or a 404 naming what is unknown."""
+    found = find_version(document, version).get(entry_id)
+    if found is None:
+        abort(404, description=f"unknown entry {entry_id!r} in {document!r} {version!r}")
+    return found
+
+
+def find_term(document: str, version: str, term: str) -> Entry:
+    """A glossary entry by term: exact first, then case-insensitive; else a 404."""
+    found = current_library().lookup_term(find_version(document, version), term)
+    if found is None:
+        abort(404, description=f"no glossary term {term!r} in {document!r} {version!r}")
+    return found
+
+
+def find_pair(document: str, pair: str) -> tuple[Version, Version]:
+    """The two versions of ``<a>..<b>``, or a 404 saying what is wrong."""
+    doc = find_document(document)
+    split = diff.split_pair(pair, [v.id for v in doc.versions])
+    if split is None:
+        abort(
+            404,
+            description=f"expected two versions as <from>..<to>, e.g. "
+            f"/diff/{doc.id}/{doc.versions[0].id}..{doc.versions[-1].id}; got {pair!r}",
+        )
+    return find_version(document, split[0]), find_version(document, split[1])
+
+
+def choice(name: str, allowed: tuple[str, ...]) -> str:
+    """A query parameter that takes one of a few values (the first is the default), else 400."""
+    value = request.args.get(name, allowed[0])
+    if value not in allowed:
+        options = " or ".join(repr(a) for a in allowed)
+        abort(400, description=f"{name} must be {options}, not {value!r}")
+    return value
+
+
+def typography_arg() -> bool:
+    """``?typography=show`` shows typography-only differences; hidden by default."""
+    return choice("typography", ("hide", "show")) == "show"
+
+
+def find_history(document: str, entry_id: str) -> tuple[Document, list[diff.Step]]:
+    """The history of an entry, or a 404 when no version holds it."""
+    doc = find_document(document)
+    steps = diff.history(current_library(), doc.id, entry_id)
+    if steps is None:
+        abort(404, description=f"unknown entry {entry_id!r} in {document!r} (in no version)")
+    return doc, steps
+
+
+def find_marked(document: str, version: str) -> Version:
+    """A rulings version whose * entries to list, or a 404."""
+    found = find_version(document, version)
+    doc = current_library().corpus.documents[found.document]
+    if doc.kind != "rulings":
+        abort(
+            404,
+            description=f"{document!r} is a {doc.kind}: only rulings documents mark entries "
+            "new or changed (*)",
+        )
+    return found
+
+
+def find_sequence(sequence_id: str, version: str | None) -> Sequence:
+    """The sequence in a version (default: the one in force), or a 404 naming what is unknown."""
+    versions = current_timing().versions(sequence_id)
+    if not versions:
+        known = ", ".join(current_timing().ids())
+        abort(404, description=f"unknown timing sequence {sequence_id!r} (known: {known})")
+    if not version:
+        return versions[-1]
+    for seq in versions:
+        if seq.version == version:
+            return seq
+    known = ", ".join(s.version for s in versions)
+    abort(404, description=f"sequence {sequence_id!r} has no version {version!r} (known: {known})")

@@ -1,0 +1,163 @@
+"""Reading pages: the home page, a whole version, one entry's permalink page, and the 404 hints.
+
+The rulings blueprint serves its own URLs with its own templates through the same helpers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
+
+from judgekit.corpus.model import Entry, Version
+from judgekit.render import glossary as glossary_links
+from judgekit.render.library import Library
+from judgekit.search.suggest import Suggestion, closest_pages
+from judgekit.shapes import compare as diff_json
+from judgekit.shapes import reading as serialize
+from judgekit.web.context import current_library as library
+from judgekit.web.lookup import find_document, find_entry, find_term, find_version
+
+bp = Blueprint("rules", __name__)
+
+
+def _wrong_area(lib: Library, version: Version, area: str) -> bool:
+    return lib.area(lib.corpus.documents[version.document]) != area
+
+
+def _neighbours(lib: Library, entry: Entry) -> dict[str, dict[str, Any] | None]:
+    """The entries before and after this one in reading order, for paging through."""
+    version = lib.corpus.version(entry.document, entry.version)
+    ids = list(version.entries)
+    at = ids.index(entry.id)
+    prev_e = version.entries[ids[at - 1]] if at > 0 else None
+    next_e = version.entries[ids[at + 1]] if at + 1 < len(ids) else None
+    return {
+        "prev": serialize.entry_summary(lib, prev_e) if prev_e else None,
+        "next": serialize.entry_summary(lib, next_e) if next_e else None,
+    }
+
+
+def entry_context(lib: Library, entry: Entry, host_url: str) -> dict[str, Any]:
+    """Everything an entry page shows, built on the API's entry JSON."""
+    version = lib.corpus.version(entry.document, entry.version)
+    doc = lib.corpus.documents[entry.document]
+    data = serialize.entry_detail(lib, entry)
+    body, linked = glossary_links.entry_html(lib, entry)
+    definitions = []
+    for term_id in linked:
+        term = version.entries[term_id]
+        definitions.append(
+            {
+                "id": term.id,
+                "title": term.title,
+                "url": lib.entry_url(term),
+                "html": glossary_links.label_external_refs(lib.html(term)),
+            }
+        )
+    permalink = host_url.rstrip("/") + data["url"]
+    return {
+        "entry": data,
+        "body_html": body,
+        "definitions": definitions,
+        "version": serialize.version_summary(lib, version),
+        "document": serialize.document_summary(lib, doc),
+        "permalink": permalink,
+        "citation_text": f"{data['citation']}\n{permalink}",
+        "history_url": diff_json.history_url(lib, entry.document, entry.id),
+        "labels": {f"{v.document}/{v.id}": lib.label(v) for v in lib.corpus.versions()},
+        **_neighbours(lib, entry),
+    }
+
+
+def ruling_letters(entries: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The first ruling under each initial letter, for the A–Z jump list."""
+    letters: dict[str, str] = {}
+    for e in entries:
+        if e["kind"] != "ruling":
+            continue
+        initial = next((c for c in e["title"] if c.isalnum()), "")
+        key = initial.upper() if initial.isalpha() else "#"
+        letters.setdefault(key, e["id"])
+    return list(letters.items())
+
+
+def version_context(lib: Library, version: Version) -> dict[str, Any]:
+    """Everything a whole-version page shows, built on the API's version JSON."""
+    doc = lib.corpus.documents[version.document]
+    data = serialize.version_detail(lib, version)
+    return {
+        "version": data,
+        "document": serialize.document_summary(lib, doc),
+        "html": glossary_links.version_html(lib, version),
+        "glossary": [e for e in data["entries"] if e["kind"] == "glossary"],
+        "letters": ruling_letters(data["entries"]),
+    }
+
+
+def show_document(document: str) -> Response:
+    """A document without a version goes to the version in force."""
+    doc = find_document(document)
+    if doc.latest is None:
+        abort(404, description=f"unknown document {document!r}")
+    return redirect(library().version_url(doc.latest))
+
+
+def show_version(area: str, document: str, version: str) -> str | Response:
+    """Render a whole version in an area's template; redirect if it lives in the other area."""
+    lib = library()
+    found = find_version(document, version)
+    if _wrong_area(lib, found, area):
+        return redirect(lib.version_url(found), 308)
+    return render_template(f"{area}/version.html", **version_context(lib, found))
+
+
+def show_entry(area: str, document: str, version: str, entry_id: str) -> str | Response:
+    """Render an entry's permalink page in an area's template; redirect across areas."""
+    lib = library()
+    found = find_entry(document, version, entry_id)
+    if _wrong_area(lib, lib.corpus.version(document, version), area):
+        return redirect(lib.entry_url(found), 308)
+    # Not request.host_url: it decodes the Host header as IDNA and fails on one like "xn--zz".
+    host_url = f"{request.scheme}://{request.host}"
+    return render_template(f"{area}/entry.html", **entry_context(lib, found, host_url))
+
+
+@bp.get("/")
+def home() -> ResponseReturnValue:
+    """GET /."""
+    lib = library()
+    external = [doc for doc in lib.corpus.documents.values() if doc.external]
+    return render_template("rules/home.html", data=serialize.documents(lib), external=external)
+
+
+@bp.get("/rules/<document>/")
+def document_home(document: str) -> ResponseReturnValue:
+    """GET /rules/<document>/."""
+    return show_document(document)
+
+
+@bp.get("/rules/<document>/<version>/")
+def version(document: str, version: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/."""
+    return show_version("rules", document, version)
+
+
+@bp.get("/rules/<document>/<version>/<entry_id>")
+def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/<entry_id>."""
+    return show_entry("rules", document, version, entry_id)
+
+
+@bp.app_template_global("closest_pages")
+def closest_pages_here(limit: int = 5) -> list[Suggestion]:
+    """The 404 page's suggestions for the current request path."""
+    return closest_pages(library(), request.path, limit)
+
+
+@bp.get("/rules/<document>/<version>/term/<path:term>")
+def term(document: str, version: str, term: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/term/<path:term>."""
+    return redirect(library().entry_url(find_term(document, version, term)))

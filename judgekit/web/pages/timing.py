@@ -1,0 +1,61 @@
+"""The timing pages: the list of sequences, and the stepper with the mission-attempt calculator."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+from flask.typing import ResponseReturnValue
+
+from judgekit.timing.calculator import PARAMS, CalcError
+from judgekit.timing.model import END, sequence_url
+from judgekit.web.api.timing import (
+    flat_steps,
+    index_dict,
+    run_calculator,
+    sequence_dict,
+)
+from judgekit.web.context import current_library as library
+from judgekit.web.lookup import find_sequence
+
+bp = Blueprint("timing", __name__)
+
+
+@bp.get("/timing")
+def index() -> ResponseReturnValue:
+    """GET /timing."""
+    return render_template("timing/index.html", data=index_dict())
+
+
+@bp.get("/timing/<sequence_id>")
+def sequence(sequence_id: str) -> ResponseReturnValue:
+    """GET /timing/<sequence_id>."""
+    lib = library()
+    seq = find_sequence(sequence_id, request.args.get("version"))
+    data = sequence_dict(lib, seq)
+    key = request.args.get("step") or seq.flat[0].number
+    step = None
+    if key != END:
+        step = next((s for s in flat_steps(data["steps"]) if key in (s["number"], s["id"])), None)
+        if step is None:
+            abort(404, description=f"unknown step {key!r} in {seq.id!r} {seq.version}")
+    calc_args = {k: request.args[k] for k in PARAMS if request.args.get(k, "").strip()}
+    calc, calc_error, status = None, None, 200
+    if seq.calculator and calc_args:
+        try:
+            calc = run_calculator(lib, seq, request.args)
+        except CalcError as exc:
+            calc_error, status = str(exc), 400
+
+    def link(number: str) -> str:
+        """A step's URL that keeps the calculator's state."""
+        return sequence_url(seq, None, lib.prefix, step=number, **calc_args)
+
+    html = render_template(
+        "timing/sequence.html",
+        seq=data,
+        step=step,
+        calc=calc,
+        calc_error=calc_error,
+        calc_args=calc_args,
+        link=link,
+    )
+    return html, status
