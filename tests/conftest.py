@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +23,18 @@ ROOT = default_root()
 SEEDS = ROOT.parent / "shared" / "seeds"
 
 CHROMIUM = "/usr/bin/chromium"
+_CACHE = tempfile.mkdtemp(prefix="judgekit-test-cache-")
+
+
+def pytest_configure(config) -> None:
+    """Every app the tests build (and every server they start) caches its index in a temp folder."""
+    os.environ["JUDGEKIT_SEARCH_CACHE_DIR"] = _CACHE
+
+
+def pytest_unconfigure(config) -> None:
+    """Remove the tests' search cache; the judge's own ~/.cache is never touched."""
+    shutil.rmtree(_CACHE, ignore_errors=True)
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
