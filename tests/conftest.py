@@ -35,6 +35,7 @@ def pytest_unconfigure(config) -> None:
     """Remove the tests' search cache; the judge's own ~/.cache is never touched."""
     shutil.rmtree(_CACHE, ignore_errors=True)
 
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from judgekit import urls
 from judgekit.corpus import lineage
 from judgekit.corpus.model import Corpus, Document, Entry, Version
 from judgekit.corpus.references import Target, backlink_index, entry_refs, resolve
@@ -30,9 +31,8 @@ BLOCK_LABELS = {"example": "Example", "advanced": "Advanced"}
 class Library:
     """Read-only access to a loaded corpus, shared by the views, the API and the CLI."""
 
-    def __init__(self, corpus: Corpus, url_prefix: str = "") -> None:
+    def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self.prefix = url_prefix.rstrip("/")
         self._rendering: dict[tuple[str, str, str], tuple[str, str]] = {}
         self._memos: dict[str, dict] = {}
 
@@ -43,25 +43,25 @@ class Library:
     # -- addresses -------------------------------------------------------------------------
     def area(self, document: Document) -> str:
         """The blueprint (URL area) a document's pages live in."""
-        return "rulings" if document.kind in ("rulings", "glossary") else "rules"
+        return urls.area(document.kind)
 
     def version_url(self, version: Version) -> str:
         """The HTML page of a whole version."""
-        doc = self.corpus.documents[version.document]
-        return f"{self.prefix}/{self.area(doc)}/{version.document}/{version.id}/"
+        kind = self.corpus.documents[version.document].kind
+        return urls.version_page(kind, version.document, version.id)
 
     def entry_url(self, entry: Entry) -> str:
         """The permalink page of an entry."""
-        doc = self.corpus.documents[entry.document]
-        return f"{self.prefix}/{self.area(doc)}/{entry.document}/{entry.version}/{entry.id}"
+        kind = self.corpus.documents[entry.document].kind
+        return urls.entry_page(kind, entry.document, entry.version, entry.id)
 
     def entry_api_url(self, entry: Entry) -> str:
         """The JSON of an entry."""
-        return f"{self.prefix}/api/entries/{entry.document}/{entry.version}/{entry.id}"
+        return urls.entry_api(entry.document, entry.version, entry.id)
 
     def version_api_url(self, version: Version) -> str:
         """The JSON of a version."""
-        return f"{self.prefix}/api/documents/{version.document}/{version.id}"
+        return urls.version_api(version.document, version.id)
 
     def get(self, target: Target) -> Entry | None:
         """The entry at a resolved address (None for external ones)."""

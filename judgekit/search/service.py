@@ -180,13 +180,13 @@ def timing_source(lib: Library) -> ExtraSource | None:
         if seq is None:
             return "", None
         return (
-            timing.sequence_url(seq, step, prefix=lib.prefix),
-            timing.sequence_api_url(seq, lib.prefix),
+            timing.sequence_url(seq, step),
+            timing.sequence_api_url(seq),
         )
 
     def breadcrumb(hit: Hit) -> list[dict[str, Any]]:
         seq, _ = find(hit)
-        url = timing.sequence_url(seq, prefix=lib.prefix) if seq else ""
+        url = timing.sequence_url(seq) if seq else ""
         return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
 
     return ExtraSource("step", docs, urls, breadcrumb)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judgekit import urls
 from judgekit.compare.diff import Change, Comparison, Step
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
@@ -13,22 +14,22 @@ from judgekit.shapes import reading as serialize
 
 def compare_url(lib: Library, document: str, old: str, new: str) -> str:
     """The page of the changes from one version to another."""
-    return f"{lib.prefix}/diff/{document}/{old}..{new}"
+    return urls.compare_page(document, old, new)
 
 
 def compare_api_url(lib: Library, document: str, old: str, new: str) -> str:
     """The JSON of the changes from one version to another."""
-    return f"{lib.prefix}/api/diff/{document}/{old}/{new}"
+    return urls.compare_api(document, old, new)
 
 
 def history_url(lib: Library, document: str, entry_id: str) -> str:
     """The page of one entry across every version."""
-    return f"{lib.prefix}/history/{document}/{entry_id}"
+    return urls.history_page(document, entry_id)
 
 
 def marked_url(lib: Library, version: Version) -> str:
     """The page of a rulings version's entries marked * (new or changed)."""
-    return f"{lib.prefix}/diff/{version.document}/{version.id}/new"
+    return urls.marked_page(version.document, version.id)
 
 
 def _crumbs(lib: Library, entry: Entry | None) -> list[dict[str, Any]] | None:
@@ -156,7 +157,7 @@ def history_dict(
         "title": latest.title,
         "typography": "show" if typography else "hide",
         "url": history_url(lib, doc.id, entry_id),
-        "api_url": f"{lib.prefix}/api/history/{doc.id}/{entry_id}",
+        "api_url": urls.history_api(doc.id, entry_id),
         "versions": [
             _step_dict(lib, s, p, typography) for s, p in zip(steps, previous, strict=True)
         ],
@@ -189,7 +190,7 @@ def pairs_dict(lib: Library, doc: Document) -> dict[str, Any]:
                 "version": v.id,
                 "short_title": v.short_title,
                 "url": marked_url(lib, v),
-                "api_url": f"{lib.prefix}/api/diff/{doc.id}/{v.id}/new",
+                "api_url": urls.marked_api(doc.id, v.id),
             }
             for v in versions
         ]

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
+from judgekit import urls
 from judgekit.corpus.loader import CorpusError
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.corpus.references import Target, resolve
@@ -200,15 +200,14 @@ def sequences_for(corpus: Corpus) -> Timing:
 # -- addresses and links ---------------------------------------------------------------------
 
 
-def sequence_url(seq: Sequence, at: Step | None = None, prefix: str = "", **params: Any) -> str:
+def sequence_url(seq: Sequence, at: Step | None = None, **params: Any) -> str:
     """The stepper page of a sequence's version, at a step; extra params are kept in the query."""
-    query = {"version": seq.version, **({"step": at.number} if at else {}), **params}
-    return f"{prefix}/timing/{seq.id}?{urlencode(query)}"
+    return urls.sequence_page(seq.id, seq.version, **({"step": at.number} if at else {}), **params)
 
 
-def sequence_api_url(seq: Sequence, prefix: str = "") -> str:
+def sequence_api_url(seq: Sequence) -> str:
     """The JSON of a sequence's version, every step included."""
-    return f"{prefix}/api/timing/{seq.id}?{urlencode({'version': seq.version})}"
+    return urls.sequence_api(seq.id, seq.version)
 
 
 def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
@@ -216,7 +215,7 @@ def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
     return resolve(corpus, cite.target, seq.document, seq.version)
 
 
-def entry_links(timing: Timing, corpus: Corpus, entry: Entry, prefix: str = "") -> list[dict]:
+def entry_links(timing: Timing, corpus: Corpus, entry: Entry) -> list[dict]:
     """The sequences whose steps quote this entry: the whole sequence, or the steps that do."""
     links = []
     for seq in timing:
@@ -239,10 +238,10 @@ def entry_links(timing: Timing, corpus: Corpus, entry: Entry, prefix: str = "") 
                     "title": seq.title,
                     "version": seq.version,
                     "official": seq.official,
-                    "url": sequence_url(seq, prefix=prefix),
+                    "url": sequence_url(seq),
                     "steps": []
                     if is_source
-                    else [{"number": s.number, "url": sequence_url(seq, s, prefix)} for s in steps],
+                    else [{"number": s.number, "url": sequence_url(seq, s)} for s in steps],
                 }
             )
     return links
@@ -254,4 +253,4 @@ def timing_for_entry(lib: Any, entry: Entry) -> list[dict]:
         timing = sequences_for(lib.corpus)
     except TimingError:
         return []
-    return entry_links(timing, lib.corpus, entry, lib.prefix)
+    return entry_links(timing, lib.corpus, entry)

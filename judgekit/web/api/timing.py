@@ -37,7 +37,7 @@ KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response windo
 
 
 def _url(seq: Sequence, at: Step | None = None, **params: Any) -> str:
-    return sequence_url(seq, at, library().prefix, **params)
+    return sequence_url(seq, at, **params)
 
 
 def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
@@ -124,7 +124,7 @@ def sequence_summary(seq: Sequence) -> dict[str, Any]:
         "version": seq.version,
         "official": seq.official,
         "url": _url(seq),
-        "api_url": sequence_api_url(seq, library().prefix),
+        "api_url": sequence_api_url(seq),
     }
 
 

@@ -47,7 +47,7 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
 
     def link(number: str) -> str:
         """A step's URL that keeps the calculator's state."""
-        return sequence_url(seq, None, lib.prefix, step=number, **calc_args)
+        return sequence_url(seq, None, step=number, **calc_args)
 
     html = render_template(
         "timing/sequence.html",

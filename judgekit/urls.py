@@ -1,0 +1,86 @@
+"""Every address judgekit builds outside a request: one place, matching the web layer's routes.
+
+Pages and JSON shapes are built without Flask (the CLI, the warm-up, a static build use them too),
+so they cannot call ``url_for``; templates use ``url_for`` for the fixed pages. Paths only: an
+absolute link is made from a known base address, never from a request's Host header.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, urlencode
+
+
+def _q(part: str) -> str:
+    return quote(part, safe="")
+
+
+def area(kind: str) -> str:
+    """The URL area a document of a kind lives in: rulings and glossaries apart from rulebooks."""
+    return "rulings" if kind in ("rulings", "glossary") else "rules"
+
+
+def version_page(kind: str, document: str, version: str) -> str:
+    """The page of a whole version."""
+    return f"/{area(kind)}/{_q(document)}/{_q(version)}/"
+
+
+def entry_page(kind: str, document: str, version: str, entry_id: str) -> str:
+    """The permalink page of an entry."""
+    return f"/{area(kind)}/{_q(document)}/{_q(version)}/{_q(entry_id)}"
+
+
+def version_api(document: str, version: str) -> str:
+    """The JSON of a version."""
+    return f"/api/documents/{_q(document)}/{_q(version)}"
+
+
+def entry_api(document: str, version: str, entry_id: str) -> str:
+    """The JSON of an entry."""
+    return f"/api/entries/{_q(document)}/{_q(version)}/{_q(entry_id)}"
+
+
+def compare_page(document: str, old: str, new: str) -> str:
+    """The page of the changes from one version to another."""
+    return f"/diff/{_q(document)}/{_q(old)}..{_q(new)}"
+
+
+def compare_api(document: str, old: str, new: str) -> str:
+    """The JSON of the changes from one version to another."""
+    return f"/api/diff/{_q(document)}/{_q(old)}/{_q(new)}"
+
+
+def history_page(document: str, entry_id: str) -> str:
+    """The page of one entry across every version."""
+    return f"/history/{_q(document)}/{_q(entry_id)}"
+
+
+def history_api(document: str, entry_id: str) -> str:
+    """The JSON of one entry across every version."""
+    return f"/api/history/{_q(document)}/{_q(entry_id)}"
+
+
+def marked_page(document: str, version: str) -> str:
+    """The page of a rulings version's entries marked * (new or changed)."""
+    return f"/diff/{_q(document)}/{_q(version)}/new"
+
+
+def marked_api(document: str, version: str) -> str:
+    """The JSON of a rulings version's entries marked *."""
+    return f"/api/diff/{_q(document)}/{_q(version)}/new"
+
+
+def sequence_page(sequence: str, version: str, **params: Any) -> str:
+    """The stepper page of a sequence's version; ``step`` and the calculator's inputs in the query."""
+    query = {"version": version, **{k: v for k, v in params.items() if v is not None}}
+    return f"/timing/{_q(sequence)}?{urlencode(query)}"
+
+
+def sequence_api(sequence: str, version: str) -> str:
+    """The JSON of a sequence's version, every step included."""
+    return f"/api/timing/{_q(sequence)}?{urlencode({'version': version})}"
+
+
+def search_page(**params: str) -> str:
+    """The search page with a query and filters."""
+    return "/search" + (f"?{urlencode(params)}" if params else "")
