@@ -20,13 +20,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         CORPUS_DIR=str(default_root()),
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        # The address other judges open: citations and permalinks are built from it.
+        BASE_URL="http://127.0.0.1:8000",
     )
     app.config.from_prefixed_env("JUDGEKIT")
     if test_config:
         app.config.from_mapping(test_config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
-
     context.init_app(app)
     web.init_app(app)
     return app

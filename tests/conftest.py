@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,6 +18,7 @@ import pytest
 from judgekit import create_app
 from judgekit.corpus.loader import default_root, load_corpus
 from judgekit.render.library import Library
+from judgekit.web.server import make_server
 
 DATA = Path(__file__).parent / "data"
 MINI = DATA / "mini"
@@ -88,16 +91,38 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@contextlib.contextmanager
+def serving(app, threads: int = 4) -> Iterator[str]:
+    """Serve an app as `judgekit serve` does, on a free loopback port; yields its base URL."""
+    server = make_server(app, "127.0.0.1", 0, threads)
+    base = f"http://127.0.0.1:{server.effective_port}"
+    app.config["BASE_URL"] = base
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield base
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown()
+
+
 @pytest.fixture(scope="session")
 def live_server(app) -> Iterator[str]:
     """The real app served by waitress on a free loopback port; yields its base URL."""
-    from waitress.server import create_server
+    with serving(app) as base:
+        yield base
 
-    server = create_server(app, host="127.0.0.1", port=_free_port(), threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+
+def wait_until(page, expression: str, arg=None, timeout: float = 10.0) -> None:
+    """Poll a JavaScript expression until it is true (bounded).
+
+    Playwright's wait_for_function evaluates its string with eval() inside the page, which the
+    app's Content-Security-Policy forbids; page.evaluate is not subject to it.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression, arg):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        page.wait_for_timeout(50)
 
 
 class BlockedRequests:

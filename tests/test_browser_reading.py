@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
@@ -11,7 +10,7 @@ import pytest
 
 from judgekit import create_app
 
-from .conftest import DATA, BlockedRequests, _free_port
+from .conftest import DATA, BlockedRequests, serving, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -21,14 +20,9 @@ INTRO = "/rules/demo-book/1/introduction"
 @pytest.fixture(scope="module")
 def reading_server() -> Iterator[str]:
     """The app on the tiny reading corpus, served by waitress on loopback."""
-    from waitress.server import create_server
-
     app = create_app({"TESTING": True, "CORPUS_DIR": str(DATA / "reading")})
-    server = create_server(app, host="127.0.0.1", port=_free_port(), threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture()
@@ -160,7 +154,7 @@ def test_popovers_can_be_turned_off(page, blocked, reading_server):
 def test_copy_citation(page, blocked, reading_server):
     page.goto(reading_server + "/rules/demo-book/1/gl-attempting-missions")
     page.get_by_role("button", name="Copy citation").click()
-    page.wait_for_function("document.querySelector('.copy-status').textContent !== ''")
+    wait_until(page, "document.querySelector('.copy-status').textContent !== ''")
     assert page.locator(".copy-status").inner_text() == "Citation copied."
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == (
@@ -224,7 +218,7 @@ def test_version_page_toc_stays_in_view_and_popover_works(page, blocked, reading
     page.set_viewport_size({"width": 1280, "height": 500})
     page.goto(reading_server + "/rules/demo-book/1/")
     page.mouse.wheel(0, 900)
-    page.wait_for_function("window.scrollY > 300")
+    wait_until(page, "window.scrollY > 300")
     box = page.locator("#jk-toc").bounding_box()
     assert 0 <= box["y"] < 500, "the contents stay in view"
     page.locator('a.gloss[data-gloss="gl-counters"]').first.click()

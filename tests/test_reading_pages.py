@@ -188,8 +188,11 @@ def test_provenance_shows_sources_and_corrections(rc):
     assert "None: the text is as in the source." in squash(page(rc, V1 + "/staffing"))
 
 
-def test_citation_uses_the_request_host(rc):
-    html = page(rc, V1 + "/gl-attempting-missions", base_url="http://192.168.1.20:8000")
+def test_citation_uses_the_configured_address_not_the_host_header():
+    app = create_app(
+        {"TESTING": True, "CORPUS_DIR": str(READING), "BASE_URL": "http://192.168.1.20:8000"}
+    )
+    html = page(app.test_client(), V1 + "/gl-attempting-missions", base_url="http://evil.example")
     assert (
         'data-citation="Demo Book v1 (08/19/2003), Glossary – attempting missions\n'
         'http://192.168.1.20:8000/rules/demo-book/1/gl-attempting-missions"'

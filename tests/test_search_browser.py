@@ -5,6 +5,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
+
+from .conftest import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -24,10 +27,11 @@ def test_typing_shows_live_results_and_enter_opens_the_chosen_one(
     suggest = page.locator("#q-suggest")
     suggest.locator(".result").first.wait_for()
     assert box.get_attribute("aria-expanded") == "true"
-    assert "commandeer" in suggest.locator(".did-you-mean").inner_text()
+    # Results for the letters typed so far come first: wait for those of the whole word.
+    expect(suggest.locator(".did-you-mean")).to_contain_text("commandeer")
     expected = api_first(client, "comandeer")
     titles = suggest.locator(".result-title")
-    assert titles.first.inner_text() == expected["title"]
+    expect(titles.first).to_have_text(expected["title"])
     box.press("ArrowDown")
     assert "is-active" in (suggest.locator(".result").first.get_attribute("class") or "")
     assert box.get_attribute("aria-activedescendant") == "search-result-0"
@@ -63,14 +67,15 @@ def test_the_search_page_updates_in_place_as_you_type_and_filter(
     assert "Type a rule" in page.locator("#search-results").inner_text()
     box = page.locator("#q")
     box.press_sequentially("dilemma stack", delay=20)
-    page.wait_for_function("location.search.includes('dilemma+stack')")
+    wait_until(page, "location.search.includes('dilemma+stack')")
     first = page.locator("#search-results .result-title").first
     first.wait_for()
     assert first.inner_text() == api_first(client, "dilemma stack")["title"]
     assert page.locator("#search-results mark").count() > 0
     page.select_option("select[name=edition]", "1E")
-    page.wait_for_function("location.search.includes('edition=1E')")
-    page.wait_for_function(
+    wait_until(page, "location.search.includes('edition=1E')")
+    wait_until(
+        page,
         "title => document.querySelector('#search-results .result-title')?.textContent === title",
         arg=api_first(client, "dilemma stack", edition="1E")["title"],
     )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Flask
 
-from judgekit.web import errors
+from judgekit.web import assets, errors, memory, protect
 from judgekit.web.api import compare as api_compare
 from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
 from judgekit.web.api import timing as api_timing
+from judgekit.web.context import library_of
 from judgekit.web.pages import compare, rules, rulings, search, timing
 
 BLUEPRINTS = (
@@ -25,7 +26,10 @@ BLUEPRINTS = (
 
 
 def init_app(app: Flask) -> None:
-    """Attach every blueprint and the error handlers."""
+    """Checks and headers first, then the blueprints and error pages, then serving from memory."""
+    protect.init_app(app)
+    assets.init_app(app)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
     errors.init_app(app)
+    memory.init_app(app, library_of(app).corpus.digest)

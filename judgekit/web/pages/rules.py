@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, abort, current_app, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
@@ -40,7 +40,7 @@ def _neighbours(lib: Library, entry: Entry) -> dict[str, dict[str, Any] | None]:
     }
 
 
-def entry_context(lib: Library, entry: Entry, host_url: str) -> dict[str, Any]:
+def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
     """Everything an entry page shows, built on the API's entry JSON."""
     version = lib.corpus.version(entry.document, entry.version)
     doc = lib.corpus.documents[entry.document]
@@ -57,7 +57,7 @@ def entry_context(lib: Library, entry: Entry, host_url: str) -> dict[str, Any]:
                 "html": glossary_links.label_external_refs(lib.html(term)),
             }
         )
-    permalink = host_url.rstrip("/") + data["url"]
+    permalink = base_url.rstrip("/") + data["url"]
     return {
         "entry": data,
         "body_html": body,
@@ -120,9 +120,9 @@ def show_entry(area: str, document: str, version: str, entry_id: str) -> str | R
     found = find_entry(document, version, entry_id)
     if _wrong_area(lib, lib.corpus.version(document, version), area):
         return redirect(lib.entry_url(found), 308)
-    # Not request.host_url: it decodes the Host header as IDNA and fails on one like "xn--zz".
-    host_url = f"{request.scheme}://{request.host}"
-    return render_template(f"{area}/entry.html", **entry_context(lib, found, host_url))
+    # The address other judges open, never the request's Host header.
+    base_url = current_app.config["BASE_URL"]
+    return render_template(f"{area}/entry.html", **entry_context(lib, found, base_url))
 
 
 @bp.get("/")

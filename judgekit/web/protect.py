@@ -1,0 +1,77 @@
+"""What a server facing a venue network of strangers' devices needs on every answer.
+
+No page trusts the Host header: absolute links come from the configured ``BASE_URL``, redirects
+are relative, and a malformed Host is refused. Every answer carries a strict Content Security
+Policy, and every JSON answer writes ``<``, ``>``, ``&`` and ``'`` as escapes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, redirect, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import BadHost
+from werkzeug.routing import RequestRedirect
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+# A DNS name (labels of 1-63 letters, digits or hyphens) or IPv4 address, or a bracketed IPv6
+# address, with an optional port.
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST_RE = re.compile(
+    rf"^(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]{{2,45}}\])(?::(?P<port>\d{{1,5}}))?$"
+)
+_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
+
+
+class SafeJSONProvider(DefaultJSONProvider):
+    """JSON that no browser could ever read as HTML: the four HTML characters as \\u escapes."""
+
+    sort_keys = False
+    ensure_ascii = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        """Serialize, then escape (those characters occur only inside JSON strings)."""
+        return super().dumps(obj, **kwargs).translate(_JSON_ESCAPES)
+
+
+def check_host() -> None:
+    """Refuse a request whose Host header is not a host name or address."""
+    host = request.headers.get("Host", "")
+    if not host:
+        return
+    match = HOST_RE.match(host)
+    if not match or len(host) > 260 or int(match["port"] or 0) > 65535:
+        raise BadHost(description="malformed Host header")
+
+
+def relative_redirects() -> Response | None:
+    """Routing's own redirects (merged slashes, a missing trailing slash) without the Host."""
+    exc = request.routing_exception
+    if isinstance(exc, RequestRedirect):
+        parts = urlsplit(exc.new_url)
+        return redirect(parts.path + (f"?{parts.query}" if parts.query else ""), exc.code)
+    return None
+
+
+def add_headers(response: Response) -> Response:
+    """The security headers, on every answer."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Install the checks first, so that no later part of a request sees a bad Host."""
+    app.json = SafeJSONProvider(app)
+    app.before_request(check_host)
+    app.before_request(relative_redirects)
+    app.after_request(add_headers)
