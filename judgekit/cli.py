@@ -7,6 +7,7 @@ import json
 import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from judgekit.corpus.check import check_loaded, seeds_dir
 from judgekit.corpus.loader import CorpusError, load_corpus
@@ -75,53 +76,21 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-# Private ranges to probe; a route to any of them reveals the interface judges' phones can reach.
-_PROBES = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, found without sending anything."""
-    for probe in _PROBES:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            # connect() on UDP only picks a route; no packet leaves the machine.
-            sock.connect((probe, 1))
-            address = sock.getsockname()[0]
-        except OSError:
-            continue
-        finally:
-            sock.close()
-        if not address.startswith("127."):
-            return address
-    # No route at all (a venue network without a gateway): ask the host's own names.
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        infos = []
-    for info in infos:
-        address = info[4][0]
-        if not address.startswith("127."):
-            return address
-    return "127.0.0.1"
-
-
 def _warm(app) -> None:
-    """Render every version's text once, so the first judge to open a page does not wait."""
-    from judgekit.render.glossary import version_html
+    """Render every page once, so the first judge to open one does not wait for it."""
     from judgekit.web.context import library_of
+    from judgekit.web.memory import warm
+    from judgekit.web.sitemap import all_paths
 
-    lib = library_of(app)
-    for version in lib.corpus.versions():
-        version_html(lib, version)
+    warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress; print the address other judges can open."""
     import threading
 
-    import waitress
-
     from judgekit import create_app
+    from judgekit.web.server import lan_address, make_server, public_url
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
     try:
@@ -130,22 +99,61 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"judgekit serving on http://{shown}:{args.port}/", flush=True)
-    if args.host in ("0.0.0.0", "::"):
-        print(
-            f"other judges on this network can open http://{lan_address()}:{args.port}/", flush=True
-        )
-    else:
-        print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
-    threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="judgekit")
+        server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         # Most often the port is taken by another judgekit still running.
         print(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    network = args.host in ("0.0.0.0", "::")
+    shown_host = lan_address() if network else args.host
+    app.config["BASE_URL"] = args.base_url or public_url(shown_host, server.effective_port)
+    print(f"judgekit serving on {public_url(args.host, server.effective_port)}/", flush=True)
+    if network:
+        print(f"other judges on this network can open {app.config['BASE_URL']}/", flush=True)
+    else:
+        print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
+    if args.base_url:
+        print(f"citations link to {args.base_url}", flush=True)
+    threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
+    try:
+        server.run()
+    finally:
+        server.close()
     return 0
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 1 to 65535."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def _threads(text: str) -> int:
+    """A number of worker threads, 1 to 64."""
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 64, not {text!r}")
+    return int(text)
+
+
+def _host(text: str) -> str:
+    """An address this machine can listen on (checked without binding)."""
+    try:
+        socket.getaddrinfo(text, None, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise argparse.ArgumentTypeError(f"unknown host {text!r}: {exc}") from None
+    return text
+
+
+def _base_url(text: str) -> str:
+    """An http(s) address with a host and no query, as judges will open it."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"must be an http:// or https:// address such as http://192.168.1.20:8000, not {text!r}"
+        )
+    return text.rstrip("/")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,9 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
     cov.set_defaults(func=cmd_coverage)
 
     serve = sub.add_parser("serve", help="serve the app with waitress")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--host", type=_host, default="127.0.0.1", help="0.0.0.0 serves the network")
+    serve.add_argument("--port", type=_port, default=8000)
+    serve.add_argument("--threads", type=_threads, default=8)
+    serve.add_argument(
+        "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
+    )
     serve.set_defaults(func=cmd_serve)
 
     search = sub.add_parser("search", help="search the rules")

@@ -84,3 +84,22 @@ def sequence_api(sequence: str, version: str) -> str:
 def search_page(**params: str) -> str:
     """The search page with a query and filters."""
     return "/search" + (f"?{urlencode(params)}" if params else "")
+
+
+def compare_document_page(document: str) -> str:
+    """The page listing a document's versions to compare."""
+    return f"/diff/{_q(document)}"
+
+
+def compare_document_api(document: str) -> str:
+    """The JSON of a document's version pairs."""
+    return f"/api/diff/{_q(document)}"
+
+
+# The fixed pages and JSON answers (templates name them with url_for).
+HOME = "/"
+DOCUMENTS_API = "/api/documents"
+SEARCH = "/search"
+COMPARE = "/diff"
+TIMING = "/timing"
+TIMING_API = "/api/timing"

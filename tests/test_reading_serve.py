@@ -13,43 +13,100 @@ from pathlib import Path
 import pytest
 
 from judgekit import cli
+from judgekit.web import server
 
 from .conftest import MINI, _free_port
 
 
 @pytest.fixture()
 def served(monkeypatch) -> dict:
-    """Record what waitress.serve was asked to do instead of serving."""
-    import waitress
-
+    """Bind as `judgekit serve` does, but record the server instead of running it."""
     calls: dict = {}
 
-    def fake_serve(app, **kwargs):
-        calls.update(kwargs, app=app)
+    def fake_run(self):
+        calls.update(app=self.flask_app, port=self.effective_port, adj=self.adj)
 
-    monkeypatch.setattr(waitress, "serve", fake_serve)
+    monkeypatch.setattr(server.GuardedServer, "run", fake_run)
     return calls
 
 
-def test_serve_defaults_to_loopback_8000(served, capsys):
-    assert cli.main(["--root", str(MINI), "serve"]) == 0
-    assert (served["host"], served["port"]) == ("127.0.0.1", 8000)
+def serve(*args: str) -> int:
+    return cli.main(["--root", str(MINI), "serve", *args])
+
+
+def test_serve_defaults_to_loopback_8000():
+    args = cli.build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.threads, args.base_url) == ("127.0.0.1", 8000, 8, None)
+
+
+def test_serve_says_who_can_open_it_and_cites_that_address(served, capsys):
+    port = _free_port()
+    assert serve("--port", str(port)) == 0
     assert served["app"].extensions["judgekit"]["library"].corpus.document("demo-rulebook")
-    out = capsys.readouterr().out.splitlines()
-    assert out == [
-        "judgekit serving on http://127.0.0.1:8000/",
+    assert served["app"].config["BASE_URL"] == f"http://127.0.0.1:{port}"
+    assert capsys.readouterr().out.splitlines() == [
+        f"judgekit serving on http://127.0.0.1:{port}/",
         "only this computer can open it; use --host 0.0.0.0 to serve the network",
     ]
 
 
 def test_serve_on_the_network_prints_the_address_to_open(served, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
-    assert cli.main(["--root", str(MINI), "serve", "--host", "0.0.0.0", "--port", "8080"]) == 0
-    assert (served["host"], served["port"]) == ("0.0.0.0", 8080)
+    monkeypatch.setattr(server, "lan_address", lambda: "192.168.1.20")
+    port = _free_port()
+    assert serve("--host", "0.0.0.0", "--port", str(port)) == 0
+    assert served["app"].config["BASE_URL"] == f"http://192.168.1.20:{port}"
     assert capsys.readouterr().out.splitlines() == [
-        "judgekit serving on http://0.0.0.0:8080/",
-        "other judges on this network can open http://192.168.1.20:8080/",
+        f"judgekit serving on http://0.0.0.0:{port}/",
+        f"other judges on this network can open http://192.168.1.20:{port}/",
     ]
+
+
+def test_base_url_sets_the_citation_address(served, capsys):
+    assert serve("--port", str(_free_port()), "--base-url", "https://rules.example.org/jk/") == 0
+    assert served["app"].config["BASE_URL"] == "https://rules.example.org/jk"
+    assert (
+        capsys.readouterr().out.splitlines()[-1] == "citations link to https://rules.example.org/jk"
+    )
+
+
+def test_the_server_guards_its_connections(served):
+    assert serve("--port", str(_free_port())) == 0
+    adj = served["adj"]
+    assert (adj.connection_limit, adj.channel_timeout, adj.max_request_body_size) == (
+        server.CONNECTION_LIMIT,
+        server.CHANNEL_TIMEOUT,
+        server.MAX_BODY,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--port", "99999"],
+            "argument --port: must be a whole number from 1 to 65535, not '99999'",
+        ),
+        (["--port", "-1"], "argument --port: must be a whole number from 1 to 65535, not '-1'"),
+        (["--port", "0"], "argument --port: must be a whole number from 1 to 65535, not '0'"),
+        (["--threads", "0"], "argument --threads: must be a whole number from 1 to 64, not '0'"),
+        (
+            ["--host", "no-such-host.invalid"],
+            "argument --host: unknown host 'no-such-host.invalid'",
+        ),
+        (
+            ["--base-url", "ftp://x"],
+            "argument --base-url: must be an http:// or https:// address such as "
+            "http://192.168.1.20:8000, not 'ftp://x'",
+        ),
+    ],
+)
+def test_bad_serve_arguments_exit_2_with_a_message(served, capsys, args, message):
+    with pytest.raises(SystemExit) as exit_:
+        serve(*args)
+    assert exit_.value.code == 2
+    assert served == {}
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith(f"judgekit serve: error: {message}")
 
 
 def test_serve_reports_a_broken_corpus(tmp_path, capsys):
@@ -101,19 +158,14 @@ class FakeSocket:
     ],
 )
 def test_lan_address_sends_nothing(monkeypatch, route, names, expected):
-    monkeypatch.setattr(cli.socket, "socket", lambda *a, **k: FakeSocket(route))
+    monkeypatch.setattr(server.socket, "socket", lambda *a, **k: FakeSocket(route))
     monkeypatch.setattr(
-        cli.socket,
+        server.socket,
         "getaddrinfo",
         lambda *a, **k: [(socket.AF_INET, 2, 17, "", (n, 0)) for n in names],
     )
-    assert cli.lan_address() == expected
+    assert server.lan_address() == expected
     assert FakeSocket.sent == []
-
-
-def test_lan_address_on_this_machine():
-    parts = cli.lan_address().split(".")
-    assert len(parts) == 4 and all(p.isdigit() and 0 <= int(p) <= 255 for p in parts)
 
 
 def test_judgekit_serve_really_serves():
@@ -131,15 +183,15 @@ def test_judgekit_serve_really_serves():
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
                     home = response.read().decode()
-                    server = response.headers["Server"]
+                    ident = response.headers["Server"]
                 break
             except OSError:
                 assert proc.poll() is None, proc.stdout.read().decode()
                 assert time.monotonic() < deadline, "judgekit serve did not answer"
                 time.sleep(0.05)
-        assert server == "judgekit"  # waitress, with our ident
+        assert ident == "judgekit"  # waitress, with our ident
         assert "Demo Rulebook" in home
-        url = f"http://127.0.0.1:{port}/static/css/judgekit.css"
+        url = f"http://127.0.0.1:{port}/static/css/judgekit.css"  # the plain name too
         with urllib.request.urlopen(url, timeout=2) as response:
             assert response.status == 200
     finally:

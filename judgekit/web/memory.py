@@ -149,3 +149,11 @@ def init_app(app: Flask, corpus_digest: str) -> MemoryCache:
     # the uncompressed body, and flask-compress then keeps each compressed body under the same key.
     Compress(app)
     return MemoryCache(app, corpus_digest)
+
+
+def warm(app: Flask, paths: list[str]) -> int:
+    """Render each path once into memory (in the background after start-up); returns the count."""
+    client = app.test_client()
+    for path in paths:
+        client.get(path)
+    return len(paths)

@@ -9,6 +9,7 @@ and the queue warning at most once a minute.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 
@@ -97,4 +98,42 @@ def make_server(app: Flask, host: str, port: int, threads: int = 8) -> TcpWSGISe
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     # waitress's create_server, for the one address judgekit listens on, with our server class.
-    return GuardedServer(app, {}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0])
+    server = GuardedServer(app, {}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0])
+    server.flask_app = app  # waitress keeps only its own wrapper of the app
+    return server
+
+
+# Private ranges to probe; a route to any of them reveals the interface judges' phones can reach.
+_PROBES = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, found without sending anything."""
+    for probe in _PROBES:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            # connect() on UDP only picks a route; no packet leaves the machine.
+            sock.connect((probe, 1))
+            address = sock.getsockname()[0]
+        except OSError:
+            continue
+        finally:
+            sock.close()
+        if not address.startswith("127."):
+            return address
+    # No route at all (a venue network without a gateway): ask the host's own names.
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def public_url(host: str, port: int) -> str:
+    """``http://host:port`` with an IPv6 address in brackets."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
