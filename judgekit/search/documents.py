@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -114,4 +115,7 @@ def vocab_of(docs: Iterable[IndexDoc]) -> dict[str, int]:
 
 def build_ram(docs: Sequence[IndexDoc]) -> SearchIndex:
     """An index held in memory only."""
-    return build_in(RamStorage().create_index(make_schema()), docs)
+    # Whoosh's writer spills to tempdir/<indexname>.tmp: a name of its own per build, or two
+    # processes indexing in memory at once ("MAIN.tmp") delete each other's files.
+    name = f"judgekit-{uuid.uuid4().hex}"
+    return build_in(RamStorage().create_index(make_schema(), indexname=name), docs)
