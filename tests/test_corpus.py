@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -178,3 +179,121 @@ def test_other_versions_follow_lineage_across_versions(lib, corpus):
         if o.version == "4"
     ]
     assert beaming[0].renamed and beaming[0].title == "Order – Beam Personnel"
+
+
+# -- issue #12: the last corpus slips ----------------------------------------------------------
+RECONSTRUCTED_TOC = {
+    "General Rules": 69,
+    "Beaming": 71,
+    "Moving a Ship": 73,
+    "Attempting a Mission": 79,
+    "Facing dilemmas": 81,
+    "Other Order Actions": 87,
+    "3. DISCARD EXCESS CARDS": 89,
+    "WINNING THE GAME": 91,
+    "BUILDING A DECK": 93,
+    "OTHER IMPORTANT RULES": 95,
+    "Uniqueness": 97,
+    "Present": 99,
+}
+
+
+def test_call_to_arms_contents_marks_the_lines_it_does_not_print(corpus):
+    toc = corpus.version("2e-rulebook", "call-to-arms").toc
+    marked = {t.title: t.note for t in toc if t.reconstructed}
+    assert list(marked) == list(RECONSTRUCTED_TOC)
+    for title, line in RECONSTRUCTED_TOC.items():
+        assert f"it is 1.1's (002 line {line})" in " ".join(marked[title].split()), title
+    printed = [t.title for t in toc if not t.reconstructed]
+    assert printed[:3] == ["INTRODUCTION", "IMPORTANT CONCEPTS", "Types of Cards"]
+    assert "Staffing ships" in printed and "CALL TO ARMS CARD LIST" in printed
+    assert len(printed) == 40  # 27 + 4 + 9 lines in the contents of 000, lines 11-74
+    # the other versions' contents are printed as they stand
+    for version in ("1.1", "4"):
+        assert not any(t.reconstructed for t in corpus.version("2e-rulebook", version).toc)
+
+
+def test_five_ruling_titles_keep_their_printed_dash(corpus):
+    titles = {e.id: e.title for e in corpus.version("1e-current-rulings", "2000-02-28").walk()}
+    assert {
+        key: titles[key]
+        for key in (
+            "dilemmas-dna-related",
+            "dilemmas-resolution",
+            "movement-personnel",
+            "mission-requirements-alternate",
+            "tournament-scoring-forfeited-games",
+        )
+    } == {
+        "dilemmas-dna-related": "dilemmas – DNA-related",
+        "dilemmas-resolution": "dilemmas – resolution",
+        "movement-personnel": "movement - personnel",
+        "mission-requirements-alternate": "mission requirements - alternate",
+        "tournament-scoring-forfeited-games": "tournament scoring – forfeited games",
+    }
+    fixed = {
+        c.entry: (c.original, c.corrected)
+        for c in corpus.version("1e-current-rulings", "2000-02-28").corrections
+    }
+    assert fixed["movement-personnel"] == ("movement personnel", "movement - personnel")
+
+
+def _icons_after(text: str, caption: str) -> list[str]:
+    return re.findall(r"\{icon:([a-z-]+)\}", text.split(caption, 1)[1])
+
+
+def test_call_to_arms_icon_captions_read_down_their_columns(corpus):
+    personnel = corpus.entry("2e-rulebook", "call-to-arms", "personnel").markdown
+    assert _icons_after(personnel, "Other Icons include:") == [
+        "command",
+        "staff",
+        "alternate-universe",
+        "deep-space-nine",
+        "earth",
+        "maquis",
+        "terok-nor",
+        "the-next-generation",
+    ]
+    ship = corpus.entry("2e-rulebook", "call-to-arms", "ship").markdown
+    assert _icons_after(ship.split("Other Icons")[0], "Staffing Requirements include:") == [
+        "command",
+        "staff",
+    ]
+    assert _icons_after(ship, "Other Icons include:") == [
+        "alternate-universe",
+        "deep-space-nine",
+        "earth",
+        "maquis",
+        "terok-nor",
+        "the-next-generation",
+    ]
+
+
+def test_uniqueness_picard_paragraph_is_rule_text_in_every_version(corpus):
+    for version in ("1.1", "call-to-arms", "4"):
+        entry = corpus.entry("2e-rulebook", version, "uniqueness")
+        holding = [b.kind for b in entry.body if "Jean-Luc Picard in play at one time" in b.text]
+        assert holding == ["rule"], version
+
+
+def test_when_and_while_is_one_two_bullet_list(lib, corpus):
+    for version in ("1.1", "call-to-arms"):
+        entry = corpus.entry("2e-rulebook", version, "when-and-while")
+        assert [b.kind for b in entry.body] == ["rule"], version
+        html = lib.html(entry)
+        assert html.count("<ul>") == 1 and html.count("<li>") == 2, version
+        items = re.findall(r"<li>(.*?)</li>", html, re.S)
+        assert items[0].startswith("When indicates") and "and so on." in items[0], version
+        assert items[1].startswith("While indicates") and "turns off." in items[1], version
+
+
+def test_v4_decipher_continues_call_to_arms_credits(lib, corpus):
+    decipher = corpus.entry("2e-rulebook", "4", "decipher")
+    assert [(o.version, o.id, o.status, o.relation) for o in lib.other_versions(decipher)] == [
+        ("1.1", None, "absent", None),
+        ("call-to-arms", "credits", "related", "moved from"),
+    ]
+    credits = corpus.entry("2e-rulebook", "call-to-arms", "credits")
+    assert [(t.version, t.id, rel) for t, rel in lib.related(credits)] == [
+        ("4", "decipher", "moved into")
+    ]

@@ -119,6 +119,42 @@ def test_missing_title_and_bad_edition(broken):
     ]
 
 
+RECONSTRUCTED = (
+    "  - {title: Beaming, entry: beaming, page: 2}\n"
+    "  - title: Beaming again\n"
+    "    entry: beaming\n"
+    "    reconstructed: true\n"
+    "    note: Not in the printed contents; the line is version 2's.\n"
+)
+
+
+def test_a_reconstructed_contents_line_loads_with_its_note(broken):
+    edit(
+        broken / "rules/demo-rulebook/1.yaml", RECONSTRUCTED.split("\n", 1)[0] + "\n", RECONSTRUCTED
+    )
+    toc = load_corpus(broken).version("demo-rulebook", "1").toc
+    assert [(t.title, t.reconstructed, t.note) for t in toc] == [
+        ("INTRODUCTION", False, None),
+        ("Beaming", False, None),
+        ("Beaming again", True, "Not in the printed contents; the line is version 2's."),
+    ]
+
+
+def test_a_reconstructed_contents_line_needs_a_flag_that_is_boolean_and_a_note(broken):
+    edit(
+        broken / "rules/demo-rulebook/1.yaml",
+        "  - {title: INTRODUCTION, entry: introduction, page: 1}\n",
+        "  - {title: INTRODUCTION, entry: introduction, page: 1, reconstructed: yes please}\n"
+        "  - {title: Beaming, entry: beaming, reconstructed: true}\n"
+        "  - {title: Beaming, entry: beaming, reconstructed: true, note: ''}\n",
+    )
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:14: toc 'reconstructed' must be true or false",
+        "rules/demo-rulebook/1.yaml:15: a reconstructed toc line needs a 'note' (on what evidence)",
+        "rules/demo-rulebook/1.yaml:16: a reconstructed toc line needs a 'note' (on what evidence)",
+    ]
+
+
 def test_yaml_reader_keeps_lines(tmp_path):
     path = tmp_path / "x.yaml"
     path.write_text("a: 1\nb:\n  - c: 2\n")

@@ -113,7 +113,21 @@ def test_entry_page_breadcrumb_and_text(rc):
 def test_examples_and_advanced_text_are_set_apart(rc):
     html = page(rc, V1 + "/introduction")
     assert '<div class="block block-example"><span class="block-label">Example</span>' in html
-    assert '<div class="block block-advanced"><span class="block-label">Advanced</span>' in html
+    # No source marks the grey boxes: the label and a note say the grouping is the editor's.
+    assert (
+        '<div class="block block-advanced"><span class="block-label" title="The source text does'
+        " not mark the rulebook’s grey “advanced” boxes: this grouping is the editor’s reading"
+        ' (About this text, on the version page, says how it was made).">'
+        "Advanced (editor’s grouping)</span>"
+    ) in html
+    assert (
+        "“Advanced (editor’s grouping)”: the source text of v1 does not mark the rulebook’s grey"
+        " boxes, so which paragraphs are advanced text is the editor’s reading.</small>"
+    ) in squash(html)
+
+
+def test_the_advanced_note_is_only_on_entries_with_advanced_text(rc):
+    assert "advanced-note" not in page(rc, V1 + "/staffing")
 
 
 def test_glossary_terms_link_once_with_definitions(rc):

@@ -65,6 +65,37 @@ def _open(path: Path, fields: set[str], what: str, probs: Problems) -> tuple[Any
     return data, field(data, "id", str(path), probs)
 
 
+TOC_FIELDS = {"title", "page", "entry", "reconstructed", "note"}
+
+
+def _load_toc(data: Any, path: str, probs: Problems) -> tuple[TocItem, ...]:
+    """The contents list; a line not printed in the version must say so, with a note why."""
+    toc = []
+    for item in data.get("toc") or []:
+        if not check_keys(item, TOC_FIELDS, path, probs, "toc item"):
+            continue
+        reconstructed = item.get("reconstructed", False)
+        if not isinstance(reconstructed, bool):
+            probs.add(
+                path, item.line_of("reconstructed"), "toc 'reconstructed' must be true or false"
+            )
+            reconstructed = False
+        note = field(item, "note", path, probs, required=False)
+        if reconstructed and not note:
+            probs.add(path, item.line, "a reconstructed toc line needs a 'note' (on what evidence)")
+        toc.append(
+            TocItem(
+                str(item.get("title", "")),
+                str(item.get("entry", "")),
+                item.get("page"),
+                f"{path}:{item.line}",
+                reconstructed,
+                note,
+            )
+        )
+    return tuple(toc)
+
+
 def _load_version(path: Path, doc: Document, probs: Problems) -> Version | None:
     data, version_id = _open(path, VERSION_FIELDS, "version file", probs)
     if version_id is None:
@@ -96,17 +127,7 @@ def _load_version(path: Path, doc: Document, probs: Problems) -> Version | None:
         None,
         0,
     )
-    toc = []
-    for item in data.get("toc") or []:
-        if check_keys(item, {"title", "page", "entry"}, spath, probs, "toc item"):
-            toc.append(
-                TocItem(
-                    str(item.get("title", "")),
-                    str(item.get("entry", "")),
-                    item.get("page"),
-                    f"{path}:{item.line}",
-                )
-            )
+    toc = _load_toc(data, spath, probs)
     sources = []
     for item in data.get("sources") or []:
         if check_keys(item, {"file", "description"}, spath, probs, "source"):
@@ -126,7 +147,7 @@ def _load_version(path: Path, doc: Document, probs: Problems) -> Version | None:
         sources=tuple(sources),
         source_note=str(data.get("source_note") or ""),
         note=data.get("note"),
-        toc=tuple(toc),
+        toc=toc,
         entries=entries,
         roots=roots,
         corrections=corrections,

@@ -25,7 +25,22 @@ class OtherVersion:
 
 
 # The label an entry page prints before a block of each kind (rule text has none).
-BLOCK_LABELS = {"example": "Example", "advanced": "Advanced"}
+# No source marks the grey "advanced" boxes, so that label says the grouping is the editor's.
+BLOCK_LABELS = {"example": "Example", "advanced": "Advanced (editor’s grouping)"}
+BLOCK_TITLES = {
+    "advanced": "The source text does not mark the rulebook’s grey “advanced” boxes: this"
+    " grouping is the editor’s reading (About this text, on the version page, says how it was made).",
+}
+
+
+def block_label(kind: str) -> str:
+    """The HTML label printed before a block of this kind ("" for rule text)."""
+    label = BLOCK_LABELS.get(kind)
+    if not label:
+        return ""
+    title = BLOCK_TITLES.get(kind)
+    tip = f' title="{title}"' if title else ""
+    return f'<span class="block-label"{tip}>{label}</span>'
 
 
 class Library:
@@ -98,8 +113,7 @@ class Library:
             parts, texts = [], []
             for block in entry.body:
                 inner = to_html(block.text, self.corpus.icons, link)
-                label = BLOCK_LABELS.get(block.kind)
-                head = f'<span class="block-label">{label}</span>' if label else ""
+                head = block_label(block.kind)
                 parts.append(f'<div class="block block-{block.kind}">{head}{inner}</div>')
                 texts.append(html_to_text(inner))  # to_plain, without rendering the Markdown again
             found = self._rendering[key] = ("\n".join(parts), "\n\n".join(texts))

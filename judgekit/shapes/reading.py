@@ -71,7 +71,16 @@ def entry_summary(lib: Library, entry: Entry) -> dict[str, Any]:
 def version_detail(lib: Library, version: Version) -> dict[str, Any]:
     """GET /api/documents/<doc>/<version>: metadata, contents and every entry in reading order."""
     data = version_summary(lib, version)
-    data["toc"] = [{"title": t.title, "page": t.page, "entry": t.entry} for t in version.toc]
+    data["toc"] = [
+        {
+            "title": t.title,
+            "page": t.page,
+            "entry": t.entry,
+            "reconstructed": t.reconstructed,
+            "note": t.note,
+        }
+        for t in version.toc
+    ]
     data["entries"] = [entry_summary(lib, e) for e in version.walk()]
     data["glossary_terms"] = [
         {"term": e.title, "aliases": list(e.aliases), "id": e.id} for e in lib.glossary(version)
