@@ -182,7 +182,9 @@ def bench_soak(seconds: float) -> dict:
     paths = page_mix()
     rng = random.Random(7)
     searches = [f"/search?q={q.replace(' ', '+')}" for q in SEARCHES]
-    searches += [f"/api/search?q={q.replace(' ', '+')}&limit={n}" for q in SEARCHES for n in (5, 10)]
+    searches += [
+        f"/api/search?q={q.replace(' ', '+')}&limit={n}" for q in SEARCHES for n in (5, 10)
+    ]
     mix = rng.sample(paths, min(400, len(paths))) + searches * 4
     jk, jk_port, hello, hello_port = servers(env)
     try:
