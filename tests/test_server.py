@@ -174,3 +174,21 @@ def test_held_connections_from_one_address_leave_the_server_to_others(mini_serve
     finally:
         for sock in held:
             sock.close()
+
+
+@pytest.mark.parametrize(
+    ("page", "twin"),
+    [
+        ("/", "/api/documents"),
+        ("/rules/demo-rulebook/1/", "/api/documents/demo-rulebook/1"),
+        ("/rules/demo-rulebook/1/beaming", "/api/entries/demo-rulebook/1/beaming"),
+        ("/diff/demo-rulebook/1..2", "/api/diff/demo-rulebook/1/2"),
+        ("/history/demo-rulebook/beaming", "/api/history/demo-rulebook/beaming"),
+        ("/timing", "/api/timing"),
+        ("/search?q=beam&edition=2E", "/api/search?q=beam&amp;edition=2E"),
+    ],
+)
+def test_every_page_links_its_json_twin(mini_client, page, twin):
+    html = mini_client.get(page).get_data(as_text=True)
+    assert f'<link rel="alternate" type="application/json" href="{twin}">' in html
+    assert mini_client.get(twin.replace("&amp;", "&")).status_code == 200

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from judgekit.web import assets, errors, memory, protect
+from judgekit.web import alternate, assets, errors, memory, protect
 from judgekit.web.api import compare as api_compare
 from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
@@ -32,4 +32,5 @@ def init_app(app: Flask) -> None:
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
     errors.init_app(app)
+    alternate.init_app(app)
     memory.init_app(app, library_of(app).corpus.digest)
