@@ -93,7 +93,13 @@ def drive(port: int, paths: list[str], clients: int, seconds: float | None, roun
         rng = random.Random(seed)
         order = paths[:]
         rng.shuffle(order)
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        # Each client from an address of its own on the loopback network, as each phone would be.
+        source = (f"127.0.0.{10 + seed}", 0)
+
+        def connect() -> http.client.HTTPConnection:
+            return http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=source)
+
+        conn = connect()
         mine, bad = [], []
         done = 0
         while True:
@@ -110,7 +116,7 @@ def drive(port: int, paths: list[str], clients: int, seconds: float | None, roun
                 except (OSError, http.client.HTTPException) as exc:
                     bad.append(f"{type(exc).__name__} {path}")
                     conn.close()
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                    conn = connect()
                 mine.append(time.perf_counter() - start_t)
             done += 1
             if (stop_at and time.monotonic() >= stop_at) or (rounds and done >= rounds):
