@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekit import urls
-from judgekit.corpus.loader import CorpusError
+from judgekit.corpus.read import CorpusError
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.corpus.references import Target, resolve
 
