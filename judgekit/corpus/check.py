@@ -6,8 +6,8 @@ import os
 import re
 from pathlib import Path
 
-from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.corpus.model import Corpus, Entry, Version
+from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.render.text import normalize_typography
 from judgekit.timing.check import timing_problems
 
