@@ -45,7 +45,7 @@ def _version_files(folder: Path) -> list[Path]:
 
 
 def _load_version(
-    path: Path, doc: Document, icons: dict[str, Icon], probs: Problems
+    path: Path, doc: Document, icons: dict[str, Icon] | None, probs: Problems
 ) -> Version | None:
     data = load_yaml(path)
     spath = str(path)
@@ -55,8 +55,9 @@ def _load_version(
     version_id = values["id"]
     if path.stem != version_id:
         probs.add(path, data.line_of("id"), f"version id {version_id!r} must match the file name")
-    if values["document"] != doc.id:
-        probs.add(path, data.line_of("document"), f"document must be {doc.id!r}")
+    # The folder names the document (its document.yaml must agree, and says so if not).
+    if values["document"] != path.parent.name:
+        probs.add(path, data.line_of("document"), f"document must be {path.parent.name!r}")
     if values["edition"] != doc.edition:
         probs.add(
             path,
@@ -140,7 +141,7 @@ def _read_document(folder: Path, probs: Problems) -> tuple[Document, Any] | None
     return doc, data
 
 
-def _load_document(folder: Path, icons: dict[str, Icon], probs: Problems) -> Document | None:
+def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems) -> Document | None:
     read = _read_document(folder, probs)
     if read is None:
         return None
@@ -195,7 +196,7 @@ def corpus_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _documents(root: Path, icons: dict[str, Icon], probs: Problems) -> dict[str, Document]:
+def _documents(root: Path, icons: dict[str, Icon] | None, probs: Problems) -> dict[str, Document]:
     documents: dict[str, Document] = {}
     for name in CORPUS_DIRS:
         for folder in sorted(p.parent for p in (root / name).glob("*/document.yaml")):
@@ -216,7 +217,7 @@ def read_corpus(root: str | Path | None = None) -> Corpus:
     """Read the corpus under root and check its format; raise CorpusError listing every problem."""
     root = Path(root) if root else default_root()
     probs = Problems()
-    icons: dict[str, Icon] = {}
+    icons: dict[str, Icon] | None = None
     try:
         icons = load_icons(root, probs)
     except YamlError as exc:
@@ -227,7 +228,9 @@ def read_corpus(root: str | Path | None = None) -> Corpus:
         probs.add(root, 0, "no documents found (expected rules/*/document.yaml)")
     if probs.items:
         raise CorpusError(probs.items)
-    corpus = Corpus(documents=documents, icons=icons, root=str(root), digest=corpus_digest(root))
+    corpus = Corpus(
+        documents=documents, icons=icons or {}, root=str(root), digest=corpus_digest(root)
+    )
     dangling = _dangling(corpus)
     if dangling:
         raise CorpusError(dangling)

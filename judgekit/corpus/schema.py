@@ -63,15 +63,17 @@ def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: s
     return True
 
 
-def load_icons(root: Path, probs: Problems) -> dict[str, Icon]:
-    """The icon vocabulary of ``rules/icons.yaml``, by name."""
+def load_icons(root: Path, probs: Problems) -> dict[str, Icon] | None:
+    """The icon vocabulary of ``rules/icons.yaml``, by name; None if it is missing or unusable."""
     path = root / "rules" / "icons.yaml"
-    icons: dict[str, Icon] = {}
     if not path.is_file():
         probs.add(path, 1, "icon vocabulary is missing")
-        return icons
+        return None
     data = read_record(load_yaml(path), "icon file", str(path), probs)
-    for item in data["icons"] if data else ():
+    if data is None:
+        return None
+    icons: dict[str, Icon] = {}
+    for item in data["icons"]:
         if item["name"] in icons:
             probs.add(path, item["_line"], f"duplicate icon {item['name']!r}")
         else:
@@ -79,15 +81,18 @@ def load_icons(root: Path, probs: Problems) -> dict[str, Icon]:
     return icons
 
 
-def icon_problems(text: str, icons: dict[str, Icon]) -> list[str]:
-    """What is wrong with each icon token in a text: malformed, or not in the vocabulary."""
+def icon_problems(text: str, icons: dict[str, Icon] | None) -> list[str]:
+    """What is wrong with each icon token in a text: malformed, or not in the vocabulary.
+
+    Without a vocabulary (its own problem is reported) names are not checked.
+    """
     problems = []
     for match in ICON_TOKEN_RE.finditer(text):
         token = match.group(0)
         name = ICON_NAME_RE.match(token)
         if name is None:
             problems.append(f"malformed icon token {token!r} (write {{icon:NAME}})")
-        elif name.group(1) not in icons:
+        elif icons is not None and name.group(1) not in icons:
             problems.append(f"unknown icon {name.group(1)!r}")
     return problems
 
@@ -99,7 +104,7 @@ class EntryContext:
     document: str
     version: str
     path: str
-    icons: dict[str, Icon]
+    icons: dict[str, Icon] | None
     probs: Problems
 
 
