@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judgekit.corpus.model import ENTRY_KINDS
 from judgekit.corpus.references import ID_RE, VERSION_RE
 from judgekit.corpus.yamlio import LList, LMap
 
@@ -21,7 +22,6 @@ DATE_RE = re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$")
 LINES_RE = re.compile(r"^\d+(-\d+)?$")
 EDITIONS = ("2E", "1E")
 DOCUMENT_KINDS = ("rulebook", "rulings", "glossary")
-ENTRY_KINDS = ("section", "glossary", "ruling")
 REMOVAL_REASONS = ("debris", "duplicate", "advertising", "navigation", "figure", "toc", "contact")
 ICON_SHAPES = ("square", "circle", "diamond", "hexagon", "star", "triangle")
 

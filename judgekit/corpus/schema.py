@@ -20,35 +20,12 @@ from judgekit.corpus.model import (
 )
 from judgekit.corpus.yamlio import LMap, load_yaml
 
-__all__ = ["LINES_RE", "Problems", "check_keys", "field", "load_corrections", "load_entries"]
+__all__ = ["LINES_RE", "Problems", "check_keys", "load_corrections", "load_entries", "load_icons"]
 
 # Anything that starts like an icon token; each must be exactly {icon:NAME} with a known NAME.
 ICON_TOKEN_RE = re.compile(r"\{\s*icon\b[^}\n]{0,40}\}?", re.IGNORECASE)
 ICON_NAME_RE = re.compile(r"^\{icon:([a-z0-9-]+)\}$")
 MAX_ENTRY_DEPTH = 12  # children of children...; the rulebooks need four
-
-
-def field(
-    data: LMap,
-    key: str,
-    path: str,
-    probs: Problems,
-    kind: type | tuple = str,
-    required: bool = True,
-) -> Any:
-    """``data[key]`` if it is of ``kind`` (numbers read as text for str); else a problem, None."""
-    if key not in data or data[key] is None:
-        if required:
-            probs.add(path, data.line, f"missing required field {key!r}")
-        return None
-    value = data[key]
-    if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, kind):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        probs.add(path, data.line_of(key), f"field {key!r} must be {names}")
-        return None
-    return value
 
 
 def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: str) -> bool:
@@ -149,6 +126,7 @@ def load_entries(
             continue
         for problem in icon_problems(values["title"], ctx.icons):
             ctx.probs.add(ctx.path, item.line_of("title"), f"{problem} in {entry_id!r}")
+        values["body"] = _body(ctx, entry_id, values["body"])  # its problems before the children's
         # Reserve the id and its reading-order slot before the children take theirs.
         out[entry_id] = Entry(
             entry_id, values["kind"], entry_id, ctx.document, ctx.version, parent, (), ()
@@ -183,7 +161,7 @@ def _entry(
         version=ctx.version,
         parent=parent,
         children=children,
-        body=_body(ctx, values["id"], values["body"]),
+        body=values["body"],
         page=values["page"],
         source=tuple(SourceSpan(s["file"], s["lines"]) for s in values["source"]),
         aliases=values["aliases"],
