@@ -1,9 +1,9 @@
 """The corpus format as data: each kind of record, its fields, their types (rules/FORMAT.md).
 
-To add a field, add one line to its record's table below, e.g. for a contents line
-``RECORDS["toc item"]["reconstructed"] = Spec(flag)``, and read it where the loader builds
-the model (``values["reconstructed"]``). A key outside its record's table is an error, so
-a misspelt field never passes silently.
+To add a field, add one line to its record's table in RECORDS below, e.g. in "toc item":
+``"reconstructed": Spec(flag),``; then read ``values["reconstructed"]`` where the loader
+builds the model (read.py, schema.py) and document it in FORMAT.md. A key outside its
+record's table is an error, so a misspelt field never passes silently.
 """
 
 from __future__ import annotations
