@@ -183,6 +183,8 @@ RECORDS: dict[str, dict[str, Spec]] = {
         "title": Spec(text, required=True),
         "page": Spec(page),
         "entry": Spec(slug, required=True),
+        "reconstructed": Spec(flag, default=False),  # not printed: the editor's line
+        "note": Spec(text),  # required with reconstructed (read.py checks)
     },
     "entry": {
         "id": Spec(slug, required=True),

@@ -73,12 +73,14 @@ class Entry:
 
 @dataclass(frozen=True)
 class TocItem:
-    """One heading of a printed table of contents."""
+    """One heading of a printed table of contents, or a line the editor put back in it."""
 
     title: str
     entry: str
     page: int | str | None = None
     location: str = ""
+    reconstructed: bool = False  # not printed in this version's contents: the editor's line
+    note: str | None = None  # editor's note: why the line is there, on what evidence
 
 
 @dataclass(frozen=True)

@@ -67,10 +67,7 @@ def _load_version(
     entries: dict[str, Entry] = {}
     ctx = EntryContext(doc.id, version_id, spath, icons, probs)
     roots = load_entries(ctx, values["entries"], entries, None, 0)
-    toc = tuple(
-        TocItem(item["title"], item["entry"], item["page"], f"{path}:{item['_line']}")
-        for item in values["toc"]
-    )
+    toc = _toc(values["toc"], path, probs)
     corrections, removed = load_corrections(path.with_name(f"{version_id}.corrections.yaml"), probs)
     return Version(
         document=doc.id,
@@ -91,6 +88,26 @@ def _load_version(
         corrections=corrections,
         removed=removed,
         path=spath,
+    )
+
+
+def _toc(items: tuple[dict[str, Any], ...], path: Path, probs: Problems) -> tuple[TocItem, ...]:
+    """The contents list; a line not printed in the version must say so, with a note why."""
+    for item in items:
+        if item["reconstructed"] and item["note"] is None:
+            probs.add(
+                path, item["_line"], "a reconstructed toc line needs a 'note' (on what evidence)"
+            )
+    return tuple(
+        TocItem(
+            item["title"],
+            item["entry"],
+            item["page"],
+            f"{path}:{item['_line']}",
+            item["reconstructed"],
+            item["note"],
+        )
+        for item in items
     )
 
 
