@@ -141,6 +141,18 @@ FAULTS = [
         (f"{V1}:35: field 'kind' must be one of section, glossary, ruling, not 'novel'",),
     ),
     Fault(
+        "contents line reconstructed: yes please",
+        lambda r: edit(
+            r, V1, "entry: beaming, page: 2}", "entry: beaming, reconstructed: yes please}"
+        ),
+        (f"{V1}:15: field 'reconstructed' must be true or false, not 'yes please'",),
+    ),
+    Fault(
+        "reconstructed contents line without a note",
+        lambda r: edit(r, V1, "entry: beaming, page: 2}", "entry: beaming, reconstructed: true}"),
+        (f"{V1}:15: a reconstructed toc line needs a 'note' (on what evidence)",),
+    ),
+    Fault(
         "version id unquoted",
         lambda r: edit(r, V2, 'id: "2"', "id: 2"),
         (f"{V2}:2: field 'id' must be a quoted string, not 2 (write \"2\")",),
