@@ -173,6 +173,11 @@ FAULTS = [
         (f"{V2}:18: unsupported YAML tag '!!binary' (write plain text)",),
     ),
     Fault(
+        "YAML core tag with a wrong value",
+        lambda r: edit(r, "rulings/demo-rulings/r1.yaml", "new: true", "new: !!bool maybe"),
+        ("rulings/demo-rulings/r1.yaml:26: invalid bool value 'maybe'",),
+    ),
+    Fault(
         "YAML merge key",
         lambda r: edit(r, V2, "    title: Introduction\n", "    <<: {title: Introduction}\n"),
         (f"{V2}:18: unsupported YAML tag '!!merge' (write plain text)",),

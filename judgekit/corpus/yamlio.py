@@ -68,8 +68,9 @@ def _scalar(event: yaml.ScalarEvent, path: str) -> Any:
         return event.value
     node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     try:
-        return _SCALARS.construct_object(node)
-    except (yaml.YAMLError, ValueError) as exc:
+        # The tag's constructor itself: construct_object would remember every node forever.
+        return _SCALARS.yaml_constructors[tag](_SCALARS, node)
+    except (yaml.YAMLError, ValueError, KeyError) as exc:
         kind = tag.replace(_CORE, "")
         raise YamlError(path, _line(event), f"invalid {kind} value {event.value!r}") from exc
 
