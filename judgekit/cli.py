@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from judgekit.corpus.check import check_loaded, seeds_dir
+from judgekit.corpus.check import seeds_dir, validate
 from judgekit.corpus.loader import CorpusError, load_corpus
 
 
-def _corpus_or_exit(root: str | None):
+def _corpus_or_exit(root: str | None, strict: bool = True):
     try:
-        return load_corpus(root)
+        return load_corpus(root, strict=strict)
     except CorpusError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -25,12 +25,9 @@ def _corpus_or_exit(root: str | None):
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate the corpus; print problems and exit 1 if there are any."""
     seeds = Path(args.seeds) if args.seeds else None
-    try:
-        corpus = load_corpus(args.root)
-        problems = check_loaded(corpus, seeds)
-    except CorpusError as exc:
-        problems = exc.problems
-    if problems:
+    # The same validation as the app's start-up (load_corpus), so serve refuses what check does.
+    corpus, problems = validate(args.root, seeds)
+    if problems or corpus is None:
         for problem in problems:
             print(problem)
         print(f"{len(problems)} problem(s) found", file=sys.stderr)
@@ -46,7 +43,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     """Report which source sentences are missing from the corpus."""
     from judgekit.corpus.coverage import coverage
 
-    corpus = _corpus_or_exit(args.root)
+    # Coverage helps while the text is being fixed: the format must hold, not every check.
+    corpus = _corpus_or_exit(args.root, strict=False)
     seeds = Path(args.seeds) if args.seeds else seeds_dir(corpus.root)
     if seeds is None:
         print("seed texts not found: pass --seeds DIR or set JUDGEKIT_SEEDS", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The loader on tiny fixture corpora: the model it builds and its exact error messages."""
+"""The loader on tiny fixture corpora: the model it builds (each fault is in test_corpus_faults)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from judgekit.cli import main
-from judgekit.corpus.check import run_check
 from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.yamlio import YamlError, load_yaml
 
@@ -55,106 +54,6 @@ def test_mini_corpus_model():
     assert v1.released == "2003-08-19"  # a date stays a string as printed
 
 
-def test_model_is_frozen():
-    corpus = load_corpus(MINI)
-    entry = corpus.entry("demo-rulebook", "1", "beaming")
-    with pytest.raises(AttributeError):
-        entry.title = "changed"
-
-
-def test_duplicate_yaml_key(broken):
-    edit(broken / "rules/demo-rulebook/1.yaml", "    page: 2\n", "    page: 2\n    page: 3\n")
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/1.yaml:26: duplicate key 'page' (first at line 25)"
-    ]
-
-
-def test_duplicate_id(broken):
-    edit(broken / "rules/demo-rulebook/1.yaml", "  - id: beaming\n", "  - id: introduction\n")
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/1.yaml:23: duplicate id 'introduction' "
-        "(first at rules/demo-rulebook/1.yaml:17)"
-    ]
-
-
-def test_dangling_reference(broken):
-    edit(broken / "rules/demo-rulebook/1.yaml", "[[beaming|Beaming]]", "[[beamng|Beaming]]")
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/1.yaml:34: dangling reference 'beamng': no entry 'beamng' "
-        "in demo-rulebook 1 in 'gl-moving-a-ship'"
-    ]
-
-
-def test_reference_to_unknown_external_version(broken):
-    edit(broken / "rulings/demo-rulings/r1.yaml", "demo-glossary/1.6/", "demo-glossary/1.7/")
-    assert problems_of(broken) == [
-        "rulings/demo-rulings/r1.yaml:23: reference to unknown version '1.7' of demo-glossary "
-        "in 'ferengi-ingenuity'"
-    ]
-
-
-def test_malformed_yaml(broken):
-    edit(broken / "rules/demo-rulebook/2.yaml", "title: Introduction\n", "title: [Introduction\n")
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/2.yaml:19: invalid YAML: did not find expected ',' or ']'"
-    ]
-
-
-def test_unknown_field_and_block(broken):
-    edit(broken / "rules/demo-rulebook/1.yaml", "      - rule: You may", "      - rules: You may")
-    edit(broken / "rules/demo-rulebook/1.yaml", "    page: 1\n", "    pgae: 1\n")
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/1.yaml:19: unknown field 'pgae' in entry",
-        "rules/demo-rulebook/1.yaml:28: unknown block kind 'rules' in 'beaming'",
-    ]
-
-
-def test_missing_title_and_bad_edition(broken):
-    edit(broken / "rules/demo-rulebook/document.yaml", "edition: 2E", "edition: 3E")
-    edit(broken / "rules/demo-rulebook/2.yaml", "edition: 2E\n", "")
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/document.yaml:4: edition must be one of 2E, 1E",
-        "rules/demo-rulebook/1.yaml:5: edition '2E' differs from document's '3E'",
-        "rules/demo-rulebook/2.yaml:1: missing required field 'edition'",
-    ]
-
-
-RECONSTRUCTED = (
-    "  - {title: Beaming, entry: beaming, page: 2}\n"
-    "  - title: Beaming again\n"
-    "    entry: beaming\n"
-    "    reconstructed: true\n"
-    "    note: Not in the printed contents; the line is version 2's.\n"
-)
-
-
-def test_a_reconstructed_contents_line_loads_with_its_note(broken):
-    edit(
-        broken / "rules/demo-rulebook/1.yaml", RECONSTRUCTED.split("\n", 1)[0] + "\n", RECONSTRUCTED
-    )
-    toc = load_corpus(broken).version("demo-rulebook", "1").toc
-    assert [(t.title, t.reconstructed, t.note) for t in toc] == [
-        ("INTRODUCTION", False, None),
-        ("Beaming", False, None),
-        ("Beaming again", True, "Not in the printed contents; the line is version 2's."),
-    ]
-
-
-def test_a_reconstructed_contents_line_needs_a_flag_that_is_boolean_and_a_note(broken):
-    edit(
-        broken / "rules/demo-rulebook/1.yaml",
-        "  - {title: INTRODUCTION, entry: introduction, page: 1}\n",
-        "  - {title: INTRODUCTION, entry: introduction, page: 1, reconstructed: yes please}\n"
-        "  - {title: Beaming, entry: beaming, reconstructed: true}\n"
-        "  - {title: Beaming, entry: beaming, reconstructed: true, note: ''}\n",
-    )
-    assert problems_of(broken) == [
-        "rules/demo-rulebook/1.yaml:14: toc 'reconstructed' must be true or false",
-        "rules/demo-rulebook/1.yaml:15: a reconstructed toc line needs a 'note' (on what evidence)",
-        "rules/demo-rulebook/1.yaml:16: a reconstructed toc line needs a 'note' (on what evidence)",
-    ]
-
-
 def test_yaml_reader_keeps_lines(tmp_path):
     path = tmp_path / "x.yaml"
     path.write_text("a: 1\nb:\n  - c: 2\n")
@@ -163,35 +62,6 @@ def test_yaml_reader_keeps_lines(tmp_path):
     path.write_text("a: 1\na: 2\n")
     with pytest.raises(YamlError, match=r"x\.yaml:2: duplicate key 'a' \(first at line 1\)"):
         load_yaml(path)
-
-
-def test_check_reports_debris_toc_and_corrections(broken):
-    edit(
-        broken / "rules/demo-rulebook/1.yaml",
-        "Welcome to the game.",
-        "back to top of page Welcome.",
-    )
-    edit(
-        broken / "rules/demo-rulebook/1.yaml", "entry: beaming, page: 2", "entry: glossary, page: 2"
-    )
-    problems = [p.replace(str(broken) + "/", "") for p in run_check(broken, DATA / "seeds")]
-    assert problems == [
-        "rules/demo-rulebook/1.yaml:15: contents heading 'Beaming' maps to 'glossary' titled 'Glossary'",
-        "rules/demo-rulebook/1.yaml:17: debris (web navigation) 'back to top of page' in 'introduction'",
-    ]
-
-
-def test_check_correction_must_apply(broken):
-    edit(
-        broken / "rules/demo-rulebook/1.corrections.yaml",
-        'original: "Personnel with command',
-        'original: "Personel with command',
-    )
-    problems = [p.replace(str(broken) + "/", "") for p in run_check(broken, DATA / "seeds")]
-    assert problems == [
-        "rules/demo-rulebook/1.corrections.yaml:2: original 'Personel with command lead.' "
-        "not found at demo1.txt:2"
-    ]
 
 
 def test_cli_check_exit_codes(broken, capsys):
@@ -235,3 +105,50 @@ def test_broken_timing_file_stops_the_app_with_file_and_line(tmp_path, capsys):
     assert info.value.problems == [expected]
     assert main(["--root", str(root), "serve", "--port", "1"]) == 1
     assert expected in capsys.readouterr().err
+
+
+def test_a_registered_field_is_read_and_checked(broken, monkeypatch):
+    """Another developer's new field is one line in its record's table."""
+    from judgekit.corpus import fields
+
+    toc_item = {**fields.RECORDS["toc item"], "checked": fields.Spec(fields.flag)}
+    monkeypatch.setitem(fields.RECORDS, "toc item", toc_item)
+    edit(
+        broken / "rules/demo-rulebook/1.yaml",
+        "entry: beaming, page: 2}",
+        "entry: beaming, page: 2, checked: maybe}",
+    )
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:15: field 'checked' must be true or false, not 'maybe'"
+    ]
+    edit(broken / "rules/demo-rulebook/1.yaml", "checked: maybe", "checked: true")
+    assert load_corpus(broken).version("demo-rulebook", "1").toc[1].title == "Beaming"
+    monkeypatch.undo()
+    assert problems_of(broken) == [
+        "rules/demo-rulebook/1.yaml:15: unknown field 'checked' in toc item"
+    ]
+
+
+def test_coverage_reads_a_corpus_that_check_refuses_for_its_content(broken, capsys):
+    """Coverage helps fix the text, so a content fault (debris) does not stop it."""
+    edit(broken / "rules/demo-rulebook/1.yaml", "Welcome to the game.", "Welcome to the game. www.")
+    seeds = str(DATA / "seeds")
+    assert main(["--root", str(broken), "check", "--seeds", seeds]) == 1
+    capsys.readouterr()
+    assert main(["--root", str(broken), "coverage", "demo-rulebook", "1", "--seeds", seeds]) == 0
+    assert "demo-rulebook 1: " in capsys.readouterr().out
+
+
+def test_contents_lines_carry_reconstructed_and_note_to_the_model(broken):
+    edit(
+        broken / "rules/demo-rulebook/1.yaml",
+        "  - {title: Beaming, entry: beaming, page: 2}\n",
+        "  - {title: Beaming, entry: beaming, page: 2}\n"
+        "  - {title: Beaming again, entry: beaming, reconstructed: true, note: Version 2's line.}\n",
+    )
+    toc = load_corpus(broken).version("demo-rulebook", "1").toc
+    assert [(t.title, t.reconstructed, t.note) for t in toc] == [
+        ("INTRODUCTION", False, None),
+        ("Beaming", False, None),
+        ("Beaming again", True, "Version 2's line."),
+    ]

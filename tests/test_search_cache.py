@@ -196,3 +196,67 @@ def test_a_cache_that_cannot_be_written_serves_from_memory(corpus_copy, tmp_path
     service = open_index(corpus_copy, cache)
     assert service.how == "memory"
     assert first_ids(service)[0] == "gl-dilemma"
+
+
+def _key_of(root: Path, scratch: Path) -> str:
+    """The cache entry name the app uses for this corpus: build once in a scratch folder."""
+    open_index(root, scratch)
+    (entry,) = entries(scratch)
+    return entry.name
+
+
+@pytest.mark.parametrize("stray", ["file", "link to a file", "empty folder", "folder with files"])
+def test_a_lock_that_is_not_a_file_is_repaired_and_reported(corpus_copy, tmp_path, caplog, stray):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    lock = cache / ".build.lock"
+    found = "a folder"
+    if stray == "empty folder":
+        lock.mkdir()
+    elif stray == "folder with files":
+        (lock / "inside").mkdir(parents=True)
+        (lock / "inside" / "x").write_text("x")
+    else:
+        target = tmp_path / "elsewhere"
+        target.write_text("not ours")
+        if stray == "file":
+            lock.write_text("a lock file left by another build")
+            found = None  # an ordinary lock file: nothing to repair
+        else:
+            lock.symlink_to(target)
+            found = "a link"
+    with caplog.at_level("WARNING", logger="judgekit.search.cache"):
+        service = open_index(corpus_copy, cache)
+    assert service.how == "built"
+    assert first_ids(service)[0] == "gl-dilemma"
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    if found is None:
+        assert warnings == []
+    else:
+        assert warnings == [f"search index cache: {lock} was {found}, not a lock file; removed it"]
+    assert lock.is_file() and not lock.is_symlink()
+    assert open_index(corpus_copy, cache).how == "cache"
+
+
+@pytest.mark.parametrize("stray", ["file", "link"])
+def test_a_file_where_the_entry_folder_should_be_is_repaired_and_reported(
+    corpus_copy, tmp_path, caplog, stray
+):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    entry = cache / _key_of(corpus_copy, tmp_path / "scratch")
+    (tmp_path / "elsewhere").write_text("not an index")
+    if stray == "file":
+        entry.write_text("not an index")
+    else:
+        entry.symlink_to(tmp_path / "elsewhere")
+    with caplog.at_level("WARNING", logger="judgekit.search.cache"):
+        service = open_index(corpus_copy, cache)
+    assert service.how == "built"
+    assert first_ids(service)[0] == "gl-dilemma"
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    found = "a file" if stray == "file" else "a link"
+    assert warnings == [f"search index cache: {entry} was {found}, not a cache folder; removed it"]
+    assert entry.is_dir() and not entry.is_symlink()
+    assert (tmp_path / "elsewhere").read_text() == "not an index"  # a link's target is left alone
+    assert open_index(corpus_copy, cache).how == "cache"

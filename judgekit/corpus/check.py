@@ -6,9 +6,9 @@ import os
 import re
 from pathlib import Path
 
-from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.model import Corpus, Entry, Version
-from judgekit.render.text import ICON_RE, normalize_typography
+from judgekit.corpus.read import CorpusError, read_corpus
+from judgekit.render.text import normalize_typography
 from judgekit.timing.check import timing_problems
 
 DEBRIS = [
@@ -79,9 +79,6 @@ def _check_entry(corpus: Corpus, version: Version, entry: Entry) -> list[str]:
             match = pattern.search(text)
             if match:
                 problems.append(f"{where}: debris ({what}) {match.group(0)!r} in {entry.id!r}")
-        for name in ICON_RE.findall(text):
-            if name not in corpus.icons:
-                problems.append(f"{where}: unknown icon {name!r} in {entry.id!r}")
     if entry.card_ruling and entry.kind != "glossary":
         problems.append(
             f"{where}: card_ruling is for glossary entries, not {entry.kind} {entry.id!r}"
@@ -175,10 +172,20 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     return check_corpus(corpus, seeds) + timing_problems(corpus)
 
 
-def run_check(root: str | Path | None = None, seeds: Path | None = None) -> list[str]:
-    """Load then check; the loader's problems come first and stop the rest."""
+def validate(
+    root: str | Path | None = None, seeds: Path | None = None
+) -> tuple[Corpus | None, list[str]]:
+    """The corpus and every problem `judgekit check` and the app refuse it for.
+
+    The format's problems come first and stop the rest; then the content checks.
+    """
     try:
-        corpus = load_corpus(root)
+        corpus = read_corpus(root)
     except CorpusError as exc:
-        return exc.problems
-    return check_loaded(corpus, seeds)
+        return None, exc.problems
+    return corpus, check_loaded(corpus, seeds)
+
+
+def run_check(root: str | Path | None = None, seeds: Path | None = None) -> list[str]:
+    """Every problem of the corpus under root, as ``file:line: message``."""
+    return validate(root, seeds)[1]

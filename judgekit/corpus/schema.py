@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judgekit.corpus.fields import LINES_RE, Problems, read_record
 from judgekit.corpus.model import (
     BLOCK_KINDS,
-    ENTRY_KINDS,
     Block,
     Correction,
     Entry,
@@ -17,44 +18,14 @@ from judgekit.corpus.model import (
     Removal,
     SourceSpan,
 )
-from judgekit.corpus.references import ID_RE
-from judgekit.corpus.yamlio import LList, LMap, load_yaml
+from judgekit.corpus.yamlio import LMap, load_yaml
 
-LINES_RE = re.compile(r"^\d+(-\d+)?$")
+__all__ = ["LINES_RE", "Problems", "check_keys", "load_corrections", "load_entries", "load_icons"]
 
-
-class Problems:
-    """Problems collected while loading, each as ``file:line: message``."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, path: str | Path, line: int, message: str) -> None:
-        """Record one problem at ``path:line``."""
-        self.items.append(f"{path}:{line}: {message}")
-
-
-def field(
-    data: LMap,
-    key: str,
-    path: str,
-    probs: Problems,
-    kind: type | tuple = str,
-    required: bool = True,
-) -> Any:
-    """``data[key]`` if it is of ``kind`` (numbers read as text for str); else a problem, None."""
-    if key not in data or data[key] is None:
-        if required:
-            probs.add(path, data.line, f"missing required field {key!r}")
-        return None
-    value = data[key]
-    if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, kind):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        probs.add(path, data.line_of(key), f"field {key!r} must be {names}")
-        return None
-    return value
+# Anything that starts like an icon token; each must be exactly {icon:NAME} with a known NAME.
+ICON_TOKEN_RE = re.compile(r"\{\s*icon\b[^}\n]{0,40}\}?", re.IGNORECASE)
+ICON_NAME_RE = re.compile(r"^\{icon:([a-z0-9-]+)\}$")
+MAX_ENTRY_DEPTH = 12  # children of children...; the rulebooks need four
 
 
 def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: str) -> bool:
@@ -69,148 +40,138 @@ def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: s
     return True
 
 
-def load_icons(root: Path, probs: Problems) -> dict[str, Icon]:
-    """The icon vocabulary of ``rules/icons.yaml``, by name."""
+def load_icons(root: Path, probs: Problems) -> dict[str, Icon] | None:
+    """The icon vocabulary of ``rules/icons.yaml``, by name; None if it is missing or unusable."""
     path = root / "rules" / "icons.yaml"
-    icons: dict[str, Icon] = {}
-    if not path.exists():
+    if not path.is_file():
         probs.add(path, 1, "icon vocabulary is missing")
-        return icons
-    data = load_yaml(path)
-    items = data.get("icons") if isinstance(data, LMap) else None
-    if not isinstance(items, LList):
-        probs.add(path, getattr(data, "line", 1), "'icons' must be a list")
-        return icons
-    for item in items:
-        if not check_keys(item, {"name", "label", "group", "shape"}, str(path), probs, "icon"):
-            continue
-        name = field(item, "name", str(path), probs)
-        if name in icons:
-            probs.add(path, item.line, f"duplicate icon {name!r}")
-        elif name:
-            icons[name] = Icon(
-                name,
-                field(item, "label", str(path), probs) or name,
-                item.get("group") or "",
-                item.get("shape") or "square",
-            )
+        return None
+    data = read_record(load_yaml(path), "icon file", str(path), probs)
+    if data is None:
+        return None
+    icons: dict[str, Icon] = {}
+    for item in data["icons"]:
+        if item["name"] in icons:
+            probs.add(path, item["_line"], f"duplicate icon {item['name']!r}")
+        else:
+            icons[item["name"]] = Icon(item["name"], item["label"], item["group"], item["shape"])
     return icons
 
 
-ENTRY_FIELDS = {
-    "id",
-    "kind",
-    "title",
-    "page",
-    "source",
-    "body",
-    "children",
-    "aliases",
-    "card_ruling",
-    "new",
-    "continues",
-    "note",
-}
+def icon_problems(text: str, icons: dict[str, Icon] | None) -> list[str]:
+    """What is wrong with each icon token in a text: malformed, or not in the vocabulary.
+
+    Without a vocabulary (its own problem is reported) names are not checked.
+    """
+    problems = []
+    for match in ICON_TOKEN_RE.finditer(text):
+        token = match.group(0)
+        name = ICON_NAME_RE.match(token)
+        if name is None:
+            problems.append(f"malformed icon token {token!r} (write {{icon:NAME}})")
+        elif icons is not None and name.group(1) not in icons:
+            problems.append(f"unknown icon {name.group(1)!r}")
+    return problems
+
+
+@dataclass(frozen=True)
+class EntryContext:
+    """What every entry of one version file is read against."""
+
+    document: str
+    version: str
+    path: str
+    icons: dict[str, Icon] | None
+    probs: Problems
+
+
+def _body(ctx: EntryContext, entry_id: str, blocks: Any) -> tuple[Block, ...]:
+    body = []
+    for block in blocks:
+        if not isinstance(block, LMap) or len(block) != 1:
+            line = getattr(block, "line", 1)
+            ctx.probs.add(ctx.path, line, f"body block of {entry_id!r} must have exactly one key")
+            continue
+        ((kind, text),) = block.items()
+        if kind not in BLOCK_KINDS:
+            ctx.probs.add(ctx.path, block.line, f"unknown block kind {kind!r} in {entry_id!r}")
+        elif not isinstance(text, str) or not text.strip():
+            ctx.probs.add(ctx.path, block.line, f"{kind} block of {entry_id!r} must be text")
+        else:
+            for problem in icon_problems(text, ctx.icons):
+                ctx.probs.add(ctx.path, block.line, f"{problem} in {entry_id!r}")
+            body.append(Block(kind, text.strip()))
+    return tuple(body)
 
 
 def load_entries(
+    ctx: EntryContext,
     items: Any,
-    version: dict[str, str],
-    path: str,
-    probs: Problems,
     out: dict[str, Entry],
     parent: str | None,
     depth: int,
 ) -> tuple[str, ...]:
     """Load a list of entries and their children into ``out`` in reading order; return their ids."""
-    if not isinstance(items, LList):
-        probs.add(path, getattr(items, "line", 1), "'entries'/'children' must be a list")
-        return ()
     ids: list[str] = []
     for item in items:
-        if not check_keys(item, ENTRY_FIELDS, path, probs, "entry"):
+        values = read_record(item, "entry", ctx.path, ctx.probs)
+        if values is None:
             continue
-        entry_id = field(item, "id", path, probs)
-        if entry_id is None:
-            continue
-        where = f"{path}:{item.line_of('id')}"
-        if not ID_RE.match(entry_id):
-            probs.add(path, item.line_of("id"), f"invalid id {entry_id!r} (use [a-z0-9-])")
-            continue
+        entry_id = values["id"]
+        line = item.line_of("id")
         if entry_id in out:
-            probs.add(
-                path,
-                item.line_of("id"),
-                f"duplicate id {entry_id!r} (first at {out[entry_id].location})",
+            ctx.probs.add(
+                ctx.path, line, f"duplicate id {entry_id!r} (first at {out[entry_id].location})"
             )
             continue
-        kind = item.get("kind", "section")
-        if kind not in ENTRY_KINDS:
-            probs.add(path, item.line_of("kind"), f"unknown kind {kind!r} for {entry_id!r}")
-        title = field(item, "title", path, probs) or entry_id
-        body = []
-        for block in item.get("body") or []:
-            if not isinstance(block, LMap) or len(block) != 1:
-                line = getattr(block, "line", item.line)
-                probs.add(path, line, f"body block of {entry_id!r} must have exactly one key")
-                continue
-            ((bkind, text),) = block.items()
-            if bkind not in BLOCK_KINDS:
-                probs.add(path, block.line, f"unknown block kind {bkind!r} in {entry_id!r}")
-            elif not isinstance(text, str) or not text.strip():
-                probs.add(path, block.line, f"empty {bkind} block in {entry_id!r}")
-            else:
-                body.append(Block(bkind, text.strip()))
-        sources = []
-        for span in item.get("source") or []:
-            if (
-                isinstance(span, LMap)
-                and "file" in span
-                and LINES_RE.match(str(span.get("lines", "")))
-            ):
-                sources.append(SourceSpan(str(span["file"]), str(span["lines"])))
-            else:
-                probs.add(
-                    path, getattr(span, "line", item.line), f"bad source span in {entry_id!r}"
-                )
-        continues = []
-        for rel in item.get("continues") or []:
-            if isinstance(rel, LMap) and "ref" in rel and "relation" in rel:
-                continues.append(Lineage(str(rel["ref"]), str(rel["relation"])))
-            else:
-                probs.add(
-                    path, getattr(rel, "line", item.line), f"bad continues item in {entry_id!r}"
-                )
-        placeholder = Entry(
-            entry_id, kind, title, version["document"], version["id"], parent, (), ()
-        )
-        out[entry_id] = placeholder  # reserve the id and its reading-order slot
-        children = ()
-        if item.get("children"):
-            children = load_entries(
-                item["children"], version, path, probs, out, entry_id, depth + 1
-            )
+        for problem in icon_problems(values["title"], ctx.icons):
+            ctx.probs.add(ctx.path, item.line_of("title"), f"{problem} in {entry_id!r}")
+        values["body"] = _body(ctx, entry_id, values["body"])  # its problems before the children's
+        # Reserve the id and its reading-order slot before the children take theirs.
         out[entry_id] = Entry(
-            id=entry_id,
-            kind=kind,
-            title=str(title),
-            document=version["document"],
-            version=version["id"],
-            parent=parent,
-            children=children,
-            body=tuple(body),
-            page=item.get("page"),
-            source=tuple(sources),
-            aliases=tuple(str(a) for a in item.get("aliases") or ()),
-            card_ruling=bool(item.get("card_ruling", False)),
-            new=bool(item.get("new", False)),
-            continues=tuple(continues),
-            note=item.get("note"),
-            depth=depth,
-            location=where,
+            entry_id, values["kind"], entry_id, ctx.document, ctx.version, parent, (), ()
         )
+        children: tuple[str, ...] = ()
+        if values["children"] and depth + 1 >= MAX_ENTRY_DEPTH:
+            ctx.probs.add(
+                ctx.path,
+                item.line_of("children"),
+                f"children of {entry_id!r} nested more than {MAX_ENTRY_DEPTH} deep",
+            )
+        elif values["children"]:
+            children = load_entries(ctx, values["children"], out, entry_id, depth + 1)
+        out[entry_id] = _entry(ctx, values, parent, children, depth, f"{ctx.path}:{line}")
         ids.append(entry_id)
     return tuple(ids)
+
+
+def _entry(
+    ctx: EntryContext,
+    values: dict[str, Any],
+    parent: str | None,
+    children: tuple[str, ...],
+    depth: int,
+    location: str,
+) -> Entry:
+    return Entry(
+        id=values["id"],
+        kind=values["kind"],
+        title=values["title"],
+        document=ctx.document,
+        version=ctx.version,
+        parent=parent,
+        children=children,
+        body=values["body"],
+        page=values["page"],
+        source=tuple(SourceSpan(s["file"], s["lines"]) for s in values["source"]),
+        aliases=values["aliases"],
+        card_ruling=values["card_ruling"],
+        new=values["new"],
+        continues=tuple(Lineage(c["ref"], c["relation"]) for c in values["continues"]),
+        note=values["note"],
+        depth=depth,
+        location=location,
+    )
 
 
 def load_corrections(
@@ -219,45 +180,26 @@ def load_corrections(
     """A version's corrections file, if there is one: its corrections and removed stretches."""
     if not path.exists():
         return (), ()
-    data = load_yaml(path)
+    raw = load_yaml(path)
+    if raw is None:
+        return (), ()
+    data = read_record(raw, "corrections file", str(path), probs)
     if data is None:
         return (), ()
-    if not check_keys(data, {"corrections", "removed"}, str(path), probs, "corrections file"):
-        return (), ()
-    corrections, removed = [], []
-    for item in data.get("corrections") or []:
-        keys = {"entry", "source", "line", "original", "corrected", "evidence"}
-        if not check_keys(item, keys, str(path), probs, "correction"):
-            continue
-        missing = [k for k in sorted(keys) if item.get(k) in (None, "")]
-        if missing:
-            probs.add(path, item.line, f"correction lacks {', '.join(missing)}")
-            continue
-        corrections.append(
-            Correction(
-                str(item["entry"]),
-                str(item["source"]),
-                int(item["line"]),
-                str(item["original"]),
-                str(item["corrected"]),
-                str(item["evidence"]),
-                f"{path}:{item.line}",
-            )
+    corrections = tuple(
+        Correction(
+            c["entry"],
+            c["source"],
+            c["line"],
+            c["original"],
+            c["corrected"],
+            c["evidence"],
+            f"{path}:{c['_line']}",
         )
-    for item in data.get("removed") or []:
-        keys = {"source", "lines", "what", "reason"}
-        if not check_keys(item, keys, str(path), probs, "removal"):
-            continue
-        if not LINES_RE.match(str(item.get("lines", ""))):
-            probs.add(path, item.line_of("lines"), "removal 'lines' must be 'A-B'")
-            continue
-        removed.append(
-            Removal(
-                str(item.get("source")),
-                str(item["lines"]),
-                str(item.get("what", "")),
-                str(item.get("reason", "")),
-                f"{path}:{item.line}",
-            )
-        )
-    return tuple(corrections), tuple(removed)
+        for c in data["corrections"]
+    )
+    removed = tuple(
+        Removal(r["source"], r["lines"], r["what"], r["reason"], f"{path}:{r['_line']}")
+        for r in data["removed"]
+    )
+    return corrections, removed

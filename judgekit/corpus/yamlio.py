@@ -1,4 +1,9 @@
-"""YAML reading with line numbers and duplicate-key errors, on libyaml's CSafeLoader."""
+"""YAML reading with line numbers and clear ``file:line`` errors, on libyaml's event parser.
+
+The tree is built from parser events without recursion, so hostile files fail fast with a
+message instead of a traceback: aliases are refused (a few nested ones expand to billions
+of nodes), nesting is bounded before Python's stack is, and only YAML's plain types are read.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,10 @@ except AttributeError:  # pragma: no cover - libyaml is missing only on odd buil
     _Loader = yaml.SafeLoader
 
 _SCALARS = yaml.constructor.SafeConstructor()
+_RESOLVER = yaml.resolver.Resolver()
+_CORE = "tag:yaml.org,2002:"
+SCALAR_TAGS = {_CORE + name for name in ("str", "int", "float", "bool", "null", "timestamp")}
+MAX_DEPTH = 40  # mappings and lists inside each other; the corpus needs about a dozen
 
 
 class YamlError(Exception):
@@ -42,34 +51,112 @@ class LList(list):
     line: int = 0
 
 
-def _convert(node: yaml.Node, path: str) -> Any:
-    line = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        out = LMap()
-        out.line = line
-        out.key_lines = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise YamlError(path, key_node.start_mark.line + 1, "mapping keys must be plain")
-            key = key_node.value
-            key_line = key_node.start_mark.line + 1
-            if key in out:
-                raise YamlError(
-                    path,
-                    key_line,
-                    f"duplicate key {key!r} (first at line {out.key_lines[key]})",
-                )
-            out[key] = _convert(value_node, path)
-            out.key_lines[key] = key_line
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        seq = LList(_convert(item, path) for item in node.value)
-        seq.line = line
-        return seq
-    if node.tag == "tag:yaml.org,2002:timestamp":
+def _line(event: yaml.Event) -> int:
+    return event.start_mark.line + 1
+
+
+def _scalar(event: yaml.ScalarEvent, path: str) -> Any:
+    """A scalar as YAML's core schema reads it; dates stay as printed."""
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
+    if tag not in SCALAR_TAGS:
+        shown = (event.tag or tag).replace(_CORE, "!!")
+        raise YamlError(path, _line(event), f"unsupported YAML tag {shown!r} (write plain text)")
+    if tag == _CORE + "timestamp":
         # Dates stay as printed: "2003-08" and "2003-08-19" must not become date objects.
-        return node.value
-    return _SCALARS.construct_object(node)
+        return event.value
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    try:
+        # The tag's constructor itself: construct_object would remember every node forever.
+        return _SCALARS.yaml_constructors[tag](_SCALARS, node)
+    except (yaml.YAMLError, ValueError, KeyError) as exc:
+        kind = tag.replace(_CORE, "")
+        raise YamlError(path, _line(event), f"invalid {kind} value {event.value!r}") from exc
+
+
+class _Builder:
+    """Turns a stream of parser events into LMap/LList/scalars, one event at a time."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.stack: list[LMap | LList] = []
+        self.keys: list[str | None] = []  # per open mapping: the key awaiting its value
+        self.root: Any = None
+        self.documents = 0
+
+    def feed(self, event: yaml.Event) -> None:
+        """Take one event."""
+        if isinstance(event, yaml.AliasEvent):
+            raise YamlError(
+                self.path, _line(event), "YAML aliases (*name) are not allowed: write the value out"
+            )
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise YamlError(self.path, _line(event), "invalid YAML: more than one document")
+        elif isinstance(event, yaml.ScalarEvent):
+            self._put(event, _scalar(event, self.path))
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            self._open(event)
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            self.keys.pop()
+            self.stack.pop()
+
+    def _open(self, event: yaml.CollectionStartEvent) -> None:
+        is_map = isinstance(event, yaml.MappingStartEvent)
+        if event.tag not in (None, "!", _CORE + ("map" if is_map else "seq")):
+            shown = event.tag.replace(_CORE, "!!")
+            raise YamlError(
+                self.path, _line(event), f"unsupported YAML tag {shown!r} (write plain YAML)"
+            )
+        if len(self.stack) >= MAX_DEPTH:
+            raise YamlError(self.path, _line(event), f"nested more than {MAX_DEPTH} levels deep")
+        container: LMap | LList
+        if is_map:
+            container = LMap()
+            container.key_lines = {}
+        else:
+            container = LList()
+        container.line = _line(event)
+        self._put(event, container)
+        self.stack.append(container)
+        self.keys.append(None)
+
+    def _put(self, event: yaml.NodeEvent, value: Any) -> None:
+        """Place a value: the root, a list item, a mapping's key, or the value of that key."""
+        if not self.stack:
+            self.root = value
+            return
+        top = self.stack[-1]
+        if isinstance(top, LList):
+            top.append(value)
+            return
+        key = self.keys[-1]
+        if key is not None:
+            top[key] = value
+            self.keys[-1] = None
+            return
+        if not isinstance(event, yaml.ScalarEvent):
+            raise YamlError(self.path, _line(event), "mapping keys must be plain")
+        key = event.value
+        if key in top:
+            raise YamlError(
+                self.path,
+                _line(event),
+                f"duplicate key {key!r} (first at line {top.key_lines[key]})",
+            )
+        top.key_lines[key] = _line(event)
+        self.keys[-1] = key
+
+
+def _parse_error(path: Path, exc: yaml.YAMLError) -> YamlError:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        return YamlError(path, line, f"invalid YAML: {problem}")
+    return YamlError(path, 1, f"invalid YAML: {exc}")
 
 
 def load_yaml(path: str | Path) -> Any:
@@ -79,15 +166,12 @@ def load_yaml(path: str | Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise YamlError(path, 1, f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise YamlError(path, 1, f"cannot read the file ({exc.strerror or exc})") from None
+    builder = _Builder(str(path))
     try:
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise YamlError(path, line, f"invalid YAML: {problem}") from None
+        for event in yaml.parse(text, Loader=_Loader):
+            builder.feed(event)
     except yaml.YAMLError as exc:
-        raise YamlError(path, 1, f"invalid YAML: {exc}") from None
-    if node is None:
-        return None
-    return _convert(node, str(path))
+        raise _parse_error(path, exc) from None
+    return builder.root

@@ -108,6 +108,36 @@ def _lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _kind(path: Path) -> str:
+    if path.is_symlink():
+        return "a link"
+    return "a folder" if path.is_dir() else "a file"
+
+
+def _repair_lock(path: Path) -> None:
+    """Remove a folder or link standing where the lock file must be, saying so (flock needs a file)."""
+    if not path.is_symlink() and (not path.exists() or path.is_file()):
+        return
+    found = _kind(path)
+    try:
+        if found == "a folder":
+            shutil.rmtree(path)  # refuses anything that is not a real folder by the time it runs
+        else:
+            path.unlink()
+    except FileNotFoundError:
+        return  # another process repaired it first
+    log.warning("search index cache: %s was %s, not a lock file; removed it", path, found)
+
+
+def _repair_entry(final: Path) -> None:
+    """Remove a file or link standing where a cache entry's folder must be (under the lock)."""
+    if not final.is_symlink() and (not final.exists() or final.is_dir()):
+        return
+    found = _kind(final)
+    final.unlink()
+    log.warning("search index cache: %s was %s, not a cache folder; removed it", final, found)
+
+
 def _discard(folder: Path) -> None:
     """Move a bad entry aside, then delete it, so no reader ever opens it again."""
     aside = folder.with_name(f".{folder.name}.bad-{os.getpid()}-{time.monotonic_ns()}")
@@ -186,7 +216,9 @@ def load_or_build(
     docs: Sequence[IndexDoc] | None = None
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
+        _repair_lock(cache_dir / ".build.lock")
         with _lock(cache_dir / ".build.lock"):
+            _repair_entry(final)
             if final.is_dir():  # built by another process while we waited, or bad
                 try:
                     return _open(final, key, expected), "cache"

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from judgekit import urls
-from judgekit.corpus.loader import CorpusError
 from judgekit.corpus.model import Corpus, Entry, Version
+from judgekit.corpus.read import CorpusError
 from judgekit.corpus.references import Target, resolve
 
 ACTORS = ("active", "opponent", "each", "game")

@@ -1,0 +1,264 @@
+"""The corpus format as data: each kind of record, its fields, their types (rules/FORMAT.md).
+
+To add a field, add one line to its record's table in RECORDS below, e.g. in "toc item":
+``"reconstructed": Spec(flag),``; then read ``values["reconstructed"]`` where the loader
+builds the model (read.py, schema.py) and document it in FORMAT.md. A key outside its
+record's table is an error, so a misspelt field never passes silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judgekit.corpus.model import ENTRY_KINDS
+from judgekit.corpus.references import ID_RE, VERSION_RE
+from judgekit.corpus.yamlio import LList, LMap
+
+DATE_RE = re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$")
+LINES_RE = re.compile(r"^\d+(-\d+)?$")
+EDITIONS = ("2E", "1E")
+DOCUMENT_KINDS = ("rulebook", "rulings", "glossary")
+REMOVAL_REASONS = ("debris", "duplicate", "advertising", "navigation", "figure", "toc", "contact")
+ICON_SHAPES = ("square", "circle", "diamond", "hexagon", "star", "triangle")
+
+
+class Problems:
+    """Problems collected while loading, each as ``file:line: message``."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, path: str | Path, line: int, message: str) -> None:
+        """Record one problem at ``path:line``."""
+        self.items.append(f"{path}:{line}: {message}")
+
+
+class Bad(ValueError):
+    """A value that does not fit its field; the message follows the field's name."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def text(value: Any) -> str:
+    """Text: a YAML string, not empty (a number or true/false means the quotes were left out)."""
+    if not isinstance(value, str):
+        raise Bad(f"must be text, not {_shown(value)} (quote it)")
+    if not value.strip():
+        raise Bad("must not be empty")
+    return value
+
+
+def slug(value: Any) -> str:
+    """An id: lowercase letters, digits and '-', starting with a letter or digit."""
+    if not isinstance(value, str) or not ID_RE.match(value):
+        raise Bad(f"must be an id of [a-z0-9-], not {_shown(value)}")
+    return value
+
+
+def version_id(value: Any) -> str:
+    """A version id: always a quoted string (an unquoted 4 or 1.1 is a number)."""
+    if not isinstance(value, str):
+        raise Bad(f'must be a quoted string, not {_shown(value)} (write "{value}")')
+    if not VERSION_RE.match(value):
+        raise Bad(f"must be a version id of [A-Za-z0-9.-], not {_shown(value)}")
+    return value
+
+
+def page(value: Any) -> int:
+    """A printed page number, or a source line: a whole number from 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise Bad(f"must be a whole number from 1, not {_shown(value)}")
+    return value
+
+
+def flag(value: Any) -> bool:
+    """true or false."""
+    if not isinstance(value, bool):
+        raise Bad(f"must be true or false, not {_shown(value)}")
+    return value
+
+
+def a_list(value: Any) -> LList:
+    """A YAML list (its items are checked by whoever reads them)."""
+    if not isinstance(value, LList):
+        raise Bad(f"must be a list, not {_shown(value)}")
+    return value
+
+
+def text_list(value: Any) -> tuple[str, ...]:
+    """A list of texts."""
+    items = a_list(value)
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            raise Bad(f"must be a list of texts; {_shown(item)} is not text")
+    return tuple(items)
+
+
+def one_of(*choices: str) -> Callable[[Any], str]:
+    """A check that the value is one of ``choices``."""
+
+    def check(value: Any) -> str:
+        if value not in choices or not isinstance(value, str):
+            raise Bad(f"must be one of {', '.join(choices)}, not {_shown(value)}")
+        return value
+
+    return check
+
+
+def matching(pattern: re.Pattern[str], form: str) -> Callable[[Any], str]:
+    """A check that the value is text of the given form."""
+
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or not pattern.match(value):
+            raise Bad(f"must be {form}, not {_shown(value)}")
+        return value
+
+    return check
+
+
+date = matching(DATE_RE, 'a quoted date "YYYY", "YYYY-MM" or "YYYY-MM-DD"')
+lines = matching(LINES_RE, 'line numbers "A-B"')
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One field: how its value is checked, whether it must be there, what it is when absent."""
+
+    check: Callable[[Any], Any]
+    required: bool = False
+    default: Any = None
+    nullable: bool = False  # an explicit null is a value (supersedes: null)
+    record: str | None = None  # a list of records of this kind, each checked by its table
+
+
+RECORDS: dict[str, dict[str, Spec]] = {
+    "icon file": {"icons": Spec(a_list, required=True, record="icon")},
+    "icon": {
+        "name": Spec(slug, required=True),
+        "label": Spec(text, required=True),
+        "group": Spec(slug, default=""),
+        "shape": Spec(one_of(*ICON_SHAPES), default="square"),
+    },
+    "document file": {
+        "id": Spec(slug, required=True),
+        "title": Spec(text, required=True),
+        "short_title": Spec(text),
+        "edition": Spec(one_of(*EDITIONS), required=True),
+        "kind": Spec(one_of(*DOCUMENT_KINDS), default="rulebook"),
+        "external": Spec(flag, default=False),
+        "versions": Spec(a_list, default=(), record="external version"),
+    },
+    "external version": {
+        "id": Spec(version_id, required=True),
+        "title": Spec(text, required=True),
+        "released": Spec(date),
+        "released_printed": Spec(text),
+        "publisher": Spec(text),
+    },
+    "version file": {
+        "document": Spec(slug, required=True),
+        "id": Spec(version_id, required=True),
+        "title": Spec(text, required=True),
+        "short_title": Spec(text),
+        "edition": Spec(one_of(*EDITIONS), required=True),
+        "released": Spec(date, required=True),
+        "released_printed": Spec(text),
+        "publisher": Spec(text, default=""),
+        "supersedes": Spec(version_id, nullable=True),
+        "sources": Spec(a_list, default=(), record="source"),
+        "source_note": Spec(text, default=""),
+        "toc": Spec(a_list, default=(), record="toc item"),
+        "entries": Spec(a_list, required=True),
+        "note": Spec(text),
+    },
+    "source": {"file": Spec(text, required=True), "description": Spec(text, default="")},
+    "toc item": {
+        "title": Spec(text, required=True),
+        "page": Spec(page),
+        "entry": Spec(slug, required=True),
+        "reconstructed": Spec(flag, default=False),  # not printed: the editor's line
+        "note": Spec(text),  # required with reconstructed (read.py checks)
+    },
+    "entry": {
+        "id": Spec(slug, required=True),
+        "kind": Spec(one_of(*ENTRY_KINDS), default="section"),
+        "title": Spec(text, required=True),
+        "page": Spec(page),
+        "source": Spec(a_list, required=True, record="source span"),
+        "body": Spec(a_list, default=()),
+        "children": Spec(a_list, default=()),
+        "aliases": Spec(text_list, default=()),
+        "card_ruling": Spec(flag, default=False),
+        "new": Spec(flag, default=False),
+        "continues": Spec(a_list, default=(), record="continues item"),
+        "note": Spec(text),
+    },
+    "source span": {"file": Spec(text, required=True), "lines": Spec(lines, required=True)},
+    "continues item": {"ref": Spec(text, required=True), "relation": Spec(text, required=True)},
+    "corrections file": {
+        "corrections": Spec(a_list, default=(), record="correction"),
+        "removed": Spec(a_list, default=(), record="removal"),
+    },
+    "correction": {
+        "entry": Spec(slug, required=True),
+        "source": Spec(text, required=True),
+        "line": Spec(page, required=True),
+        "original": Spec(text, required=True),
+        "corrected": Spec(text, required=True),
+        "evidence": Spec(text, required=True),
+    },
+    "removal": {
+        "source": Spec(text, required=True),
+        "lines": Spec(lines, required=True),
+        "what": Spec(text, required=True),
+        "reason": Spec(one_of(*REMOVAL_REASONS), required=True),
+    },
+}
+
+
+def read_record(data: Any, kind: str, path: str, probs: Problems) -> dict[str, Any] | None:
+    """The fields of one record, checked by its table; None if it is unusable.
+
+    Every problem is reported. A record is unusable when it is not a mapping or a required
+    field is missing or wrong; a wrong optional field is reported and read as its default.
+    Lists of sub-records come back as tuples of their checked values (bad items left out).
+    ``values["_line"]`` is the line where the record starts.
+    """
+    table = RECORDS[kind]
+    if not isinstance(data, LMap):
+        probs.add(path, getattr(data, "line", 1), f"{kind} must be a mapping, not {_shown(data)}")
+        return None
+    for key in data:
+        if key not in table:
+            probs.add(path, data.line_of(key), f"unknown field {key!r} in {kind}")
+    values: dict[str, Any] = {"_line": data.line}  # where the record starts
+    usable = True
+    for key, spec in table.items():
+        raw = data.get(key)
+        values[key] = spec.default
+        if raw is None and not (spec.nullable and key in data):
+            if spec.required:
+                probs.add(path, data.line, f"missing required field {key!r} in {kind}")
+                usable = False
+            continue
+        try:
+            value = raw if raw is None else spec.check(raw)
+        except Bad as bad:
+            probs.add(path, data.line_of(key), f"field {key!r} {bad}")
+            usable = usable and not spec.required
+            continue
+        if spec.record:
+            value = tuple(
+                item
+                for item in (read_record(one, spec.record, path, probs) for one in value)
+                if item is not None
+            )
+        values[key] = value
+    return values if usable else None

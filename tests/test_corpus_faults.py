@@ -1,0 +1,500 @@
+"""The fault suite: small broken corpora, each refused by `judgekit check` and by the app alike.
+
+Each case copies the mini corpus, breaks one thing, and expects the exact ``file:line: message``
+lines and exit code 1 from `judgekit check`, and the same problems from ``load_corpus`` (what
+the app loads at start-up, so `judgekit serve` refuses it too). Hostile files (alias bombs,
+deep nesting) run `judgekit check` in a child process under a memory cap, so a regression
+fails the test instead of exhausting the machine.
+"""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from judgekit.cli import main
+from judgekit.corpus.loader import CorpusError, load_corpus
+
+from .conftest import DATA, MINI
+
+BOOK = "rules/demo-rulebook/"
+V1, V2 = BOOK + "1.yaml", BOOK + "2.yaml"
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    """Replace the first ``old`` in a corpus file (which must hold it) by ``new``."""
+    path = root / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture text {old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def append(root: Path, name: str, text: str) -> None:
+    """Add lines at the end of a corpus file."""
+    path = root / name
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One way to break the mini corpus and the problems `judgekit check` must report."""
+
+    name: str
+    breaks: Callable[[Path], None]
+    expected: tuple[str, ...]
+
+
+def _nested_children(levels: int) -> str:
+    """Children for the last entry of 1.yaml, nested ``levels`` deep, in block style."""
+    lines = []
+    for level in range(levels):
+        pad = " " * (8 + 4 * level)
+        lines += [
+            f"{pad}children:",
+            f"{pad}  - id: c{level}",
+            f"{pad}    title: C{level}",
+            f'{pad}    source: [{{file: demo1.txt, lines: "8-9"}}]',
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _alias_bomb(levels: int) -> str:
+    """The 'billion laughs': each level a list of nine aliases of the level before."""
+    lines = ['x0: &x0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for level in range(1, levels + 1):
+        refs = ", ".join([f"*x{level - 1}"] * 9)
+        lines.append(f"x{level}: &x{level} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+FAULTS = [
+    # -- the faults of issue #17 --------------------------------------------------------------
+    Fault(
+        "document.yaml deleted",
+        lambda r: (r / BOOK / "document.yaml").unlink(),
+        (
+            f"{BOOK}1.corrections.yaml:1: no demo-rulebook/document.yaml beside this file",
+            f"{BOOK}1.yaml:1: no demo-rulebook/document.yaml beside this file",
+            f"{BOOK}2.yaml:1: no demo-rulebook/document.yaml beside this file",
+        ),
+    ),
+    Fault(
+        "icon name in capitals",
+        lambda r: edit(r, V2, "{icon:command} lead", "{icon:COMMAND} lead"),
+        (
+            f"{V2}:21: malformed icon token '{{icon:COMMAND}}' (write {{icon:NAME}}) in 'introduction'",
+        ),
+    ),
+    Fault(
+        "icon without a name",
+        lambda r: edit(r, V2, "{icon:command} lead", "{icon:} lead"),
+        (f"{V2}:21: malformed icon token '{{icon:}}' (write {{icon:NAME}}) in 'introduction'",),
+    ),
+    Fault(
+        "icon with a space",
+        lambda r: edit(r, V2, "{icon:command} lead", "{icon: staff} lead"),
+        (
+            f"{V2}:21: malformed icon token '{{icon: staff}}' (write {{icon:NAME}}) in 'introduction'",
+        ),
+    ),
+    Fault(
+        "icon not closed",
+        lambda r: edit(r, V2, "{icon:command} lead", "{icon:command lead"),
+        (
+            f"{V2}:21: malformed icon token '{{icon:command lead.' (write {{icon:NAME}}) "
+            "in 'introduction'",
+        ),
+    ),
+    Fault(
+        "icon in a title",
+        lambda r: edit(r, V2, "title: Introduction", "title: Introduction {icon:comand}"),
+        (f"{V2}:18: unknown icon 'comand' in 'introduction'",),
+    ),
+    Fault(
+        "page in words",
+        lambda r: edit(r, V1, "    page: 2\n", "    page: twelve\n"),
+        (f"{V1}:25: field 'page' must be a whole number from 1, not 'twelve'",),
+    ),
+    Fault(
+        "page zero in the contents",
+        lambda r: edit(r, V1, "entry: beaming, page: 2", "entry: beaming, page: 0"),
+        (f"{V1}:15: field 'page' must be a whole number from 1, not 0",),
+    ),
+    Fault(
+        "document kind unknown",
+        lambda r: edit(r, BOOK + "document.yaml", "kind: rulebook", "kind: novel"),
+        (
+            f"{BOOK}document.yaml:5: field 'kind' must be one of rulebook, rulings, glossary, "
+            "not 'novel'",
+        ),
+    ),
+    Fault(
+        "entry kind unknown",
+        lambda r: edit(r, V1, "kind: glossary", "kind: novel"),
+        (f"{V1}:35: field 'kind' must be one of section, glossary, ruling, not 'novel'",),
+    ),
+    Fault(
+        "contents line reconstructed: yes please",
+        lambda r: edit(
+            r, V1, "entry: beaming, page: 2}", "entry: beaming, reconstructed: yes please}"
+        ),
+        (f"{V1}:15: field 'reconstructed' must be true or false, not 'yes please'",),
+    ),
+    Fault(
+        "reconstructed contents line without a note",
+        lambda r: edit(r, V1, "entry: beaming, page: 2}", "entry: beaming, reconstructed: true}"),
+        (f"{V1}:15: a reconstructed toc line needs a 'note' (on what evidence)",),
+    ),
+    Fault(
+        "version id unquoted",
+        lambda r: edit(r, V2, 'id: "2"', "id: 2"),
+        (f"{V2}:2: field 'id' must be a quoted string, not 2 (write \"2\")",),
+    ),
+    Fault(
+        "supersedes unquoted",
+        lambda r: edit(r, V2, 'supersedes: "1"', "supersedes: 1"),
+        (f"{V2}:9: field 'supersedes' must be a quoted string, not 1 (write \"1\")",),
+    ),
+    Fault(
+        "unknown YAML tag",
+        lambda r: edit(r, V2, "title: Introduction", "title: !foo x"),
+        (f"{V2}:18: unsupported YAML tag '!foo' (write plain text)",),
+    ),
+    Fault(
+        "YAML binary tag",
+        lambda r: edit(r, V2, "title: Introduction", "title: !!binary aGVsbG8="),
+        (f"{V2}:18: unsupported YAML tag '!!binary' (write plain text)",),
+    ),
+    Fault(
+        "YAML core tag with a wrong value",
+        lambda r: edit(r, "rulings/demo-rulings/r1.yaml", "new: true", "new: !!bool maybe"),
+        ("rulings/demo-rulings/r1.yaml:26: invalid bool value 'maybe'",),
+    ),
+    Fault(
+        "YAML merge key",
+        lambda r: edit(r, V2, "    title: Introduction\n", "    <<: {title: Introduction}\n"),
+        (f"{V2}:18: unsupported YAML tag '!!merge' (write plain text)",),
+    ),
+    Fault(
+        "5,000 nested brackets",
+        lambda r: edit(r, V2, "title: Introduction", "title: " + "[" * 5000 + "]" * 5000),
+        (f"{V2}:18: nested more than 40 levels deep",),
+    ),
+    Fault(
+        "children 1,500 deep",
+        lambda r: append(r, V1, _nested_children(1500)),
+        (f"{V1}:108: nested more than 40 levels deep",),  # the 16th level's source span,
+    ),
+    Fault(
+        "children 13 deep",
+        lambda r: append(r, V1, _nested_children(13)),
+        (f"{V1}:81: children of 'c9' nested more than 12 deep",),
+    ),
+    Fault(
+        "nine levels of aliases",
+        lambda r: append(r, V2, _alias_bomb(9)),
+        (f"{V2}:36: YAML aliases (*name) are not allowed: write the value out",),
+    ),
+    Fault(
+        "an undefined alias",
+        lambda r: edit(r, V2, "title: Introduction", "title: *nowhere"),
+        (f"{V2}:18: YAML aliases (*name) are not allowed: write the value out",),
+    ),
+    # -- faults handled before: they must stay handled ----------------------------------------
+    Fault(
+        "duplicate key",
+        lambda r: edit(r, V1, "    page: 2\n", "    page: 2\n    page: 3\n"),
+        (f"{V1}:26: duplicate key 'page' (first at line 25)",),
+    ),
+    Fault(
+        "duplicate id",
+        lambda r: edit(r, V1, "  - id: beaming\n", "  - id: introduction\n"),
+        (f"{V1}:23: duplicate id 'introduction' (first at {V1}:17)",),
+    ),
+    Fault(
+        "dangling reference",
+        lambda r: edit(r, V1, "[[beaming|Beaming]]", "[[beamng|Beaming]]"),
+        (
+            f"{V1}:34: dangling reference 'beamng': no entry 'beamng' in demo-rulebook 1 in 'gl-moving-a-ship'",
+        ),
+    ),
+    Fault(
+        "malformed YAML",
+        lambda r: edit(r, V2, "title: Introduction\n", "title: [Introduction\n"),
+        (f"{V2}:19: invalid YAML: did not find expected ',' or ']'",),
+    ),
+    Fault(
+        "two YAML documents in one file",
+        lambda r: append(r, V2, "---\nid: again\n"),
+        (f"{V2}:35: invalid YAML: more than one document",),
+    ),
+    Fault(
+        "not UTF-8",
+        lambda r: (r / V2).write_bytes((r / V2).read_bytes().replace(b"\xe2\x80\x93", b"\x96", 1)),
+        (f"{V2}:1: not UTF-8 text (invalid start byte)",),
+    ),
+    Fault(
+        "a folder named like a version file",
+        lambda r: (r / BOOK / "3.yaml").mkdir(),
+        (f"{BOOK}3.yaml:1: cannot read the file (Is a directory)",),
+    ),
+    Fault(
+        "unknown field and block kind",
+        lambda r: (
+            edit(r, V1, "      - rule: You may", "      - rules: You may"),
+            edit(r, V1, "    page: 1\n", "    pgae: 1\n"),
+        ),
+        (
+            f"{V1}:19: unknown field 'pgae' in entry",
+            f"{V1}:28: unknown block kind 'rules' in 'beaming'",
+        ),
+    ),
+    Fault(
+        "body block with two keys",
+        lambda r: edit(r, V1, "      - rule: You may", "      - rule: x\n        example: You may"),
+        (f"{V1}:28: body block of 'beaming' must have exactly one key",),
+    ),
+    Fault(
+        "empty rule block",
+        lambda r: edit(
+            r, V1, '      - example: "*For example, beam Picard to a planet.*"', "      - example:"
+        ),
+        (f"{V1}:29: example block of 'beaming' must be text",),
+    ),
+    Fault(
+        "missing required field",
+        lambda r: edit(r, V2, "edition: 2E\n", ""),
+        (f"{V2}:1: missing required field 'edition' in version file",),
+    ),
+    Fault(
+        "edition not 2E or 1E",
+        lambda r: edit(r, BOOK + "document.yaml", "edition: 2E", "edition: 3E"),
+        (f"{BOOK}document.yaml:4: field 'edition' must be one of 2E, 1E, not '3E'",),
+    ),
+    Fault(
+        "version of another edition",
+        lambda r: edit(r, V2, "edition: 2E", "edition: 1E"),
+        (f"{V2}:5: edition '1E' differs from document's '2E'",),
+    ),
+    Fault(
+        "invalid entry id",
+        lambda r: edit(r, V1, "  - id: beaming\n", "  - id: Beaming\n"),
+        (f"{V1}:23: field 'id' must be an id of [a-z0-9-], not 'Beaming'",),
+    ),
+    Fault(
+        "entry id unquoted number",
+        lambda r: edit(r, V1, "  - id: beaming\n", "  - id: 12\n"),
+        (f"{V1}:23: field 'id' must be an id of [a-z0-9-], not 12",),
+    ),
+    Fault(
+        "title as a number",
+        lambda r: edit(r, V1, "    title: Beaming\n", "    title: 1999\n"),
+        (f"{V1}:24: field 'title' must be text, not 1999 (quote it)",),
+    ),
+    Fault(
+        "flag not true or false",
+        lambda r: edit(r, "rulings/demo-rulings/r1.yaml", "new: true", "new: sometimes"),
+        ("rulings/demo-rulings/r1.yaml:26: field 'new' must be true or false, not 'sometimes'",),
+    ),
+    Fault(
+        "released not a date",
+        lambda r: edit(r, V2, 'released: "2015-04"', "released: April 2015"),
+        (
+            f'{V2}:6: field \'released\' must be a quoted date "YYYY", "YYYY-MM" or "YYYY-MM-DD", not \'April 2015\'',
+        ),
+    ),
+    Fault(
+        "source lines not A-B",
+        lambda r: edit(r, V1, 'lines: "3-6"', 'lines: "three to six"'),
+        (f"{V1}:26: field 'lines' must be line numbers \"A-B\", not 'three to six'",),
+    ),
+    Fault(
+        "entry without a source",
+        lambda r: edit(r, V1, '    source: [{file: demo1.txt, lines: "3-6"}]\n', ""),
+        (f"{V1}:23: missing required field 'source' in entry",),
+    ),
+    Fault(
+        "aliases not a list",
+        lambda r: edit(r, V1, "aliases: [move a ship]", "aliases: move a ship"),
+        (f"{V1}:37: field 'aliases' must be a list, not 'move a ship'",),
+    ),
+    Fault(
+        "version id and file name differ",
+        lambda r: edit(r, V2, 'id: "2"', 'id: "3"'),
+        (f"{V2}:2: version id '3' must match the file name",),
+    ),
+    Fault(
+        "document id and folder differ",
+        lambda r: edit(r, BOOK + "document.yaml", "id: demo-rulebook", "id: demo-book"),
+        (f"{BOOK}document.yaml:1: document id 'demo-book' must match its folder name",),
+    ),
+    Fault(
+        "supersedes an unknown version",
+        lambda r: edit(r, V2, 'supersedes: "1"', 'supersedes: "0"'),
+        (
+            f"{V2}:1: supersedes unknown version '0'",
+            f"{BOOK}document.yaml:1: versions must form one chain through 'supersedes'",
+        ),
+    ),
+    Fault(
+        "icon vocabulary missing",
+        lambda r: (r / "rules/icons.yaml").unlink(),
+        ("rules/icons.yaml:1: icon vocabulary is missing",),
+    ),
+    Fault(
+        "icon shape unknown",
+        lambda r: edit(r, "rules/icons.yaml", "shape: star", "shape: blob"),
+        (
+            "rules/icons.yaml:2: field 'shape' must be one of square, circle, diamond, hexagon, "
+            "star, triangle, not 'blob'",
+        ),
+    ),
+    Fault(
+        "unknown icon",
+        lambda r: edit(r, V2, "{icon:command} lead", "{icon:comand} lead"),
+        (f"{V2}:21: unknown icon 'comand' in 'introduction'",),
+    ),
+    Fault(
+        "correction without evidence",
+        lambda r: edit(
+            r,
+            BOOK + "1.corrections.yaml",
+            "    evidence: icon written as a word; the icon legend\n",
+            "",
+        ),
+        (f"{BOOK}1.corrections.yaml:2: missing required field 'evidence' in correction",),
+    ),
+    Fault(
+        "removal with an unknown reason",
+        lambda r: edit(r, BOOK + "1.corrections.yaml", "reason: debris", "reason: boring"),
+        (
+            f"{BOOK}1.corrections.yaml:9: field 'reason' must be one of debris, duplicate, "
+            "advertising, navigation, figure, toc, contact, not 'boring'",
+        ),
+    ),
+    Fault(
+        "external document with a version file",
+        lambda r: shutil.copy(
+            r / "rulings/demo-rulings/r1.yaml", r / "rulings/demo-glossary/1.6.yaml"
+        ),
+        (
+            "rulings/demo-glossary/1.6.yaml:1: demo-glossary is external (not held): it has no version files",
+        ),
+    ),
+    Fault(
+        "versions listed for a held document",
+        lambda r: append(r, BOOK + "document.yaml", 'versions: [{id: "1", title: One}]\n'),
+        (f"{BOOK}document.yaml:6: 'versions' is only for external documents",),
+    ),
+    Fault(
+        "reference to an unknown external version",
+        lambda r: edit(
+            r, "rulings/demo-rulings/r1.yaml", "demo-glossary/1.6/", "demo-glossary/1.7/"
+        ),
+        (
+            "rulings/demo-rulings/r1.yaml:23: reference to unknown version '1.7' of demo-glossary in 'ferengi-ingenuity'",
+        ),
+    ),
+    # -- content checks of `judgekit check`: the app refuses them too --------------------------
+    Fault(
+        "debris in the text",
+        lambda r: edit(r, V1, "Welcome to the game.", "back to top of page Welcome."),
+        (f"{V1}:17: debris (web navigation) 'back to top of page' in 'introduction'",),
+    ),
+    Fault(
+        "contents line for the wrong section",
+        lambda r: edit(r, V1, "entry: beaming, page: 2", "entry: glossary, page: 2"),
+        (f"{V1}:15: contents heading 'Beaming' maps to 'glossary' titled 'Glossary'",),
+    ),
+    Fault(
+        "correction original not in the seed",
+        lambda r: edit(
+            r,
+            BOOK + "1.corrections.yaml",
+            'original: "Personnel with command',
+            'original: "Personel with command',
+        ),
+        (
+            f"{BOOK}1.corrections.yaml:2: original 'Personel with command lead.' not found at demo1.txt:2",
+        ),
+    ),
+    Fault(
+        "card_ruling on a section",
+        lambda r: edit(
+            r, V1, "    title: Beaming\n", "    title: Beaming\n    card_ruling: true\n"
+        ),
+        (f"{V1}:23: card_ruling is for glossary entries, not section 'beaming'",),
+    ),
+]
+
+# Files that would exhaust memory or the stack if the reader regressed: run in a child process.
+HOSTILE = {"5,000 nested brackets", "children 1,500 deep", "nine levels of aliases"}
+
+
+@pytest.fixture()
+def root(tmp_path: Path) -> Path:
+    """A writable copy of the mini corpus to break."""
+    root = tmp_path / "corpus"
+    shutil.copytree(MINI, root)
+    return root
+
+
+def _relative(lines: list[str], root: Path) -> list[str]:
+    return [line.replace(f"{root}/", "") for line in lines]
+
+
+def _cap_memory() -> None:
+    limit = 2 * 1024**3  # an alias bomb that expands would hit this, not the machine
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
+def test_check_and_load_refuse_each_fault_with_file_and_line(fault, root, capsys, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_SEEDS", str(DATA / "seeds"))
+    fault.breaks(root)
+    if fault.name in HOSTILE:
+        run = subprocess.run(
+            [sys.executable, "-m", "judgekit.cli", "--root", str(root), "check"],
+            capture_output=True,
+            text=True,
+            timeout=120,  # a bound against a hang, not a speed test
+            preexec_fn=_cap_memory,
+        )
+        assert (run.returncode, _relative(run.stdout.splitlines(), root)) == (
+            1,
+            list(fault.expected),
+        )
+        assert run.stderr == f"{len(fault.expected)} problem(s) found\n"
+    else:
+        assert main(["--root", str(root), "check"]) == 1
+        captured = capsys.readouterr()
+        assert _relative(captured.out.splitlines(), root) == list(fault.expected)
+        assert captured.err == f"{len(fault.expected)} problem(s) found\n"
+    with pytest.raises(CorpusError) as refused:
+        load_corpus(root)  # what the app loads at start-up
+    assert _relative(refused.value.problems, root) == list(fault.expected)
+
+
+def test_the_mini_corpus_itself_passes(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_SEEDS", str(DATA / "seeds"))
+    assert main(["--root", str(MINI), "check"]) == 0
+    assert capsys.readouterr().out == "ok: 3 versions, 10 entries, 1 recorded corrections\n"
+
+
+@pytest.mark.parametrize("name", ["document.yaml deleted", "debris in the text"])
+def test_serve_refuses_what_check_refuses_with_the_same_messages(name, root, capsys, monkeypatch):
+    """A format fault and a content fault: `serve` prints check's lines and exits 1."""
+    monkeypatch.setenv("JUDGEKIT_SEEDS", str(DATA / "seeds"))
+    fault = next(f for f in FAULTS if f.name == name)
+    fault.breaks(root)
+    assert main(["--root", str(root), "serve", "--port", "1"]) == 1
+    captured = capsys.readouterr()
+    assert _relative(captured.err.splitlines(), root) == list(fault.expected)
+    assert "serving on" not in captured.out
