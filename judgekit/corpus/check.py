@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+from judgekit.corpus.cards import check_cards
 from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.render.text import ICON_RE, normalize_typography
@@ -165,6 +166,8 @@ def check_corpus(corpus: Corpus, seeds: Path | None = None) -> list[str]:
         for entry in version.walk():
             problems.extend(_check_entry(corpus, version, entry))
         problems.extend(_check_corrections(version, seeds))
+    if corpus.cards is not None:
+        problems.extend(check_cards(corpus, corpus.cards))
     return problems
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from judgekit.corpus.cards import load_cards
 from judgekit.corpus.model import Corpus, Document, Entry, Icon, Source, TocItem, Version
 from judgekit.corpus.references import VERSION_RE
 from judgekit.corpus.schema import (
@@ -23,7 +24,7 @@ from judgekit.resources import data_root
 CORPUS_DIRS = ("rules", "rulings")
 EDITIONS = ("2E", "1E")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-SPECIAL_SUFFIXES = (".corrections.yaml", ".timing.yaml")
+SPECIAL_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml")
 
 
 class CorpusError(Exception):
@@ -242,9 +243,13 @@ def load_corpus(root: str | Path | None = None) -> Corpus:
             documents[doc.id] = doc
     if not documents and not probs.items:
         probs.add(root, 0, "no documents found (expected rules/*/document.yaml)")
+    versions = [v for doc in documents.values() for v in doc.versions]
+    cards = load_cards(root, versions, probs)
     if probs.items:
         raise CorpusError(probs.items)
-    corpus = Corpus(documents=documents, icons=icons, root=str(root), digest=corpus_digest(root))
+    corpus = Corpus(
+        documents=documents, icons=icons, root=str(root), digest=corpus_digest(root), cards=cards
+    )
     dangling = _dangling(corpus)
     if dangling:
         raise CorpusError(dangling)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the card index module loads files and imports this one
+    from judgekit.corpus.cards import CardIndex
 
 BLOCK_KINDS = ("rule", "example", "advanced")
 ENTRY_KINDS = ("section", "glossary", "ruling")
@@ -190,6 +194,7 @@ class Corpus:
     icons: dict[str, Icon]
     root: str = ""
     digest: str = ""
+    cards: CardIndex | None = None  # None only for a corpus built by hand (tests)
 
     def document(self, document_id: str) -> Document | None:
         """The document with this id, or None."""
