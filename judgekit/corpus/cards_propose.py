@@ -66,7 +66,9 @@ def proposals(index: CardIndex, version: Version) -> list[Proposal]:
                     continue
                 known.add((entry.id, card))
                 out.append(
-                    Proposal(entry.id, card, hit.words, context, _review(hit.words, text, hit.start))
+                    Proposal(
+                        entry.id, card, hit.words, context, _review(hit.words, text, hit.start)
+                    )
                 )
     return out
 
@@ -85,7 +87,7 @@ def render_file(index: CardIndex, version: Version, new: list[Proposal]) -> str:
         cards.setdefault(p.entry, []).append(p.card)
     order = {entry_id: i for i, entry_id in enumerate(version.entries)}
     lines = [
-        "# Card mentions of this version (rules/FORMAT.md, \"Cards\"): proposed by",
+        '# Card mentions of this version (rules/FORMAT.md, "Cards"): proposed by',
         "# python -m judgekit.corpus.cards_propose, reviewed by hand; `judgekit check` verifies them.",
         f"document: {version.document}",
         f"version: {_q(version.id)}",
@@ -94,9 +96,7 @@ def render_file(index: CardIndex, version: Version, new: list[Proposal]) -> str:
     for entry_id in sorted(cards, key=lambda e: order.get(e, len(order))):
         lines.append(f"  - {{entry: {entry_id}, cards: [{', '.join(cards[entry_id])}]}}")
     nots = [
-        n
-        for n in index.not_mentions
-        if (n.document, n.version) == (version.document, version.id)
+        n for n in index.not_mentions if (n.document, n.version) == (version.document, version.id)
     ]
     lines.append("not_mentions:" + ("" if nots else " []"))
     for n in sorted(nots, key=lambda n: (order.get(n.entry, len(order)), n.card)):

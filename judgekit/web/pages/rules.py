@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from judgekit.corpus.model import Entry, Version
+from judgekit.render import card_index
 from judgekit.render import glossary as glossary_links
 from judgekit.render.library import Library
 from judgekit.search.suggest import Suggestion, closest_pages
@@ -57,6 +58,10 @@ def entry_context(lib: Library, entry: Entry, host_url: str) -> dict[str, Any]:
                 "html": glossary_links.label_external_refs(lib.html(term)),
             }
         )
+    # Card names linked in the text open the same pop-up, with what the card index knows.
+    definitions += [
+        card_index.card_definition(lib, c) for c in glossary_links.entry_cards(lib, entry)
+    ]
     permalink = host_url.rstrip("/") + data["url"]
     return {
         "entry": data,
