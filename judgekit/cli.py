@@ -8,6 +8,7 @@ import socket
 import sys
 from pathlib import Path
 
+from judgekit import card_cli
 from judgekit.corpus.check import check_loaded, seeds_dir
 from judgekit.corpus.loader import CorpusError, load_corpus
 
@@ -183,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--all-versions", action="store_true")
     search.add_argument("--limit", type=int, default=10)
     search.set_defaults(func=cmd_search)
+    card_cli.add_parser(sub)
     return parser
 
 
