@@ -104,8 +104,9 @@ def render_file(index: CardIndex, version: Version, new: list[Proposal]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(corpus: Corpus, write: bool, out=sys.stdout) -> int:
+def run(corpus: Corpus, write: bool, out=None) -> int:
     """Print (and with ``write`` record) every proposal; return how many there were."""
+    out = out or sys.stdout
     index = corpus.cards or CardIndex()
     total = 0
     for version in corpus.versions():
