@@ -31,15 +31,14 @@ def home_version(lib: Library, edition: str) -> Version | None:
     return None
 
 
-def card_text(lib: Library, card: Card) -> str:
-    """What a card item holds besides its names: its printed facts, as a result shows them."""
-    facts = [f"{card.edition} card"]
-    if card.type:
-        facts.append(card.type)
-    if card.set:
-        facts.append(" ".join(x for x in (card.set, card.number, card.rarity) if x))
-    count = len(ci.mentions_of(lib, card))
-    return f"{' · '.join(facts)}. Named in {count} passage{'s' if count != 1 else ''}."
+def card_text(card: Card) -> str:
+    """What a card item holds besides its names: its edition and printing, nothing more.
+
+    Rule words (a card's type, "named", "passage") are left out on purpose: hundreds of card
+    items holding "personnel" or "mission" would change how every rule query is ranked.
+    """
+    printing = " ".join(x for x in (card.set, card.number, card.rarity) if x)
+    return f"{card.edition} · {printing}" if printing else card.edition
 
 
 def card_docs(lib: Library) -> list[IndexDoc]:
@@ -59,7 +58,7 @@ def card_docs(lib: Library) -> list[IndexDoc]:
                     id=f"{edition.lower()}.{card.id}",
                     kind=KIND,
                     title=card.full_title,
-                    text=card_text(lib, card),
+                    text=card_text(card),
                     edition=edition,
                     vorder=vorder,
                     aliases=tuple(n for n in card.names if n != card.full_title),

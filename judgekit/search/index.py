@@ -187,11 +187,18 @@ class SearchIndex:
         return Outcome(hits[0], hits[1], terms, suggestion)
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:
-        """Card titles the query is the start of (three letters or more), as exact wordings."""
+        """Card titles the query is most of the start of, as exact wordings.
+
+        At least three letters and half the title: "devidian d" is Devidian Door, while
+        "stopped" is a rule word, not the start of Stop First Contact.
+        """
         key = title_key(query)
         if len(key) < 3:
             return []
-        return [name for k, name in self.card_names if k.startswith(key)][:most]
+        found = [
+            name for k, name in self.card_names if k.startswith(key) and len(key) * 2 >= len(k)
+        ]
+        return found[:most]
 
     def _rank(self, results, groups: list[_Group], exact: dict[int, int], number: bool) -> list:
         """Order hits: exact titles, then titles holding every word, then by relevance.
