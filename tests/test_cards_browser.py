@@ -71,3 +71,16 @@ def test_a_card_name_in_rule_text_opens_its_popup(page, live_server, blocked, vi
         popover.locator(".popover-link").click()
     assert urlsplit(page.url).path == "/cards/2e/uss-galaxy"
     assert len(blocked) == 0
+
+
+def test_a_card_name_on_a_whole_version_page_opens_its_popup(page, live_server, blocked):
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{live_server}/rulings/1e-current-rulings/2000-02-28/")
+    link = page.locator('a.card-link[data-gloss="card-1e-devidian-door"]').first
+    link.scroll_into_view_if_needed()
+    link.click()
+    popover = page.locator("#jk-popover")
+    popover.wait_for(state="visible")
+    assert popover.locator(".popover-title").inner_text() == "Devidian Door"
+    assert popover.locator(".popover-link").get_attribute("href") == "/cards/1e/devidian-door"
+    assert len(blocked) == 0

@@ -187,6 +187,7 @@ class _VersionCache:
         self.entry_html: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.entry_cards: dict[str, tuple[Card, ...]] = {}
         self.page_html: dict[str, str] | None = None
+        self.page_cards: tuple[Card, ...] = ()
 
 
 def _cache(lib: Library, version: Version) -> _VersionCache:
@@ -278,10 +279,17 @@ def version_html(lib: Library, version: Version) -> dict[str, str]:
     cache = _cache(lib, version)
     if cache.page_html is None:
         linker = _linker(lib, version, True)
-        cache.page_html = {
-            e.id: label_external_refs(
-                linker.link(link_cards(lib, e, lib.html(e))[0], exclude=e.id)[0]
-            )
-            for e in version.walk()
-        }
+        pages: dict[str, str] = {}
+        cards: dict[str, Card] = {}
+        for e in version.walk():
+            with_cards, linked = link_cards(lib, e, lib.html(e))
+            cards.update((card_index.def_id(c), c) for c in linked)
+            pages[e.id] = label_external_refs(linker.link(with_cards, exclude=e.id)[0])
+        cache.page_html, cache.page_cards = pages, tuple(cards.values())
     return cache.page_html
+
+
+def version_cards(lib: Library, version: Version) -> tuple[Card, ...]:
+    """The cards linked on the whole-version page, each once."""
+    version_html(lib, version)
+    return _cache(lib, version).page_cards

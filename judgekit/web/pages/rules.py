@@ -97,6 +97,9 @@ def version_context(lib: Library, version: Version) -> dict[str, Any]:
         "version": data,
         "document": serialize.document_summary(lib, doc),
         "html": glossary_links.version_html(lib, version),
+        "definitions": [
+            card_index.card_definition(lib, c) for c in glossary_links.version_cards(lib, version)
+        ],
         "glossary": [e for e in data["entries"] if e["kind"] == "glossary"],
         "letters": ruling_letters(data["entries"]),
     }
