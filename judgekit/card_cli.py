@@ -8,6 +8,7 @@ import json
 import sys
 
 from judgekit.corpus.cards import CARD_FILES, Card, fold, sort_key
+from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.render import card_index as ci
 from judgekit.render.library import Library
 from judgekit.shapes import cards as shapes
@@ -59,13 +60,15 @@ def _print_card(lib: Library, card: Card) -> None:
 
 def cmd_card(args: argparse.Namespace) -> int:
     """Print the card's page as text (or JSON); several matches are listed; none is an error."""
-    from judgekit.cli import _corpus_or_exit
-
     edition = args.edition.upper() if args.edition else None
     if edition is not None and edition not in CARD_FILES:
         print(f"unknown edition {args.edition!r} (known: {', '.join(CARD_FILES)})", file=sys.stderr)
         return 2
-    lib = Library(_corpus_or_exit(args.root))
+    try:
+        lib = Library(load_corpus(args.root))
+    except CorpusError as exc:
+        print("\n".join(exc.problems), file=sys.stderr)
+        return 1
     found = matching(lib, args.title.strip(), edition)
     if not found:
         names = {fold(c.full_title): c for c in ci.index_of(lib)}

@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from judgekit.corpus.cards import check_cards
+from judgekit.corpus.cards_check import check_cards
 from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.render.text import ICON_RE, normalize_typography
