@@ -274,7 +274,9 @@ def test_card_names_link_to_card_pages_with_a_popup(cards_client):
     assert (
         '<template id="def-card-2e-uss-galaxy" data-title="U.S.S. Galaxy" '
         'data-url="/cards/2e/uss-galaxy" data-link-text="Open this card&#39;s page">'
-        "<p>2E · ship · Demo 1 R</p><p>Named in 4 passages of the rules.</p></template>" in html
+        "<p>2E · ship · Demo 1 R</p><p>Named in 4 passages of the rules.</p>"
+        '<p>Rulings and errata:</p><ul><li><a href="/rules/demo-rulebook/1/gl-uss-galaxy">'
+        "U.S.S. Galaxy (Demo Rulebook v1)</a></li></ul></template>" in html
     )
     # A name recorded as not a mention stays text.
     icons = cards_client.get("/rules/demo-rulebook/1/icons").get_data(as_text=True)

@@ -164,11 +164,23 @@ def card_definition(lib: Library, card: Card) -> dict[str, str]:
     if card.set:
         printed = " ".join(x for x in (card.number, card.rarity) if x)
         facts.append(f"{card.set} {printed}".strip())
-    count = len(mentions_of(lib, card))
+    mentions = mentions_of(lib, card)
+    count = len(mentions)
     body = (
         f"<p>{html.escape(' · '.join(facts))}</p>"
         f"<p>Named in {count} passage{'s' if count != 1 else ''} of the rules.</p>"
     )
+    rulings = []
+    for m in mentions:
+        entry = lib.corpus.entry(m.document, m.version, m.entry)
+        if entry is not None and role(lib, entry, card) == "ruling":
+            version = lib.corpus.version(m.document, m.version)
+            label = f"{entry.title} ({lib.label(version)})"
+            rulings.append(
+                f'<li><a href="{html.escape(lib.entry_url(entry))}">{html.escape(label)}</a></li>'
+            )
+    if rulings:
+        body += f"<p>Rulings and errata:</p><ul>{''.join(rulings[:3])}</ul>"
     return {
         "id": def_id(card),
         "title": card.full_title,
