@@ -151,3 +151,20 @@ def test_card_links_in_a_real_entry(client):
     assert 'id="def-card-1e-process-ore"' in html
     own = client.get("/rulings/1e-current-rulings/2000-02-28/devidian-door").get_data(as_text=True)
     assert 'href="/cards/1e/devidian-door"' in own  # a ruling on a card links its card page
+
+
+def test_a_title_two_cards_share_links_the_filtered_list(client):
+    html = client.get("/rules/2e-rulebook/4/uniqueness").get_data(as_text=True)
+    assert (
+        '●<a class="gloss card-link" href="/cards?q=Jean-Luc+Picard&amp;edition=2e" '
+        'data-gloss="cards-jean-luc-picard" title="Card: Jean-Luc Picard">Jean-Luc Picard</a>'
+    ) in html
+    listed = client.get("/cards?q=Jean-Luc+Picard&edition=2e").get_data(as_text=True)
+    shown = re.findall(r'<li data-card-title="([^"]+)">', listed)
+    assert shown == ["Jean-Luc Picard, Argo Pilot", "Jean-Luc Picard, Explorer"]
+
+
+def test_a_recorded_not_a_mention_is_not_linked(client):
+    html = client.get("/rules/2e-rulebook/4/personnel").get_data(as_text=True)
+    assert "Earth" in html
+    assert 'href="/cards/2e/earth"' not in html
