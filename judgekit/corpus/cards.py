@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judgekit.corpus.model import Version
 from judgekit.corpus.references import ID_RE, REF_RE
 from judgekit.corpus.schema import Problems, check_keys
 from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
@@ -240,7 +241,7 @@ def mentions_path(version_path: str | Path) -> Path:
     return path.with_name(path.stem + MENTIONS_SUFFIX)
 
 
-def load_cards(root: str | Path, versions: Iterable, probs: Problems) -> CardIndex:
+def load_cards(root: str | Path, versions: Iterable[Version], probs: Problems) -> CardIndex:
     """Both editions' cards and every held version's mentions; problems go to ``probs``."""
     root = Path(root)
     cards: dict[tuple[str, str], Card] = {}
