@@ -38,13 +38,18 @@ def card_summary(lib: Library, card: Card) -> dict[str, Any]:
 
 
 def cards(lib: Library) -> dict[str, Any]:
-    """GET /api/cards: every card, 2E then 1E, each sorted by title."""
-    index = ci.index_of(lib)
-    return {
-        "cards": [
-            card_summary(lib, card) for edition in CARD_FILES for card in index.of_edition(edition)
-        ]
-    }
+    """GET /api/cards: every card, 2E then 1E, each sorted by title (built once; not to mutate)."""
+    memo = lib.memo("card_shapes")
+    if "all" not in memo:
+        index = ci.index_of(lib)
+        memo["all"] = {
+            "cards": [
+                card_summary(lib, card)
+                for edition in CARD_FILES
+                for card in index.of_edition(edition)
+            ]
+        }
+    return memo["all"]
 
 
 def _standing(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
@@ -90,6 +95,14 @@ def _order(lib: Library, item: dict[str, Any]) -> tuple:
 
 def card_detail(lib: Library, card: Card) -> dict[str, Any]:
     """GET /api/cards/<edition>/<id>: the card and every passage naming it, rulings first."""
+    memo = lib.memo("card_shapes")
+    key = (card.edition, card.id)
+    if key not in memo:
+        memo[key] = _detail(lib, card)
+    return memo[key]
+
+
+def _detail(lib: Library, card: Card) -> dict[str, Any]:
     passages = []
     for m in ci.mentions_of(lib, card):
         entry = lib.corpus.entry(m.document, m.version, m.entry)
