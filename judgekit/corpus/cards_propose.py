@@ -4,7 +4,8 @@ For every held version it finds each card name in each entry (exact titles and a
 words, the unique-dot form •Jean-Luc Picard, possessives), leaves what the mentions file already
 records (mention or not), and prints the rest. ``--write`` adds them to the version's
 ``<version>.mentions.yaml`` as mentions; a maintainer then reviews every one (a common word is not
-a card) and moves the wrong ones to ``not_mentions`` with a reason before committing.
+a card) and moves the wrong ones to ``not_mentions`` with a reason before committing. ``--write``
+rewrites the file in its canonical layout (one line per entry); comments in it are not kept.
 """
 
 from __future__ import annotations
