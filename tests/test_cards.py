@@ -337,3 +337,12 @@ def test_library_without_cards_has_an_empty_index():
     from judgekit.shapes.cards import cards
 
     assert cards(lib) == {"cards": []}
+
+
+def test_card_paths_are_every_card_page_and_its_json(cards_client, corpus):
+    from judgekit.render.card_index import card_paths
+
+    paths = list(card_paths(Library(corpus)))
+    assert paths[:4] == ["/cards", "/api/cards", "/cards/2e/uss-galaxy", "/api/cards/2e/uss-galaxy"]
+    assert len(paths) == 2 + 2 * 6
+    assert all(cards_client.get(p).status_code == 200 for p in paths)

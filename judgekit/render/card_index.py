@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from judgekit import urls
@@ -52,6 +53,15 @@ def shared_title_url(card: Card) -> str:
 def card_api_url(card: Card) -> str:
     """The card's JSON."""
     return urls.card_api(edition_slug(card.edition), card.id)
+
+
+def card_paths(lib: Library) -> Iterator[str]:
+    """Every card index address that needs no query: the list and each card, with their JSON."""
+    yield urls.cards_page()
+    yield urls.cards_api()
+    for card in index_of(lib):
+        yield card_url(card)
+        yield card_api_url(card)
 
 
 def index_of(lib: Library) -> CardIndex:
