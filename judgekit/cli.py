@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from judgekit import card_cli
 from judgekit.corpus.check import seeds_dir, validate
 from judgekit.corpus.loader import CorpusError, load_corpus
 
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--all-versions", action="store_true")
     search.add_argument("--limit", type=int, default=10)
     search.set_defaults(func=cmd_search)
+    card_cli.add_parser(sub)
     return parser
 
 

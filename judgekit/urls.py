@@ -86,6 +86,26 @@ def search_page(**params: str) -> str:
     return "/search" + (f"?{urlencode(params)}" if params else "")
 
 
+def cards_page(**params: str) -> str:
+    """The card index: every card by edition; ``q`` and ``edition`` filter it."""
+    return "/cards" + (f"?{urlencode(params)}" if params else "")
+
+
+def card_page(edition: str, card_id: str) -> str:
+    """A card's page: the card and every passage that names it."""
+    return f"/cards/{_q(edition)}/{_q(card_id)}"
+
+
+def cards_api() -> str:
+    """The JSON of every card."""
+    return "/api/cards"
+
+
+def card_api(edition: str, card_id: str) -> str:
+    """The JSON of a card with every passage that names it."""
+    return f"/api/cards/{_q(edition)}/{_q(card_id)}"
+
+
 def compare_document_page(document: str) -> str:
     """The page listing a document's versions to compare."""
     return f"/diff/{_q(document)}"

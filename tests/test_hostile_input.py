@@ -57,6 +57,10 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "timing.index": ({}, {}, 200),
     "timing.sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
     "static": ({"filename": "css/judgekit.css"}, {}, 200),
+    "cards.index": ({}, {"q": "borg", "edition": "2e"}, 200),
+    "cards.card": ({"edition": "2e", "card_id": "uss-galaxy"}, {}, 200),
+    "api_cards.cards": ({}, {}, 200),
+    "api_cards.card": ({"edition": "1e", "card_id": "devidian-door"}, {}, 200),
 }
 
 
@@ -427,7 +431,7 @@ SEARCH_MESSAGES = [
     ),
     ({"document": "1e-glossary"}, "document '1e-glossary' is not held in judgekit"),
     ({"document": IMG}, f"unknown document '{IMG}' (known: 2e-rulebook, 1e-current-rulings)"),
-    ({"kind": "\x00"}, "unknown kind '\\x00' (known: section, glossary, ruling, step)"),
+    ({"kind": "\x00"}, "unknown kind '\\x00' (known: section, glossary, ruling, step, card)"),
     ({"edition": "3e"}, "unknown edition '3e' (known: 2E, 1E)"),
     ({"all_versions": "-1"}, "all_versions must be 1 or 0, not '-1'"),
 ]

@@ -85,9 +85,9 @@ def test_timing_steps_are_searchable(client):
 
 
 def test_steps_are_a_known_kind(client):
-    response = client.get("/api/search?q=x&kind=card")
+    response = client.get("/api/search?q=x&kind=deck")
     assert response.get_json()["message"] == (
-        "unknown kind 'card' (known: section, glossary, ruling, step)"
+        "unknown kind 'deck' (known: section, glossary, ruling, step, card)"
     )
 
 
@@ -103,10 +103,11 @@ def test_an_exact_glossary_term_comes_first(client):
         assert first["id"] == expected and first["exact"], (query, first["id"])
 
 
-def test_the_index_holds_every_entry_and_step(app, corpus):
+def test_the_index_holds_every_entry_step_and_card(app, corpus):
     from judgekit.timing.model import sequences_for
 
     service = app.extensions["judgekit"]["search"]
     entries = sum(len(v.entries) for v in corpus.versions())
     steps = sum(len(seq.flat) for seq in sequences_for(corpus))
-    assert service.index.doc_count() == entries + steps
+    cards = len(corpus.cards.cards)
+    assert service.index.doc_count() == entries + steps + cards

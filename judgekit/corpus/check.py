@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+from judgekit.corpus.cards_check import check_cards
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.render.text import normalize_typography
@@ -162,6 +163,8 @@ def check_corpus(corpus: Corpus, seeds: Path | None = None) -> list[str]:
         for entry in version.walk():
             problems.extend(_check_entry(corpus, version, entry))
         problems.extend(_check_corrections(version, seeds))
+    if corpus.cards is not None:
+        problems.extend(check_cards(corpus, corpus.cards))
     return problems
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -192,6 +193,7 @@ class Corpus:
     icons: dict[str, Icon]
     root: str = ""
     digest: str = ""
+    cards: CardIndex | None = None  # None only for a corpus built by hand (tests)
 
     def document(self, document_id: str) -> Document | None:
         """The document with this id, or None."""
@@ -219,3 +221,94 @@ class Corpus:
     def in_force(self, version: Version | None) -> bool:
         """Whether a version is the one in force: its document's newest."""
         return version is not None and self.documents[version.document].latest is version
+
+
+# -- the card index (loaded and checked by judgekit.corpus.cards) --------------------------------
+APOSTROPHES = "'\u2019\u2018"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of one edition, as the corpus names it."""
+
+    id: str
+    edition: str
+    title: str
+    subtitle: str | None = None
+    unique: bool = False
+    type: str | None = None
+    set: str | None = None
+    number: str | None = None
+    rarity: str | None = None
+    aliases: tuple[str, ...] = ()
+    source: str | None = None  # the entry that lists the card (set, number, rarity)
+    note: str | None = None
+    location: str = ""
+
+    @property
+    def full_title(self) -> str:
+        """Title and subtitle as a card list prints them: "Kira Nerys, Reformed Collaborator"."""
+        return f"{self.title}, {self.subtitle}" if self.subtitle else self.title
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every form of the name that text may use, longest forms first."""
+        forms = [self.full_title, self.title, *self.aliases]
+        return tuple(dict.fromkeys(sorted(forms, key=len, reverse=True)))
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entry of one version that names a card."""
+
+    document: str
+    version: str
+    entry: str
+    card: str
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class NotMention:
+    """A card's title found in an entry, reviewed and recorded as not naming the card."""
+
+    document: str
+    version: str
+    entry: str
+    card: str
+    reason: str
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class CardIndex:
+    """Every card and every mention, with lookups both ways."""
+
+    cards: dict[tuple[str, str], Card] = field(default_factory=dict)
+    mentions: tuple[Mention, ...] = ()
+    not_mentions: tuple[NotMention, ...] = ()
+    files: tuple[str, ...] = ()
+
+    def card(self, edition: str, card_id: str) -> Card | None:
+        """A card by edition and id, or None."""
+        return self.cards.get((edition, card_id))
+
+    def of_edition(self, edition: str) -> list[Card]:
+        """An edition's cards, sorted by title as a judge reads them."""
+        found = [c for (ed, _), c in self.cards.items() if ed == edition]
+        return sorted(found, key=lambda c: (sort_key(c.full_title), c.id))
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards.values())
+
+
+def sort_key(title: str) -> str:
+    """Titles sort by their letters: quotes, dots and the unique dot do not count."""
+    return re.sub(r"[^a-z0-9 ]", "", fold(title).casefold())
+
+
+def fold(text: str) -> str:
+    """Straight apostrophes and single spaces, for comparing names."""
+    for mark in APOSTROPHES[1:]:
+        text = text.replace(mark, "'")
+    return re.sub(r"\s+", " ", text).strip()

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from judgekit.corpus.cards import load_cards
 from judgekit.corpus.fields import Problems, read_record
 from judgekit.corpus.model import Corpus, Document, Entry, Icon, Source, TocItem, Version
 from judgekit.corpus.references import find_refs, resolve
@@ -243,10 +244,16 @@ def read_corpus(root: str | Path | None = None) -> Corpus:
     _orphans(root, probs)
     if not documents and not probs.items:
         probs.add(root, 0, "no documents found (expected rules/*/document.yaml)")
+    versions = [v for doc in documents.values() for v in doc.versions]
+    cards = load_cards(root, versions, probs)
     if probs.items:
         raise CorpusError(probs.items)
     corpus = Corpus(
-        documents=documents, icons=icons or {}, root=str(root), digest=corpus_digest(root)
+        documents=documents,
+        icons=icons or {},
+        root=str(root),
+        digest=corpus_digest(root),
+        cards=cards,
     )
     dangling = _dangling(corpus)
     if dangling:

@@ -7,7 +7,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from judgekit.corpus.cards import Card
 from judgekit.corpus.model import Entry, Version
+from judgekit.render import card_index
 from judgekit.render.library import Library
 
 # A tag of serialized HTML; quoted attribute values may hold '>' in hand-written input.
@@ -71,21 +73,27 @@ def _skips(tag: str, raw_attrs: str) -> bool:
 class GlossaryLinker:
     """Finds a version's glossary terms in HTML text nodes and links each one once."""
 
+    FLAGS = re.IGNORECASE
+    PREFIX = "Glossary: "
+    CLASS = "gloss"
+
     def __init__(self, terms: Iterable[Term]) -> None:
         self.terms: dict[str, Term] = {}
         self._by_phrase: dict[str, Term] = {}
+        written: set[str] = set()  # as printed: a case-sensitive linker matches these exactly
         for term in terms:
             self.terms[term.entry_id] = term
             for phrase in term.phrases:
                 key = normalize_phrase(phrase)
+                written.add(phrase.strip())
                 # The first entry to claim a phrase keeps it (reading order decides clashes).
                 if key and key not in self._by_phrase:
                     self._by_phrase[key] = term
-        phrases = sorted(self._by_phrase, key=len, reverse=True)  # longest wins at a position
+        phrases = sorted(written - {""}, key=len, reverse=True)  # longest wins at a position
         self._regex = (
             re.compile(
                 r"(?<![\w-])(?:" + "|".join(_pattern(p) for p in phrases) + r")(?![\w-])",
-                re.IGNORECASE,
+                self.FLAGS,
             )
             if phrases
             else None
@@ -107,9 +115,9 @@ class GlossaryLinker:
             linked.append(term.entry_id)
             out.append(html.escape(plain[last : match.start()], quote=False))
             out.append(
-                f'<a class="gloss" href="{html.escape(term.href)}" '
+                f'<a class="{self.CLASS}" href="{html.escape(term.href)}" '
                 f'data-gloss="{html.escape(term.entry_id)}" '
-                f'title="{html.escape("Glossary: " + term.title)}">'
+                f'title="{html.escape(self.PREFIX + term.title)}">'
                 f"{html.escape(match.group(0), quote=False)}</a>"
             )
             last = match.end()
@@ -177,7 +185,9 @@ class _VersionCache:
     def __init__(self) -> None:
         self.linkers: dict[str, GlossaryLinker] = {}
         self.entry_html: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.entry_cards: dict[str, tuple[Card, ...]] = {}
         self.page_html: dict[str, str] | None = None
+        self.page_cards: tuple[Card, ...] = ()
 
 
 def _cache(lib: Library, version: Version) -> _VersionCache:
@@ -209,14 +219,59 @@ def _linker(lib: Library, version: Version, in_page: bool) -> GlossaryLinker:
     return cache.linkers[mode]
 
 
+class CardLinker(GlossaryLinker):
+    """The glossary linker for the card names an entry mentions: exact case, titled as a card."""
+
+    FLAGS = 0
+    PREFIX = "Card: "
+    CLASS = "gloss card-link"
+
+
+def link_cards(lib: Library, entry: Entry, fragment: str) -> tuple[str, tuple[Card, ...]]:
+    """Link the first occurrence of each card the entry's mention data names; and those cards.
+
+    Cards are linked before glossary terms, so a term inside a card name ("Borg" in "Borg
+    Cube") is not linked on its own.
+    """
+    cards = {card_index.def_id(c): c for c in card_index.cards_in(lib, entry)}
+    if not cards:
+        return fragment, ()
+    owners: dict[str, list[Card]] = {}
+    for card in cards.values():
+        for name in card.names:
+            owners.setdefault(normalize_phrase(name), []).append(card)
+    terms = [
+        Term(key, c.full_title, own, card_index.card_url(c))
+        for key, c in cards.items()
+        if (own := tuple(n for n in c.names if len(owners[normalize_phrase(n)]) == 1))
+    ]
+    # A title two mentioned cards share ("•Jean-Luc Picard") names them all: link the list.
+    for name, shared in owners.items():
+        if len(shared) > 1:
+            title = shared[0].title
+            href = card_index.shared_title_url(shared[0])
+            terms.append(Term("cards-" + re.sub(r"[^a-z0-9]+", "-", name), title, (title,), href))
+    linked, ids = CardLinker(terms).link(fragment)
+    return linked, tuple(cards[i] for i in ids if i in cards)
+
+
 def entry_html(lib: Library, entry: Entry) -> tuple[str, tuple[str, ...]]:
-    """An entry page's HTML: glossary terms linked to their pages; the linked glossary ids."""
+    """An entry page's HTML: card names and glossary terms linked; the linked glossary ids."""
     version = lib.corpus.version(entry.document, entry.version)
     cache = _cache(lib, version)
     if entry.id not in cache.entry_html:
-        linked, ids = _linker(lib, version, False).link(lib.html(entry), exclude=entry.id)
+        with_cards, cards = link_cards(lib, entry, lib.html(entry))
+        linked, ids = _linker(lib, version, False).link(with_cards, exclude=entry.id)
         cache.entry_html[entry.id] = (label_external_refs(linked), tuple(ids))
+        cache.entry_cards[entry.id] = cards
     return cache.entry_html[entry.id]
+
+
+def entry_cards(lib: Library, entry: Entry) -> tuple[Card, ...]:
+    """The cards linked in an entry page's HTML, first linked first."""
+    entry_html(lib, entry)
+    version = lib.corpus.version(entry.document, entry.version)
+    return _cache(lib, version).entry_cards[entry.id]
 
 
 def version_html(lib: Library, version: Version) -> dict[str, str]:
@@ -224,8 +279,17 @@ def version_html(lib: Library, version: Version) -> dict[str, str]:
     cache = _cache(lib, version)
     if cache.page_html is None:
         linker = _linker(lib, version, True)
-        cache.page_html = {
-            e.id: label_external_refs(linker.link(lib.html(e), exclude=e.id)[0])
-            for e in version.walk()
-        }
+        pages: dict[str, str] = {}
+        cards: dict[str, Card] = {}
+        for e in version.walk():
+            with_cards, linked = link_cards(lib, e, lib.html(e))
+            cards.update((card_index.def_id(c), c) for c in linked)
+            pages[e.id] = label_external_refs(linker.link(with_cards, exclude=e.id)[0])
+        cache.page_html, cache.page_cards = pages, tuple(cards.values())
     return cache.page_html
+
+
+def version_cards(lib: Library, version: Version) -> tuple[Card, ...]:
+    """The cards linked on the whole-version page, each once."""
+    version_html(lib, version)
+    return _cache(lib, version).page_cards

@@ -23,7 +23,9 @@ from judgekit.search.analysis import (
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
-EXACT_FIRST = ("glossary", "ruling")  # an exact term or ruling topic beats everything
+# An exact card title beats everything (the card page gathers its rulings), then an exact
+# term or ruling topic; any other exact title comes next (tier 3).
+EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
 COORD_POWER = 2  # an item holding half the query's words scores a quarter
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
 RERANK = 50  # how many of the best hits are checked for proximity
@@ -101,6 +103,10 @@ class SearchIndex:
         self.meta: list[dict] = [
             {k: v for k, v in fields.items() if k != "text"} for fields in stored
         ]
+        # Card titles complete as the judge types: "devidian d" means the card Devidian Door.
+        self.card_names = sorted(
+            {(title_key(m["name"]), m["name"]) for m in self.meta if m.get("kind") == "card"}
+        )
 
     def searcher(self) -> Searcher:
         """This thread's searcher: Whoosh searchers must not be shared between threads."""
@@ -173,11 +179,26 @@ class SearchIndex:
         results = searcher.search(
             Q.Or([self._group_query(g) for g in groups]), filter=fq, limit=None, terms=True
         )
-        exact = self._exact(searcher, _wordings(query, suggestion, groups), fq)
+        wordings = _wordings(query, suggestion, groups) + self._card_completions(query)
+        exact = self._exact(searcher, wordings, fq)
         ranked = self._rank(results, groups, exact, bool(HOW_MANY.search(query)))
         hits = self._collapse(ranked, all_versions, limit)
         terms = frozenset(stem for g in groups for stem in g.terms)
         return Outcome(hits[0], hits[1], terms, suggestion)
+
+    def _card_completions(self, query: str, most: int = 5) -> list[str]:
+        """Card titles the query is most of the start of, as exact wordings.
+
+        At least three letters and half the title: "devidian d" is Devidian Door, while
+        "stopped" is a rule word, not the start of Stop First Contact.
+        """
+        key = title_key(query)
+        if len(key) < 3:
+            return []
+        found = [
+            name for k, name in self.card_names if k.startswith(key) and len(key) * 2 >= len(k)
+        ]
+        return found[:most]
 
     def _rank(self, results, groups: list[_Group], exact: dict[int, int], number: bool) -> list:
         """Order hits: exact titles, then titles holding every word, then by relevance.
@@ -241,14 +262,14 @@ class SearchIndex:
         return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
 
     def _exact(self, searcher, wordings: list[str], fq: Q.Query | None) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed): 4 for terms, 3 otherwise."""
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
         keys = {key for key in map(title_key, wordings) if key}
         if not keys:
             return {}
         found = searcher.search(
             Q.Or([Q.Term("title_key", key) for key in keys]), filter=fq, limit=None
         )
-        return {hit.docnum: 4 if hit["kind"] in EXACT_FIRST else 3 for hit in found}
+        return {hit.docnum: EXACT_TIERS.get(hit["kind"], 3) for hit in found}
 
     def _collapse(
         self, ranked: list, all_versions: bool, limit: int

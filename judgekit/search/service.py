@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from judgekit.corpus.model import ENTRY_KINDS, Corpus, Entry
+from judgekit.render import card_index as ci
 from judgekit.render.library import Library
 from judgekit.render.text import quoted, to_plain
+from judgekit.search import cards as search_cards
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query, snippet
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.documents import IndexDoc, topic_of
@@ -133,6 +135,7 @@ class ExtraSource:
     docs: Callable[[], list[IndexDoc]]
     urls: Callable[[Hit], tuple[str, str | None]]  # (page url, api url)
     breadcrumb: Callable[[Hit], list[dict[str, Any]]]
+    describe: Callable[[Hit], dict[str, Any]] | None = None  # fields that replace the defaults
 
 
 def timing_source(lib: Library) -> ExtraSource | None:
@@ -192,6 +195,19 @@ def timing_source(lib: Library) -> ExtraSource | None:
     return ExtraSource("step", docs, urls, breadcrumb)
 
 
+def card_source(lib: Library) -> ExtraSource | None:
+    """The card index as search items (kind ``card``), when the corpus has cards."""
+    if not any(True for _ in ci.index_of(lib)):
+        return None
+    return ExtraSource(
+        search_cards.KIND,
+        lambda: search_cards.card_docs(lib),
+        lambda hit: search_cards.urls_of(lib, hit),
+        lambda hit: [],
+        lambda hit: search_cards.describe(lib, hit),
+    )
+
+
 def timing_plain(lib: Library, markdown: str) -> str:
     """A step's text as plain words (icons as labels, references as their words)."""
     return to_plain(markdown, lib.corpus.icons, lambda _target: None)
@@ -217,8 +233,8 @@ class SearchService:
         """A service over the corpus entries plus the timing steps where they exist."""
         if cache_dir == "default":
             cache_dir = default_cache_dir()
-        extra = timing_source(lib)
-        return cls(lib, cache_dir, (extra,) if extra else ())
+        extras = tuple(x for x in (timing_source(lib), card_source(lib)) if x is not None)
+        return cls(lib, cache_dir, extras)
 
     @property
     def index(self) -> SearchIndex:
@@ -288,6 +304,8 @@ class SearchService:
             data["api_url"] = extra.urls(hit)[1]
             data["citation"] = f"{lib.label(version)}, {hit.title}"
             data["breadcrumb"] = extra.breadcrumb(hit)
+            if extra.describe is not None:
+                data.update(extra.describe(hit))
         data["also_in"] = []
         for other_version, other_id in hit.also_in:
             other = replace(hit, version=other_version, id=other_id, also_in=())

@@ -5,12 +5,13 @@ from __future__ import annotations
 from flask import Flask
 
 from judgekit.web import alternate, assets, errors, memory, protect
+from judgekit.web.api import cards as api_cards
 from judgekit.web.api import compare as api_compare
 from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
 from judgekit.web.api import timing as api_timing
 from judgekit.web.context import library_of
-from judgekit.web.pages import compare, rules, rulings, search, timing
+from judgekit.web.pages import cards, compare, rules, rulings, search, timing
 
 BLUEPRINTS = (
     rules,
@@ -18,10 +19,12 @@ BLUEPRINTS = (
     search,
     compare,
     timing,
+    cards,
     api_reading,
     api_search,
     api_compare,
     api_timing,
+    api_cards,
 )
 
 

@@ -22,6 +22,8 @@ TWINS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "diff.marked": ("api_compare.diff_marked", ("document", "version"), ()),
     "diff.history": ("api_compare.history", ("document", "entry_id"), ("typography",)),
     "timing.index": ("api_timing.timing_index", (), ()),
+    "cards.index": ("api_cards.cards", (), ()),
+    "cards.card": ("api_cards.card", ("edition", "card_id"), ()),
     "timing.sequence": ("api_timing.timing_sequence", ("sequence_id",), ("version",)),
     "search.search": (
         "api_search.search",

@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import abort, request
 
 from judgekit.compare import diff
+from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Document, Entry, Version
+from judgekit.render import card_index
 from judgekit.timing.model import Sequence
 from judgekit.web.context import current_library, current_timing
 
@@ -106,3 +108,14 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
             return seq
     known = ", ".join(s.version for s in versions)
     abort(404, description=f"sequence {sequence_id!r} has no version {version!r} (known: {known})")
+
+
+def find_card(edition: str, card_id: str) -> Card:
+    """A card by edition ("2e"/"1e") and id, or a 404 saying what is unknown."""
+    if edition.upper() not in CARD_FILES:
+        known = ", ".join(card_index.edition_slug(e) for e in CARD_FILES)
+        abort(404, description=f"unknown edition {edition!r} (known: {known})")
+    found = card_index.find_card(current_library(), edition, card_id)
+    if found is None:
+        abort(404, description=f"unknown {edition.upper()} card {card_id!r}")
+    return found

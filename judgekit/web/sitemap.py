@@ -11,6 +11,7 @@ from itertools import permutations
 
 from judgekit import urls
 from judgekit.corpus.model import Document
+from judgekit.render.card_index import card_paths
 from judgekit.render.library import Library
 from judgekit.timing.model import Timing, sequence_api_url, sequence_url
 
@@ -62,5 +63,11 @@ def timing_paths(timing: Timing) -> Iterator[str]:
 
 def all_paths(lib: Library, timing: Timing) -> list[str]:
     """Every page and JSON answer that needs no query, each once, in a stable order."""
-    paths = [*reading_paths(lib), urls.SEARCH, *timing_paths(timing), *compare_paths(lib)]
+    paths = [
+        *reading_paths(lib),
+        urls.SEARCH,
+        *card_paths(lib),
+        *timing_paths(timing),
+        *compare_paths(lib),
+    ]
     return list(dict.fromkeys(paths))

@@ -122,7 +122,7 @@
     var tpl = document.getElementById("def-" + id);
     if (tpl && tpl.content) {
       return { title: tpl.getAttribute("data-title"), url: tpl.getAttribute("data-url"),
-               nodes: tpl.content.cloneNode(true) };
+               linkText: tpl.getAttribute("data-link-text"), nodes: tpl.content.cloneNode(true) };
     }
     var section = document.querySelector('section[data-entry-id="' + CSS.escape(id) + '"]');
     if (!section) return null;
@@ -164,6 +164,7 @@
     // Links inside the pop-up navigate normally; copied ids would be duplicates.
     body.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
     link.setAttribute("href", def.url);
+    link.textContent = def.linkText || "Open this glossary entry";  // a card opens its card page
     trigger = anchor;
     anchor.setAttribute("aria-expanded", "true");
     popover.hidden = false;

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from judgekit.corpus.model import Entry, Version
+from judgekit.render import card_index
 from judgekit.render import glossary as glossary_links
 from judgekit.render.library import Library
 from judgekit.search.suggest import Suggestion, closest_pages
@@ -57,6 +58,10 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
                 "html": glossary_links.label_external_refs(lib.html(term)),
             }
         )
+    # Card names linked in the text open the same pop-up, with what the card index knows.
+    definitions += [
+        card_index.card_definition(lib, c) for c in glossary_links.entry_cards(lib, entry)
+    ]
     permalink = base_url.rstrip("/") + data["url"]
     return {
         "entry": data,
@@ -92,6 +97,9 @@ def version_context(lib: Library, version: Version) -> dict[str, Any]:
         "version": data,
         "document": serialize.document_summary(lib, doc),
         "html": glossary_links.version_html(lib, version),
+        "definitions": [
+            card_index.card_definition(lib, c) for c in glossary_links.version_cards(lib, version)
+        ],
         "glossary": [e for e in data["entries"] if e["kind"] == "glossary"],
         "letters": ruling_letters(data["entries"]),
     }

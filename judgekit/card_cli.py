@@ -1,0 +1,97 @@
+"""`judgekit card "title"`: a card and every passage that names it, from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+
+from judgekit.corpus.cards import CARD_FILES, Card, fold, sort_key
+from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.render import card_index as ci
+from judgekit.render.library import Library
+from judgekit.shapes import cards as shapes
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``card`` sub-command to the CLI."""
+    card = sub.add_parser("card", help="a card and every passage that names it")
+    card.add_argument("title", help="the card's title (or the start of it, or its id)")
+    card.add_argument("--edition", help="2E or 1E (default: both)")
+    card.add_argument("--json", action="store_true", help="print the API's JSON")
+    card.set_defaults(func=cmd_card)
+
+
+def matching(lib: Library, query: str, edition: str | None) -> list[Card]:
+    """Cards named exactly so (title, full title, alias or id), else those starting so."""
+    cards = [c for ed in CARD_FILES for c in ci.index_of(lib).of_edition(ed)]
+    cards = [c for c in cards if edition is None or c.edition == edition]
+    want = sort_key(query)
+    exact = [c for c in cards if want in {sort_key(n) for n in (*c.names, c.id)} or query == c.id]
+    if exact:
+        return exact
+    return [c for c in cards if any(sort_key(n).startswith(want) for n in c.names)] if want else []
+
+
+def _print_card(lib: Library, card: Card) -> None:
+    detail = shapes.card_detail(lib, card)
+    facts = " · ".join(
+        x
+        for x in (
+            detail["edition_title"],
+            card.type,
+            " ".join(y for y in (card.set, card.number, card.rarity) if y),
+        )
+        if x
+    )
+    print(f"{'•' if card.unique else ''}{card.full_title}  ({facts})")
+    print(f"  {detail['url']}")
+    for group in shapes.card_groups(detail):
+        print(f"\n{group['title']}")
+        for version in group["versions"]:
+            print(f"  {version['label']}{' (in force)' if version['in_force'] else ''}")
+            for m in version["passages"]:
+                print(f"    {m['title']}  {m['url']}")
+                print(f"      {m['snippet']}")
+                if not m["in_force"]:
+                    print(f"      [{m['standing']['text']}]")
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    """Print the card's page as text (or JSON); several matches are listed; none is an error."""
+    edition = args.edition.upper() if args.edition else None
+    if edition is not None and edition not in CARD_FILES:
+        print(f"unknown edition {args.edition!r} (known: {', '.join(CARD_FILES)})", file=sys.stderr)
+        return 2
+    try:
+        lib = Library(load_corpus(args.root))
+    except CorpusError as exc:
+        print("\n".join(exc.problems), file=sys.stderr)
+        return 1
+    found = matching(lib, args.title.strip(), edition)
+    if not found:
+        names = {fold(c.full_title): c for c in ci.index_of(lib)}
+        close = difflib.get_close_matches(fold(args.title), list(names), n=5, cutoff=0.6)
+        print(f"no card named {args.title!r}", file=sys.stderr)
+        if close:
+            print("closest: " + "; ".join(close), file=sys.stderr)
+        return 1
+    if args.json:
+        data = [shapes.card_detail(lib, c) for c in found]
+        print(
+            json.dumps(data[0] if len(data) == 1 else {"cards": data}, indent=2, ensure_ascii=False)
+        )
+        return 0
+    if len(found) > 1:
+        print(f"{len(found)} cards match {args.title!r}:")
+        for card in found:
+            print(f"  {card.full_title} ({card.edition})  {ci.card_url(card)}")
+        if len(found) > 3:
+            return 0
+        print()
+    for number, card in enumerate(found):
+        if number:
+            print("\n" + "-" * 40)
+        _print_card(lib, card)
+    return 0

@@ -1,0 +1,150 @@
+"""The card index's JSON shapes (``/api/cards``); the card pages render these same dictionaries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judgekit.corpus.cards import CARD_FILES, Card
+from judgekit.corpus.model import Entry
+from judgekit.render import card_index as ci
+from judgekit.render.library import Library
+
+EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
+STANDING_TEXT = {
+    "in-force": "in the version in force",
+    "still": "the version in force still names this card here",
+    "changed": "the version in force no longer names this card here",
+    "gone": "not in the version in force",
+}
+
+
+def card_summary(lib: Library, card: Card) -> dict[str, Any]:
+    """A card as the index lists it, with how many passages name it."""
+    return {
+        "id": card.id,
+        "title": card.title,
+        "subtitle": card.subtitle,
+        "full_title": card.full_title,
+        "unique": card.unique,
+        "edition": card.edition,
+        "type": card.type,
+        "set": card.set,
+        "number": card.number,
+        "rarity": card.rarity,
+        "url": ci.card_url(card),
+        "api_url": ci.card_api_url(card),
+        "mentions": len(ci.mentions_of(lib, card)),
+    }
+
+
+def cards(lib: Library) -> dict[str, Any]:
+    """GET /api/cards: every card, 2E then 1E, each sorted by title (built once; not to mutate)."""
+    memo = lib.memo("card_shapes")
+    if "all" not in memo:
+        index = ci.index_of(lib)
+        memo["all"] = {
+            "cards": [
+                card_summary(lib, card)
+                for edition in CARD_FILES
+                for card in index.of_edition(edition)
+            ]
+        }
+    return memo["all"]
+
+
+def _standing(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
+    found = ci.standing(lib, entry, card)
+    data: dict[str, Any] = {"status": found.status, "text": STANDING_TEXT[found.status]}
+    if found.entry is not None and found.entry is not entry:
+        data["url"] = lib.entry_url(found.entry)
+        data["title"] = found.entry.title
+        data["version"] = found.entry.version
+    return data
+
+
+def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
+    """One passage that names the card: where it is, what it is, and what it says."""
+    version = lib.corpus.version(entry.document, entry.version)
+    doc = lib.corpus.documents[entry.document]
+    role = ci.role(lib, entry, card)
+    return {
+        "document": entry.document,
+        "version": entry.version,
+        "id": entry.id,
+        "title": entry.title,
+        "kind": entry.kind,
+        "url": lib.entry_url(entry),
+        "api_url": lib.entry_api_url(entry),
+        "citation": lib.citation_title(entry),
+        "snippet": ci.snippet(lib, entry, card),
+        "role": role,
+        "edition": doc.edition,
+        "document_title": doc.short_title,
+        "version_title": version.short_title,
+        "in_force": lib.corpus.in_force(version),
+        "standing": _standing(lib, entry, card),
+    }
+
+
+def _order(lib: Library, item: dict[str, Any]) -> tuple:
+    doc = lib.corpus.documents[item["document"]]
+    version_rank = -doc.order().get(item["version"], 0)  # the version in force first
+    entry_rank = list(doc.version(item["version"]).entries).index(item["id"])
+    return (ci.ROLES.index(item["role"]), item["document"], version_rank, entry_rank)
+
+
+def card_detail(lib: Library, card: Card) -> dict[str, Any]:
+    """GET /api/cards/<edition>/<id>: the card and every passage naming it, rulings first."""
+    memo = lib.memo("card_shapes")
+    key = (card.edition, card.id)
+    if key not in memo:
+        memo[key] = _detail(lib, card)
+    return memo[key]
+
+
+def _detail(lib: Library, card: Card) -> dict[str, Any]:
+    passages = []
+    for m in ci.mentions_of(lib, card):
+        entry = lib.corpus.entry(m.document, m.version, m.entry)
+        if entry is None or lib.corpus.documents[m.document].edition != card.edition:
+            continue  # never another edition's passage (the data cannot say so; be sure)
+        passages.append(mention(lib, entry, card))
+    passages.sort(key=lambda item: _order(lib, item))
+    source = None
+    if card.source:
+        document, version, entry_id = card.source.split("/", 2)
+        listed = lib.corpus.entry(document, version, entry_id)
+        if listed is not None:
+            source = {"title": listed.title, "url": lib.entry_url(listed)}
+    return {
+        **card_summary(lib, card),
+        "edition_title": EDITION_TITLES.get(card.edition, card.edition),
+        "aliases": list(card.aliases),
+        "note": card.note,
+        "source": source,
+        "mentions": passages,
+    }
+
+
+def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """A card page's passages: by role (rulings first), then by document and version."""
+    groups: list[dict[str, Any]] = []
+    for role in ci.ROLES:
+        items = [m for m in detail["mentions"] if m["role"] == role]
+        if not items:
+            continue
+        versions: list[dict[str, Any]] = []
+        for item in items:
+            key = (item["document"], item["version"])
+            if not versions or versions[-1]["key"] != key:
+                versions.append(
+                    {
+                        "key": key,
+                        "label": f"{item['document_title']} {item['version_title']}",
+                        "in_force": item["in_force"],
+                        "passages": [],
+                    }
+                )
+            versions[-1]["passages"].append(item)
+        groups.append({"role": role, "title": ci.ROLE_TITLES[role], "versions": versions})
+    return groups

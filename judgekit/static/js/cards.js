@@ -1,0 +1,43 @@
+/* judgekit card index: filter the list as you type. Without JavaScript the filter is a GET form
+   that the server answers with the same list, already filtered. */
+(function () {
+  "use strict";
+
+  var box = document.querySelector("[data-card-filter]");
+  var edition = document.querySelector("[data-card-edition]");
+  var count = document.querySelector("[data-card-count]");
+  if (!box) return;
+  var sections = document.querySelectorAll("section[data-edition]");
+
+  function fold(text) {
+    // Case, accents, curly apostrophes and the unique dot do not matter while typing.
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[\u2018\u2019]/g, "'")
+      .replace(/[•●]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+  }
+
+  function apply() {
+    var words = fold(box.value).split(" ").filter(Boolean);
+    var wanted = edition ? edition.value.toUpperCase() : "";
+    var shown = 0;
+    sections.forEach(function (section) {
+      var on = !wanted || section.getAttribute("data-edition") === wanted;
+      section.hidden = !on;
+      var here = 0;
+      section.querySelectorAll("li[data-card-title]").forEach(function (li) {
+        var title = fold(li.getAttribute("data-card-title"));
+        var match = words.every(function (w) { return title.indexOf(w) !== -1; });
+        li.hidden = !match;
+        if (match && on) here += 1;
+      });
+      var none = section.querySelector("[data-card-none]");
+      if (none) none.hidden = here !== 0;
+      shown += here;
+    });
+    if (count) count.textContent = shown + (shown === 1 ? " card" : " cards");
+  }
+
+  box.addEventListener("input", apply);
+  if (edition) edition.addEventListener("change", apply);
+  box.form.addEventListener("submit", function (ev) { ev.preventDefault(); apply(); });
+  apply();
+})();
