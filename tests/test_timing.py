@@ -188,7 +188,7 @@ SCHEMA_CASES = [
         V2,
         'triggers: ["When . . . begins"]',
         'triggers: ["When . . . ends"]',
-        ["2.timing.yaml:28: trigger 'When . . . ends' of step '1.a' is not in its text"],
+        ["2.timing.yaml:29: trigger 'When . . . ends' of step '1.a' is not in its text"],
     ),
     (
         V2,
@@ -314,7 +314,7 @@ def test_typography_does_not_count_against_verbatim_but_words_and_case_do(broken
     assert problems(broken) == []
     edit(broken, V2, 'para: "reveals a dilemma   of the wrong type"', 'para: "Wrong Type"')
     assert problems(broken) == [
-        "rules/demo-rulebook/2.timing.yaml:38: para 'Wrong Type' of step '2' matches no paragraph "
+        "rules/demo-rulebook/2.timing.yaml:40: para 'Wrong Type' of step '2' matches no paragraph "
         "of 'attempting'"
     ]
 
