@@ -225,7 +225,8 @@ def test_index_page(client):
     html = client.get("/timing").get_data(as_text=True)
     assert 'href="/timing/mission-attempt?version=4"' in html
     assert 'href="/timing/play-card?version=4"' in html
-    assert "call-to-arms</a> (derived)" in html
+    assert "Call to Arms</a> (derived)" in html  # the version's name, never its raw id
+    assert ">call-to-arms<" not in html
 
 
 def test_step_page_renders_server_side(client):
@@ -257,8 +258,10 @@ def test_page_is_built_from_the_api_dict(client):
 
 def test_derived_sequences_say_so(client):
     html = client.get("/timing/mission-attempt?version=1.1").get_data(as_text=True)
-    assert "<summary><strong>Derived sequence</strong>: put in order by the editors" in html
-    assert "<p>Version 1.1 prints no numbered sequence for a mission attempt;" in html
+    # Shown, not collapsed: the note explains the editors' reading.
+    assert "<p><strong>Derived sequence</strong>: put in order by the editors" in html
+    assert "<details" not in html
+    assert "Version 1.1 prints no numbered sequence for a mission attempt;" in html
     assert '<span class="badge tm-derived">Derived</span>' in html
 
 

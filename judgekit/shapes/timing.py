@@ -6,12 +6,13 @@ counterparts) is marked as editorial in the shapes, so a page can tell it from t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from judgekit.corpus.references import Target, resolve
 from judgekit.render.library import Library
-from judgekit.render.text import to_html, to_plain
+from judgekit.render.text import normalize_typography, to_html, to_plain
 from judgekit.shapes import reading as serialize
 from judgekit.shapes.calculation import calculation_dict
 from judgekit.timing.calculator import calculate, parse_input
@@ -34,7 +35,8 @@ ACTOR_LABELS = {
 }
 KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}
 # The parts of a step that are the editors', not the rulebook's (the page marks them so).
-EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "windows", "counterparts")
+EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "wording", "windows")
+EDITORIAL += ("counterparts",)
 RESPONSES = "response-actions"  # the sequence that says how a response window is worked through
 
 
@@ -136,6 +138,7 @@ def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[s
         "kind": step.kind,
         "kind_label": KIND_LABELS[step.kind],
         "triggers": list(step.triggers),
+        "wording": list(step.wording),
         "windows": _windows(timing, seq, step),
         "branches": [
             {
@@ -225,6 +228,44 @@ def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
             }
         )
     return {"sequences": out}
+
+
+WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    # Ellipses, quotes and brackets aside: "When . . . (choose/chosen) dilemmas" -> its words.
+    return WORD_RE.findall(normalize_typography(text, casefold=True))
+
+
+def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> list[dict[str, Any]]:
+    """Steps of every sequence of this version whose words, triggers or card wordings hold the query."""
+    wanted = _words(query)[:20]
+    if not wanted:
+        return []
+    found = []
+    for other in timing:
+        if (other.document, other.version) != (seq.document, seq.version):
+            continue
+        for step in other.flat:
+            texts = [*step.triggers, *step.wording, step.text, step.title or ""]
+            matched = next((t for t in texts if _has(_words(t), wanted)), None)
+            if matched is not None:
+                found.append(
+                    {
+                        **step_ref(other, step),
+                        "sequence": other.id,
+                        "sequence_title": other.title,
+                        "text": step.text,
+                        "matched": matched if matched in (*step.triggers, *step.wording) else None,
+                    }
+                )
+    return found[:limit]
+
+
+def _has(words: list[str], wanted: list[str]) -> bool:
+    # Every wanted word, a plural or other ending allowed ("dilemma" finds "dilemmas").
+    return all(any(w.startswith(x) for w in words) for x in wanted)
 
 
 def run_calculator(

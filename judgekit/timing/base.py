@@ -72,6 +72,8 @@ class Step:
     counterparts: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
     # A response window's reach, when the text keeps it open past its own step (a step number or END).
     open_until: str | None = None
+    # Card wordings that take effect at this step (editorial), so a judge can find the step.
+    wording: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

@@ -61,6 +61,7 @@ def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ..
 
 STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
 STEP_FIELDS |= {"next", "see", "note", "children", "printed", "counterparts", "open_until"}
+STEP_FIELDS |= {"wording"}
 
 
 def _number(item: LMap, index: int, parent: str | None, path: str, probs: Problems) -> str:
@@ -163,6 +164,14 @@ def _counterparts(
     return found
 
 
+def _wording(item: LMap, number: str, path: str, probs: Problems) -> tuple[str, ...]:
+    wording = item.get("wording") or []
+    if not isinstance(wording, list) or not all(isinstance(w, str) and w.strip() for w in wording):
+        probs.add(path, item.line_of("wording"), f"step {number!r}: wording must be a list of text")
+        return ()
+    return tuple(w.strip() for w in wording)
+
+
 def _step(
     item: LMap, index: int, path: str, probs: Problems, parent: str | None, seen: dict[str, str]
 ) -> Step:
@@ -189,6 +198,7 @@ def _step(
         printed=None if printed is None else str(printed),
         counterparts=_counterparts(item, number, path, probs),
         open_until=_text(item, "open_until", path, probs, False),
+        wording=_wording(item, number, path, probs),
     )
 
 

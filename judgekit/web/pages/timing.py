@@ -5,7 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from judgekit.shapes.timing import flat_steps, index_dict, run_calculator, sequence_dict
+from judgekit.shapes.timing import (
+    find_steps,
+    flat_steps,
+    index_dict,
+    run_calculator,
+    sequence_dict,
+)
 from judgekit.timing.calcinput import PARAMS
 from judgekit.timing.calculator import CalcError
 from judgekit.timing.model import END, sequence_url
@@ -42,6 +48,9 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
         except CalcError as exc:
             calc_error, status = str(exc), 400
 
+    query = (request.args.get("q") or "").strip()[:200]
+    results = find_steps(timing(), seq, query) if query else None
+
     def link(number: str, version: str = seq.version) -> str:
         """A step's URL (in this or another version) that keeps the calculator's inputs."""
         other = timing().get(seq.id, version) or seq
@@ -55,5 +64,7 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
         calc_error=calc_error,
         calc_args=calc_args,
         link=link,
+        query=query,
+        results=results,
     )
     return html, status
