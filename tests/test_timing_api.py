@@ -14,6 +14,8 @@ SEQUENCES = {
     "mission-attempt": ["1.1", "call-to-arms", "4"],
     "play-card": ["4"],
     "turn": ["1.1", "call-to-arms", "4"],
+    "response-actions": ["1.1", "call-to-arms", "4"],
+    "play-interrupt": ["1.1", "call-to-arms", "4"],
 }
 
 
@@ -43,7 +45,8 @@ def test_official_sequences_are_numbered_as_printed(corpus):
     assert [len(s.children) for s in attempt.steps] == [2, 5, 9, 2, 4]  # 1.a–b … 3.a–i … 5.a–d
     assert [s.number for s in timing.get("play-card", "4").flat] == [str(n) for n in range(1, 11)]
     assert {s.official for s in timing if s.id != "turn"} == {True, False}
-    assert not any(s.official for s in timing.versions("turn"))
+    for derived in ("turn", "response-actions", "play-interrupt"):
+        assert not any(s.official for s in timing.versions(derived))
 
 
 def test_index(client):
@@ -60,7 +63,7 @@ def test_index(client):
 def test_sequence_shape(client, sequence, version):
     data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
     assert (data["id"], data["version"]) == (sequence, version)
-    assert data["official"] is (version == "4" and sequence != "turn")
+    assert data["official"] is (version == "4" and sequence in ("mission-attempt", "play-card"))
     for step in flat(data["steps"]):
         assert {"id", "number", "text", "actor", "kind", "children", "cites"} <= set(step)
         assert step["actor"] in ("active", "opponent", "each", "game")
@@ -116,7 +119,7 @@ def test_response_steps_name_their_triggers(client):
     [
         (
             "/api/timing/nope",
-            "unknown timing sequence 'nope' (known: mission-attempt, turn, play-card)",
+            "unknown timing sequence 'nope' (known: mission-attempt, turn, response-actions, play-interrupt, play-card)",
         ),
         (
             "/api/timing/play-card?version=1.1",

@@ -37,7 +37,11 @@ KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response windo
 # The parts of a step that are the editors', not the rulebook's (the page marks them so).
 EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "wording", "windows")
 EDITORIAL += ("counterparts",)
-RESPONSES = "response-actions"  # the sequence that says how a response window is worked through
+RESPONSES = "response-actions"
+GENERIC_WINDOW = (
+    "This version prints no response windows: “when” text may be used each time its trigger "
+    "occurs, here as anywhere, and “while” text while its condition is true."
+)  # the sequence that says how a response window is worked through
 
 
 def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
@@ -106,6 +110,10 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
 
 def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     responses = timing.get(RESPONSES, seq.version)
+    how = sequence_url(responses) if responses else None
+    if responses and seq.id != RESPONSES and not any(s.kind == "response" for s in seq.flat):
+        # 1.1 and Call to Arms print no windows: "when" text answers its trigger wherever it occurs.
+        return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
     return [
         {
             **step_ref(seq, w),
@@ -115,7 +123,8 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
             "until": None
             if w.open_until is None
             else ("end" if w.open_until == END else seq.find(w.open_until).label),
-            "how": sequence_url(responses) if responses else None,
+            "how": how,
+            "generic": False,
         }
         for w in seq.open_windows(step)
     ]
