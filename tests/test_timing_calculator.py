@@ -241,13 +241,11 @@ def test_parse_input_accepts_forms_of_the_dilemma_list():
         ),
         (
             {"personnel": "5", "mission": "planet", "dilemmas": "planet"},
-            "dilemma 1 'planet' must be TYPE:COST, with :dup for a second copy and :placed if its text "
-            "placed it elsewhere, e.g. planet:2",
+            "dilemma 1 'planet' must be TYPE:COST or TYPE:COST:dup, e.g. planet:2",
         ),
         (
             {"personnel": "5", "mission": "planet", "dilemmas": "planet:1, dual:2:twice"},
-            "dilemma 2 'dual:2:twice' must be TYPE:COST, with :dup for a second copy and :placed if "
-            "its text placed it elsewhere, e.g. planet:2",
+            "dilemma 2 'dual:2:twice' must be TYPE:COST or TYPE:COST:dup, e.g. planet:2",
         ),
         (
             {"personnel": "5", "mission": "planet", "dilemmas": "moon:1"},

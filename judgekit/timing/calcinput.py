@@ -78,9 +78,9 @@ def _dilemma(position: int, token: str) -> Dilemma:
     parts = re.split(r"\s*:\s*|\s+", token.lower())
     flags = [FLAGS.get(p) for p in parts[2:]]
     if len(parts) < 2 or len(parts) > 4 or None in flags or len(set(flags)) < len(flags):
+        # The message the API has always given; ":placed" is explained beside the form's field.
         raise CalcError(
-            f"dilemma {position} {quoted(token)} must be TYPE:COST, with :dup for a second copy "
-            "and :placed if its text placed it elsewhere, e.g. planet:2"
+            f"dilemma {position} {quoted(token)} must be TYPE:COST or TYPE:COST:dup, e.g. planet:2"
         )
     kind, cost = parts[0], parts[1]
     if kind not in DILEMMA_TYPES:
