@@ -322,3 +322,204 @@ def test_page_errors(client, url, status, message):
 def test_entry_pages_link_to_the_stepper(client, entry, url):
     html = client.get(f"/rules/2e-rulebook/{entry}").get_data(as_text=True)
     assert f'href="{url}"' in html
+
+
+# -- counterparts, numbering, windows, editorial marks, search ---------------------------------
+
+
+def step_of(client, sequence, version, number):
+    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+    return next(s for s in flat(data["steps"]) if s["number"] == number)
+
+
+@pytest.mark.parametrize(
+    ("version", "number", "other", "expected"),
+    [
+        ("4", "5", "1.1", ["4"]),  # "time to complete the mission" is 1.1's checking, not 4.a
+        ("1.1", "4.a", "4", ["5.d"]),  # completing and scoring
+        ("4", "5.d", "call-to-arms", ["4.a"]),
+        ("4", "3.i", "1.1", ["3.c"]),
+        ("4", "5.c", "1.1", ["4", "5"]),
+        ("4", "4.b", "1.1", ["3.e"]),
+        ("4", "2.b", "1.1", ["2"]),
+        ("1.1", "2", "4", ["2", "2.b"]),
+        ("4", "1.b", "1.1", []),  # no counterpart: said, not guessed
+        ("call-to-arms", "3.b", "1.1", ["3.b"]),
+        ("4", "3", "call-to-arms", ["3"]),  # turn: Execute Orders
+    ],
+)
+def test_counterparts_across_versions(client, version, number, other, expected):
+    sequence = "turn" if (version, number) == ("4", "3") and other == "call-to-arms" else None
+    step = step_of(client, sequence or "mission-attempt", version, number)
+    found = next(c for c in step["counterparts"] if c["version"] == other)
+    assert found["recorded"] is True
+    assert [s["number"] for s in found["steps"]] == expected
+
+
+def test_no_counterpart_is_said_on_the_page(client):
+    html = client.get("/timing/mission-attempt?version=4&step=1.b").get_data(as_text=True)
+    assert "No counterpart in v1.1." in html and "No counterpart in Call to Arms." in html
+    # The switch still opens the other version, at its start, keeping the calculator's inputs.
+    html = client.get("/timing/mission-attempt?version=4&step=1.b&personnel=6").get_data(
+        as_text=True
+    )
+    assert (
+        '<a href="/timing/mission-attempt?version=1.1&amp;personnel=6" title="No counterpart of '
+        'step 1.b in v1.1: opens its first step">v1.1</a> <span class="muted">(no counterpart)</span>'
+    ) in html
+    html = client.get("/timing/mission-attempt?version=4&step=5&personnel=6").get_data(as_text=True)
+    assert (
+        '<a href="/timing/mission-attempt?version=1.1&amp;step=4&amp;personnel=6">v1.1</a>' in html
+    )
+
+
+def test_turn_segments_show_their_printed_numbers(client):
+    step = step_of(client, "turn", "4", "3")
+    assert (step["number"], step["printed"], step["label"], step["title"]) == (
+        "3",
+        "2",
+        "2",
+        "Execute Orders",
+    )
+    html = client.get("/timing/turn?version=4&step=3").get_data(as_text=True)
+    assert (
+        '<h2 id="tm-step-heading"><span class="tm-num">2.</span> <span class="tm-title">Execute Orders</span></h2>'
+        in html
+    )
+    assert step["cites"][0]["citation"].endswith("2. Execute Orders")
+    assert [
+        s["label"] for s in flat(client.get("/api/timing/turn?version=1.1").get_json()["steps"])
+    ] == [
+        "1",
+        "1",
+        "2",
+        "3",
+        "5",
+        "5.a",
+    ]
+
+
+def test_the_draw_is_not_titled_facing_dilemmas(client):
+    for version in ("1.1", "call-to-arms"):
+        assert step_of(client, "mission-attempt", version, "2")["title"] is None
+
+
+@pytest.mark.parametrize("version", ["1.1", "call-to-arms"])
+def test_rule_text_no_longer_left_out(client, version):
+    assert step_of(client, "mission-attempt", version, "4.a")["text"].endswith(
+        "Any dilemmas that have been overcome there remain beneath that mission. You cannot "
+        "attempt it again for the rest of the game."
+    )
+    assert step_of(client, "mission-attempt", version, "3.d")["text"].startswith(
+        "Sometimes a dilemma will tell you to place it in specific location"
+    )
+    assert (
+        "that player shuffles the entire pile and places it face down"
+        in step_of(client, "mission-attempt", version, "2.e")["text"]
+    )
+
+
+def test_version_4_cites_the_rules_no_step_cited(client):
+    paras = {
+        n: [c["para"] for c in step_of(client, "mission-attempt", "4", n)["cites"]]
+        for n in ("1.a", "3.a", "3.h", "3.i", "5.d")
+    }
+    assert "A personnel who leaves a mission being attempted" in paras["3.a"]
+    assert "If you use game text to attempt a mission" in paras["1.a"]
+    assert "If you use game text to attempt a mission" in paras["5.d"]
+    assert "A dilemma's instructions are broken down into actions" in paras["3.h"]
+    assert "describe one effect, followed by an alternate effect" in paras["3.i"]
+
+
+@pytest.mark.parametrize(
+    ("number", "windows"),
+    [
+        ("3.g", [("3.g", None)]),
+        ("3.h", [("3.h", "4.a")]),
+        ("4.a", [("3.h", "4.a")]),  # "may be used at any time until the end of step 4.a"
+        ("4.b", []),
+        ("5.c", [("5.a", "end"), ("5.b", "end")]),  # "until the end of the mission attempt"
+        ("5.d", [("5.a", "end"), ("5.b", "end")]),
+    ],
+)
+def test_open_response_windows(client, number, windows):
+    step = step_of(client, "mission-attempt", "4", number)
+    assert [(w["number"], w["until"]) for w in step["windows"]] == windows
+    assert all(w["how"] == "/timing/response-actions?version=4" for w in step["windows"])
+
+
+def test_versions_without_printed_windows_say_when_text_answers_its_trigger(client):
+    step = step_of(client, "mission-attempt", "1.1", "3.a")
+    assert step["windows"] == [
+        {
+            "generic": True,
+            "text": "This version prints no response windows: “when” text may be used each time "
+            "its trigger occurs, here as anywhere, and “while” text while its condition is true.",
+            "how": "/timing/response-actions?version=1.1",
+            "here": False,
+        }
+    ]
+
+
+def test_editorial_parts_are_marked(client):
+    step = step_of(client, "play-card", "4", "5")
+    assert step["triggers"] == []  # "Mandatory 'prevent' response actions" is no trigger wording
+    assert "triggers" in step["editorial"] and "branches.if" in step["editorial"]
+    html = client.get("/timing/mission-attempt?version=4&step=3.f").get_data(as_text=True)
+    assert 'class="tm-legend"' in html
+    assert 'Which way? <abbr class="tm-ed-mark"' in html
+    assert '<span class="tm-ed"><abbr class="tm-ed-mark"' in html  # the badges
+    html = client.get("/timing/mission-attempt?version=4&step=2.c").get_data(as_text=True)
+    assert 'Triggers processed here <abbr class="tm-ed-mark"' in html
+
+
+@pytest.mark.parametrize(
+    ("version", "query", "first"),
+    [
+        ("4", "about to be stopped by a dilemma", ("mission-attempt", "3.i")),
+        ("4", "when … drawn dilemmas", ("mission-attempt", "2.c")),
+        ("4", "When . . . (choose/chosen) dilemmas", ("mission-attempt", "2.e")),
+        ("1.1", "about to be killed by a dilemma", ("mission-attempt", "3.c")),
+        ("4", "Order", ("play-interrupt", "1")),
+    ],
+)
+def test_card_wording_finds_its_step(client, version, query, first):
+    html = client.get(f"/timing/mission-attempt?version={version}&q={query}").get_data(as_text=True)
+    sequence, number = first
+    assert f'<a href="/timing/{sequence}?version={version}&amp;step={number}">' in html
+
+
+def test_card_wording_without_a_step(client):
+    html = client.get("/timing/turn?version=4&q=zzzz").get_data(as_text=True)
+    assert "No step of the v4 sequences has those words." in html
+
+
+def test_calculator_answers_carry_their_basis(client):
+    query = "version=4&personnel=8&overcome=3&mission=planet&dilemmas=planet:2,space:1"
+    data = client.get(f"/api/timing/mission-attempt/calculate?{query}").get_json()
+    assert data["start"]["basis"] == "rule"
+    assert data["start"]["citations"][0]["step"] == "2.b"
+    assert [d["basis"] for d in data["dilemmas"]] == ["rule", "rule"]
+    assert data["dilemmas"][1]["citations"][0]["citation"].startswith("2E Rulebook v4")
+    assert data["end"]["basis"] == "rule"
+    assert data["beneath_after"] == 5
+    modified = client.get(f"/api/timing/mission-attempt/calculate?{query}&modifiers=-1").get_json()
+    assert (modified["dilemmas_drawn"], modified["cost_limit_readings"]) == (4, [4, 5])
+    assert modified["start"]["basis"] == "undetermined"
+    assert modified["start"]["points"][0]["point"] == "limit_modified"
+    old = client.get(
+        "/api/timing/mission-attempt/calculate?version=1.1&personnel=2&mission=planet"
+        "&dilemmas=planet:1:dup,planet:2"
+    ).get_json()
+    assert [(d["outcome"], d["basis"]) for d in old["dilemmas"]] == [
+        ("not-allowed", "undetermined"),
+        ("undetermined", "undetermined"),
+    ]
+    assert old["dilemmas"][0]["points"][0]["why"] == (
+        "This version forbids choosing more than one copy of the same dilemma but does not say "
+        "what happens when one is revealed anyway."
+    )
+    html = client.get(
+        "/timing/mission-attempt?version=1.1&personnel=2&mission=planet&dilemmas=planet:1:dup,planet:2"
+    ).get_data(as_text=True)
+    assert html.count('<span class="tm-basis-label">Undetermined by the text</span>') == 2
