@@ -16,6 +16,12 @@ SEQUENCES = {
     "turn": ["1.1", "call-to-arms", "4"],
     "response-actions": ["1.1", "call-to-arms", "4"],
     "play-interrupt": ["1.1", "call-to-arms", "4"],
+    "combat": ["1.1", "call-to-arms", "4"],
+    "engagement": ["1.1", "call-to-arms", "4"],
+    "move-ship": ["1.1", "call-to-arms", "4"],
+    "win": ["1.1", "call-to-arms", "4"],
+    "setup": ["1.1", "call-to-arms", "4"],
+    "modifications": ["4"],
 }
 
 
@@ -45,7 +51,7 @@ def test_official_sequences_are_numbered_as_printed(corpus):
     assert [len(s.children) for s in attempt.steps] == [2, 5, 9, 2, 4]  # 1.a–b … 3.a–i … 5.a–d
     assert [s.number for s in timing.get("play-card", "4").flat] == [str(n) for n in range(1, 11)]
     assert {s.official for s in timing if s.id != "turn"} == {True, False}
-    for derived in ("turn", "response-actions", "play-interrupt"):
+    for derived in ("turn", "response-actions", "play-interrupt", "combat", "win", "setup"):
         assert not any(s.official for s in timing.versions(derived))
 
 
@@ -63,7 +69,8 @@ def test_index(client):
 def test_sequence_shape(client, sequence, version):
     data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
     assert (data["id"], data["version"]) == (sequence, version)
-    assert data["official"] is (version == "4" and sequence in ("mission-attempt", "play-card"))
+    official = ("mission-attempt", "play-card", "modifications")
+    assert data["official"] is (version == "4" and sequence in official)
     for step in flat(data["steps"]):
         assert {"id", "number", "text", "actor", "kind", "children", "cites"} <= set(step)
         assert step["actor"] in ("active", "opponent", "each", "game")
@@ -119,7 +126,7 @@ def test_response_steps_name_their_triggers(client):
     [
         (
             "/api/timing/nope",
-            "unknown timing sequence 'nope' (known: mission-attempt, turn, response-actions, play-interrupt, play-card)",
+            "unknown timing sequence 'nope' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
         ),
         (
             "/api/timing/play-card?version=1.1",
@@ -523,3 +530,57 @@ def test_calculator_answers_carry_their_basis(client):
         "/timing/mission-attempt?version=1.1&personnel=2&mission=planet&dilemmas=planet:1:dup,planet:2"
     ).get_data(as_text=True)
     assert html.count('<span class="tm-basis-label">Undetermined by the text</span>') == 2
+
+
+def test_moving_a_ship_range_differs_by_version(client):
+    v4 = step_of(client, "move-ship", "4", "3")["text"]
+    assert "If the two missions have different quadrant icons, add two." in v4
+    assert "subtract two" in v4
+    old = step_of(client, "move-ship", "1.1", "3")["text"]
+    assert old.endswith(
+        "If this total is not higher than the Range available on your ship, you may move to the new mission."
+    )
+    assert "quadrant" not in old
+    cta = step_of(client, "move-ship", "call-to-arms", "3.a")
+    assert cta["text"].startswith(
+        "When you add the span numbers of two missions with different quadrant icons"
+    )
+    assert [c["version"] for c in cta["counterparts"] if c["steps"]] == ["4"]
+    assert [
+        s["number"] for s in step_of(client, "move-ship", "4", "3")["counterparts"][1]["steps"]
+    ] == ["3", "3.a"]
+
+
+def test_win_check_waits_for_pending_card_text_in_version_4(client):
+    pending = step_of(client, "win", "4", "1.a")
+    assert pending["text"] == (
+        "If a player would normally win the game, do not check win conditions until all pending "
+        "card text has been resolved."
+    )
+    assert [c["recorded"] and c["steps"] for c in pending["counterparts"]] == [[], []]
+    assert step_of(client, "win", "4", "2")["text"].startswith(
+        "The game ends immediately when all three of these conditions are simultaneously met."
+    )
+
+
+def test_engagement_third_damage_card_destroys(client):
+    step = step_of(client, "engagement", "4", "5.a")
+    assert step["text"].startswith(
+        "Each ship can carry only two damage cards. When a third damage card is placed on a ship, that ship is destroyed"
+    )
+    assert step["cites"][0]["target"] == "damage"
+    last = step_of(client, "engagement", "1.1", "7")
+    assert "At the end of each of your turns, you may remove one damage card" in last["text"]
+
+
+def test_order_of_modifications_is_official_as_printed(client):
+    data = client.get("/api/timing/modifications?version=4").get_json()
+    assert data["official"] is True
+    assert [(s["number"], s["title"]) for s in data["steps"]] == [
+        ("1", "Choose"),
+        ("2", "Replace"),
+        ("3", "Modify"),
+        ("4", "Lose"),
+        ("5", "Zero"),
+    ]
+    assert data["intro"].startswith("If multiple effects attempt to replace, modify, or remove")
