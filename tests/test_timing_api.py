@@ -584,3 +584,56 @@ def test_order_of_modifications_is_official_as_printed(client):
         ("5", "Zero"),
     ]
     assert data["intro"].startswith("If multiple effects attempt to replace, modify, or remove")
+
+
+# -- First Edition: the Current Rulings' timing statements, as notes ----------------------------
+
+
+def test_first_edition_timing_notes_quote_their_rulings(client, corpus):
+    from judgekit.timing.check import note_problems
+    from judgekit.timing.model import Note, Timing
+
+    notes = client.get("/api/timing").get_json()["notes"]
+    assert [n["id"] for n in notes] == [
+        "mission-solving-order",
+        "no-personnel-to-resolve",
+        "start-and-end-of-turn",
+        "interrupts-during-attempts",
+        "between-dilemmas",
+        "once-each-turn",
+    ]
+    assert {n["edition"] for n in notes} == {"1E"}
+    solving = notes[0]
+    assert solving["text"].startswith(
+        "When you meet the requirements for solving a mission, you first score"
+    )
+    assert (
+        solving["ruling"]["url"] == "/rulings/1e-current-rulings/2000-02-28/mission-solving-timing"
+    )
+    # No First Edition sequence is invented.
+    assert all(s["id"] for s in client.get("/api/timing").get_json()["sequences"])
+    assert not any(s.document.startswith("1e") for s in load_sequences(corpus))
+    bad = Note("x", "X", "1e-current-rulings", "2000-02-28", "cumulative", "All at once.", "f:1")
+    assert note_problems(corpus, Timing((), (bad,))) == [
+        "f:1: text of note 'x' is not verbatim in 'cumulative'"
+    ]
+    lost = Note("y", "Y", "1e-current-rulings", "2000-02-28", "nope", "All at once.", "f:2")
+    assert note_problems(corpus, Timing((), (lost,))) == [
+        "f:2: note 'y' quotes unknown ruling 'nope'"
+    ]
+
+
+def test_rulings_link_to_their_timing_notes(client):
+    html = client.get("/rulings/1e-current-rulings/2000-02-28/dilemmas-resolution").get_data(
+        as_text=True
+    )
+    assert (
+        'Timing note: <a href="/timing#note-no-personnel-to-resolve">A dilemma with no personnel '
+        "left to resolve it</a>"
+    ) in html
+    index = client.get("/timing").get_data(as_text=True)
+    assert 'id="note-no-personnel-to-resolve"' in index
+    assert (
+        "If no personnel remain to resolve a dilemma just encountered, replace that dilemma under the mission."
+        in index
+    )

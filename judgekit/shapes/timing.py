@@ -20,9 +20,11 @@ from judgekit.timing.check import find_paragraph
 from judgekit.timing.model import (
     END,
     Cite,
+    Note,
     Sequence,
     Step,
     Timing,
+    note_url,
     sequence_api_url,
     sequence_url,
 )
@@ -220,8 +222,32 @@ def sequence_dict(lib: Library, timing: Timing, seq: Sequence) -> dict[str, Any]
     return cache[key]
 
 
+def note_dict(lib: Library, note: Note) -> dict[str, Any]:
+    """A rulings timing note: the editors' title, the ruling's words, and the ruling."""
+    entry = lib.corpus.entry(note.document, note.version, note.ruling)
+    version = lib.corpus.version(note.document, note.version)
+    link = lib.linker(entry)
+    return {
+        "id": note.id,
+        "title": note.title,
+        "document": note.document,
+        "version": note.version,
+        "edition": version.edition,
+        "document_title": f"{lib.corpus.documents[note.document].title} {version.short_title}",
+        "text": to_plain(note.text, lib.corpus.icons, link),
+        "html": to_html(note.text, lib.corpus.icons, link),
+        "ruling": {
+            "id": entry.id,
+            "citation": lib.citation_title(entry),
+            "url": lib.entry_url(entry),
+        },
+        "url": note_url(note),
+        "editorial": ["title"],
+    }
+
+
 def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
-    """GET /api/timing: every sequence and its versions (the in-force one last)."""
+    """GET /api/timing: every sequence and its versions (the in-force one last), and the notes."""
     out = []
     for seq_id in timing.ids():
         versions = timing.versions(seq_id)
@@ -236,7 +262,7 @@ def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
                 "url": sequence_url(versions[-1]),
             }
         )
-    return {"sequences": out}
+    return {"sequences": out, "notes": [note_dict(lib, n) for n in timing.notes]}
 
 
 WORD_RE = re.compile(r"[a-z0-9]+")

@@ -161,10 +161,24 @@ class Sequence:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A timing statement of a rulings document, quoted from one ruling: no sequence is invented."""
+
+    id: str
+    title: str  # the editors' words
+    document: str
+    version: str
+    ruling: str  # the entry it quotes, and links from
+    text: str  # verbatim in the ruling
+    location: str = ""
+
+
+@dataclass(frozen=True)
 class Timing:
-    """Every loaded sequence, in document and version order."""
+    """Every loaded sequence, in document and version order, and the rulings' timing notes."""
 
     sequences: tuple[Sequence, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     def __iter__(self) -> Iterator[Sequence]:
         return iter(self.sequences)

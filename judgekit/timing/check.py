@@ -136,6 +136,22 @@ def counterpart_problems(timing: Timing) -> list[str]:
     return problems
 
 
+def note_problems(corpus: Corpus, timing: Timing) -> list[str]:
+    """Each rulings timing note quotes its ruling word for word."""
+    problems = []
+    for note in timing.notes:
+        entry = corpus.entry(note.document, note.version, note.ruling)
+        if entry is None:
+            problems.append(
+                f"{note.location}: note {note.id!r} quotes unknown ruling {note.ruling!r}"
+            )
+        elif _norm(note.text) not in _norm(entry.markdown):
+            problems.append(
+                f"{note.location}: text of note {note.id!r} is not verbatim in {note.ruling!r}"
+            )
+    return problems
+
+
 def timing_problems(corpus: Corpus) -> list[str]:
     """Every problem of the corpus's timing files: schema and numbering, then citations and verbatim text."""
     problems = []
@@ -153,4 +169,4 @@ def timing_problems(corpus: Corpus) -> list[str]:
         return problems + exc.problems
     for seq in timing:
         problems.extend(_check_sequence(corpus, seq))
-    return problems + counterpart_problems(timing)
+    return problems + counterpart_problems(timing) + note_problems(corpus, timing)

@@ -25,12 +25,13 @@ from judgekit.timing.base import (
     Branch,
     CalculatorConfig,
     Cite,
+    Note,
     Sequence,
     Step,
     Timing,
     TimingError,
 )
-from judgekit.timing.parse import load_timing_file
+from judgekit.timing.parse import load_timing_file, load_timing_parts
 
 __all__ = [
     "ACTORS",
@@ -45,6 +46,7 @@ __all__ = [
     "Branch",
     "CalculatorConfig",
     "Cite",
+    "Note",
     "Sequence",
     "Step",
     "Timing",
@@ -52,6 +54,8 @@ __all__ = [
     "cite_address",
     "entry_links",
     "load_sequences",
+    "load_timing_file",
+    "note_url",
     "sequence_api_url",
     "sequence_url",
     "sequences_for",
@@ -68,19 +72,23 @@ def timing_path(corpus: Corpus, version: Version) -> Path:
 def load_sequences(corpus: Corpus) -> Timing:
     """Every timing sequence beside the corpus's versions; raise TimingError on any schema problem."""
     sequences: list[Sequence] = []
+    notes: list[Note] = []
     problems: list[str] = []
     for version in corpus.versions():
         path = timing_path(corpus, version)
         if path.exists():
             try:
-                sequences.extend(load_timing_file(path, version.document, version.id))
+                found, noted = load_timing_parts(path, version.document, version.id)
             except TimingError as exc:
                 problems.extend(exc.problems)
+                continue
+            sequences.extend(found)
+            notes.extend(noted)
     if problems:
         raise TimingError(problems)
     order = {seq_id: i for i, seq_id in enumerate(dict.fromkeys(s.id for s in sequences))}
     # Stable sort: each sequence's versions stay in document order, oldest first.
-    return Timing(tuple(sorted(sequences, key=lambda s: order[s.id])))
+    return Timing(tuple(sorted(sequences, key=lambda s: order[s.id])), tuple(notes))
 
 
 _CACHE: dict[tuple[str, str, int], Timing] = {}
@@ -112,9 +120,27 @@ def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
     return resolve(corpus, cite.target, seq.document, seq.version)
 
 
+def note_url(note: Note) -> str:
+    """Where a rulings timing note is shown: on the timing index, at its anchor."""
+    return f"{urls.timing_index()}#note-{note.id}"
+
+
 def entry_links(timing: Timing, corpus: Corpus, entry: Entry) -> list[dict]:
-    """The sequences whose steps quote this entry: the whole sequence, or the steps that do."""
-    links = []
+    """The sequences whose steps quote this entry (the whole sequence, or the steps that do),
+    and the timing notes quoted from it."""
+    links = [
+        {
+            "note": note.id,
+            "sequence": None,
+            "title": note.title,
+            "version": note.version,
+            "official": False,
+            "url": note_url(note),
+            "steps": [],
+        }
+        for note in timing.notes
+        if (note.document, note.version, note.ruling) == (entry.document, entry.version, entry.id)
+    ]
     for seq in timing:
         if (seq.document, seq.version) != (entry.document, entry.version):
             continue

@@ -22,6 +22,7 @@ from judgekit.timing.base import (
     Branch,
     CalculatorConfig,
     Cite,
+    Note,
     Sequence,
     Step,
     TimingError,
@@ -262,59 +263,68 @@ def _check_targets(seq: Sequence, probs: Problems) -> None:
                 )
 
 
+NOTE_FIELDS = {"id", "title", "ruling", "text"}
+
+
+def _notes(items: Any, spath: str, probs: Problems, document: str, version: str) -> list[Note]:
+    if not isinstance(items, LList) or not items:
+        probs.add(spath, getattr(items, "line", 1), "'notes' must be a non-empty list")
+        return []
+    notes: list[Note] = []
+    for item in items:
+        if not check_keys(item, NOTE_FIELDS, spath, probs, "note"):
+            continue
+        note_id = _text(item, "id", spath, probs) or "?"
+        if not ID_RE.match(note_id) or any(n.id == note_id for n in notes):
+            probs.add(spath, item.line_of("id"), f"invalid or duplicate note id {note_id!r}")
+        notes.append(
+            Note(
+                id=note_id,
+                title=_text(item, "title", spath, probs) or note_id,
+                document=document,
+                version=version,
+                ruling=_text(item, "ruling", spath, probs) or "",
+                text=_text(item, "text", spath, probs) or "",
+                location=f"{spath}:{item.line}",
+            )
+        )
+    return notes
+
+
 def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequence]:
     """The sequences of one timing file; raise TimingError listing every problem in it."""
+    return load_timing_parts(path, document, version)[0]
+
+
+def load_timing_parts(
+    path: str | Path, document: str, version: str
+) -> tuple[list[Sequence], list[Note]]:
+    """The sequences and notes of one timing file; raise TimingError listing every problem."""
     path = Path(path)
     spath, probs = str(path), Problems()
     try:
         data = load_yaml(path)
     except YamlError as exc:
         raise TimingError([str(exc)]) from None
-    if not check_keys(data, {"document", "version", "sequences"}, spath, probs, "timing file"):
+    keys = {"document", "version", "sequences", "notes"}
+    if not check_keys(data, keys, spath, probs, "timing file"):
         raise TimingError(probs.items)
     if str(data.get("document")) != document:
         probs.add(spath, data.line_of("document"), f"document must be {document!r}")
     if str(data.get("version")) != version:
         probs.add(spath, data.line_of("version"), f"version must be {version!r} (the file name)")
+    notes = _notes(data.get("notes"), spath, probs, document, version) if "notes" in data else []
     sequences: list[Sequence] = []
     items = data.get("sequences")
-    if not isinstance(items, LList) or not items:
+    if "sequences" not in data and notes:
+        items = LList()
+    elif not isinstance(items, LList) or not items:
         probs.add(spath, data.line_of("sequences"), "'sequences' must be a non-empty list")
         items = LList()
     for item in items:
-        if not check_keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
-            continue
-        seq_id = _text(item, "id", spath, probs) or "?"
-        if not ID_RE.match(seq_id):
-            probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
-        if any(s.id == seq_id for s in sequences):
-            probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
-        official = item.get("official")
-        if not isinstance(official, bool):
-            probs.add(spath, item.line_of("official"), "field 'official' must be true or false")
-        note = _text(item, "note", spath, probs, False)
-        if official is False and not note:
-            probs.add(
-                spath,
-                item.line,
-                f"derived sequence {seq_id!r} needs a note saying how it was derived",
-            )
-        calc = item.get("calculator")
-        seq = Sequence(
-            id=seq_id,
-            title=_text(item, "title", spath, probs) or seq_id,
-            document=document,
-            version=version,
-            official=official is True,
-            source=_text(item, "source", spath, probs) or "",
-            steps=_steps(item.get("steps"), spath, probs, None, {}),
-            intro=_text(item, "intro", spath, probs, False),
-            note=note,
-            calculator=_calculator(calc, spath, probs) if calc is not None else None,
-            location=f"{spath}:{item.line}",
-        )
-        _check_targets(seq, probs)
-        sequences.append(seq)
+        seq = _sequence(item, spath, probs, document, version, sequences)
+        if seq is not None:
+            sequences.append(seq)
     for seq in sequences:
         for step in seq.flat:
             if step.see and not any(s.id == step.see for s in sequences):
@@ -323,4 +333,40 @@ def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequ
                 )
     if probs.items:
         raise TimingError(probs.items)
-    return sequences
+    return sequences, notes
+
+
+def _sequence(
+    item: Any, spath: str, probs: Problems, document: str, version: str, sequences: list[Sequence]
+) -> Sequence | None:
+    if not check_keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
+        return None
+    seq_id = _text(item, "id", spath, probs) or "?"
+    if not ID_RE.match(seq_id):
+        probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
+    if any(s.id == seq_id for s in sequences):
+        probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
+    official = item.get("official")
+    if not isinstance(official, bool):
+        probs.add(spath, item.line_of("official"), "field 'official' must be true or false")
+    note = _text(item, "note", spath, probs, False)
+    if official is False and not note:
+        probs.add(
+            spath, item.line, f"derived sequence {seq_id!r} needs a note saying how it was derived"
+        )
+    calc = item.get("calculator")
+    seq = Sequence(
+        id=seq_id,
+        title=_text(item, "title", spath, probs) or seq_id,
+        document=document,
+        version=version,
+        official=official is True,
+        source=_text(item, "source", spath, probs) or "",
+        steps=_steps(item.get("steps"), spath, probs, None, {}),
+        intro=_text(item, "intro", spath, probs, False),
+        note=note,
+        calculator=_calculator(calc, spath, probs) if calc is not None else None,
+        location=f"{spath}:{item.line}",
+    )
+    _check_targets(seq, probs)
+    return seq
