@@ -637,3 +637,38 @@ def test_rulings_link_to_their_timing_notes(client):
         "If no personnel remain to resolve a dilemma just encountered, replace that dilemma under the mission."
         in index
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "needle"),
+    [
+        (
+            "/timing/turn?q=%3Cscript%3Ealert(1)%3C/script%3E",
+            200,
+            "&lt;script&gt;alert(1)&lt;/script&gt;",
+        ),
+        ("/timing/turn?q=%00%01", 200, "No step of the v4 sequences has those words."),
+        ("/timing/turn?q=" + "dilemma%20" * 500, 200, "Steps for"),
+        (
+            "/timing/mission-attempt?personnel=5&modifiers=x",
+            400,
+            "modifiers must be a whole number, not &#39;x&#39;",
+        ),
+        (
+            "/api/timing/mission-attempt/calculate?personnel=5&modifiers=-100",
+            400,
+            "modifiers must be from -99 to 99, not -100",
+        ),
+        (
+            "/api/timing/mission-attempt/calculate?personnel=5&mission=space&dilemmas=dual:1:placed:placed",
+            400,
+            "dilemma 1 &#39;dual:1:placed:placed&#39;",
+        ),
+    ],
+)
+def test_odd_search_and_calculator_input(client, url, status, needle):
+    response = client.get(url)
+    assert response.status_code == status
+    body = response.get_data(as_text=True)
+    assert needle in body or needle.replace("&#39;", "'") in body
+    assert "<script>alert" not in body
