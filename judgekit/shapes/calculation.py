@@ -7,6 +7,7 @@ the calculator took and why the text does not decide; every reading gives the sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from judgekit.timing.calculator import Calculation, DilemmaResult
@@ -14,15 +15,19 @@ from judgekit.timing.model import Sequence
 from judgekit.timing.readings import POINTS
 
 
-def _citations(built: dict[str, dict[str, Any]], steps: list[dict[str, Any]]) -> list[dict]:
+def _citations(
+    built: dict[str, dict[str, Any]], steps: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The first (quoted) cite of each step: the rule the part rests on."""
-    out = []
+    out: dict[str, dict[str, Any]] = {}
     for ref in steps:
         cites = built[ref["number"]]["cites"]
         first = cites[0] if cites else None
         if first and first.get("resolved"):
-            out.append({"step": ref["number"], "citation": first["citation"], "url": first["url"]})
-    return out
+            # Two steps quoting one entry cite it once, from the first of them.
+            cite = {"step": ref["number"], "citation": first["citation"], "url": first["url"]}
+            out.setdefault(first["url"], cite)
+    return list(out.values())
 
 
 def _points(points: tuple[str, ...]) -> list[dict[str, str]]:
@@ -46,7 +51,12 @@ def _basis(
     return basis
 
 
-def _dilemma(seq: Sequence, built: dict, calc: Calculation, r: DilemmaResult, steps) -> dict:
+def _dilemma(
+    built: dict[str, dict[str, Any]],
+    calc: Calculation,
+    r: DilemmaResult,
+    steps: Callable[[tuple[str, ...]], list[dict[str, Any]]],
+) -> dict[str, Any]:
     refs = steps(r.reasons or ("cost",))
     return {
         "position": r.position,
@@ -110,7 +120,7 @@ def calculation_dict(
         "cost_limit_readings": list(calc.cost_limit_readings),
         "cost_limit_determined": len(calc.cost_limit_readings) == 1,
         "start": start,
-        "dilemmas": [_dilemma(seq, built, calc, r, steps) for r in calc.results],
+        "dilemmas": [_dilemma(built, calc, r, steps) for r in calc.results],
         "cost_spent": calc.spent,
         "cost_remaining": calc.cost_limit - calc.spent,
         "faced": calc.count("faced"),
