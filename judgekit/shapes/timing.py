@@ -248,6 +248,13 @@ def note_dict(lib: Library, note: Note) -> dict[str, Any]:
 
 def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
     """GET /api/timing: every sequence and its versions (the in-force one last), and the notes."""
+    cache = lib.memo("timing_index")
+    if id(timing) not in cache:
+        cache[id(timing)] = _index(lib, timing)
+    return cache[id(timing)]
+
+
+def _index(lib: Library, timing: Timing) -> dict[str, Any]:
     out = []
     for seq_id in timing.ids():
         versions = timing.versions(seq_id)
