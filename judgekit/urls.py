@@ -70,6 +70,11 @@ def marked_api(document: str, version: str) -> str:
     return f"/api/diff/{_q(document)}/{_q(version)}/new"
 
 
+def timing_index() -> str:
+    """The list of timing sequences (and the rulings' timing notes)."""
+    return "/timing"
+
+
 def sequence_page(sequence: str, version: str, **params: Any) -> str:
     """The stepper page of a sequence's version; ``step`` and the calculator's inputs in the query."""
     query = {"version": version, **{k: v for k, v in params.items() if v is not None}}

@@ -177,7 +177,7 @@ NOT_FOUND = (
         ),
         (
             "/api/timing/%22%3E",
-            "unknown timing sequence '\">' (known: mission-attempt, turn, play-card)",
+            "unknown timing sequence '\">' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
         ),
         ("/api/timing/turn/calculate", "sequence 'turn' 4 has no calculator"),
     ],
@@ -204,7 +204,7 @@ def test_api_404_messages(client, path, message):
         ("/history/2e-rulebook/%3Cb%3E", "unknown entry '<b>' in '2e-rulebook' (in no version)"),
         (
             "/timing/%3Cb%3E",
-            "unknown timing sequence '<b>' (known: mission-attempt, turn, play-card)",
+            "unknown timing sequence '<b>' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
         ),
     ],
 )

@@ -190,7 +190,7 @@ SCHEMA_CASES = [
         V2,
         'triggers: ["When . . . begins"]',
         'triggers: ["When . . . ends"]',
-        ["2.timing.yaml:28: trigger 'When . . . ends' of step '1.a' is not in its text"],
+        ["2.timing.yaml:29: trigger 'When . . . ends' of step '1.a' is not in its text"],
     ),
     (
         V2,
@@ -316,7 +316,7 @@ def test_typography_does_not_count_against_verbatim_but_words_and_case_do(broken
     assert problems(broken) == []
     edit(broken, V2, 'para: "reveals a dilemma   of the wrong type"', 'para: "Wrong Type"')
     assert problems(broken) == [
-        "rules/demo-rulebook/2.timing.yaml:38: para 'Wrong Type' of step '2' matches no paragraph "
+        "rules/demo-rulebook/2.timing.yaml:40: para 'Wrong Type' of step '2' matches no paragraph "
         "of 'attempting'"
     ]
 
@@ -334,3 +334,104 @@ def test_run_check_reports_timing_problems(broken):
     assert found == [
         "rules/demo-rulebook/1.timing.yaml:16: text of step '2' is not verbatim in 'attempting'"
     ]
+
+
+# -- counterparts, printed numbers, open windows -------------------------------------------------
+
+
+def test_counterparts_are_explicit_and_symmetric(timing):
+    v1, v2 = timing.get("attempt", "1"), timing.get("attempt", "2")
+    # Declared in version 2 only; version 1 sees them too.
+    assert [s.id for s in timing.counterparts(v2, v2.find("begin"), "1")] == ["count"]
+    assert [s.id for s in timing.counterparts(v1, v1.find("count"), "2")] == ["begin"]
+    # The declaration's own order comes first: the version switch opens the first.
+    assert [s.id for s in timing.counterparts(v2, v2.find("2"), "1")] == ["check-dilemma", "reveal"]
+    assert [s.id for s in timing.counterparts(v1, v1.find("reveal"), "2")] == ["check-dilemma"]
+    # "none" is recorded, and differs from not recorded at all.
+    assert timing.counterparts(v2, v2.find("1.a"), "1") == ()
+    assert timing.counterparts(v1, v1.find("fail"), "2") == ()
+    assert timing.counterparts(v1, v1.find("fail"), "9") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "expected"),
+    [
+        (
+            V1,
+            '        counterparts: {"2": none}\n',
+            "",
+            [
+                "1.timing.yaml:35: step '3' of attempt 1 has no counterpart recorded for 2 (name the step there, or none)"
+            ],
+        ),
+        (
+            V2,
+            '{"1": [check-dilemma, reveal]}',
+            '{"1": [check-dilemma, nope]}',
+            [
+                "1.timing.yaml:16: step '2' of attempt 1 has no counterpart recorded for 2 (name the step there, or none)",
+                "2.timing.yaml:32: step '2' of attempt 2 names unknown counterpart 'nope' in 1",
+            ],
+        ),
+        (
+            V2,
+            '{"1": [check-dilemma, reveal]}',
+            '{"1": [check-dilemma, reveal, fail]}',
+            [
+                "1.timing.yaml:35: step '3' of attempt 1 says none in 2, but 2 names it from check-dilemma"
+            ],
+        ),
+        (
+            V2,
+            '        counterparts: {"1": count}\n',
+            '        counterparts: {"3": count}\n',
+            [
+                "1.timing.yaml:10: step '1' of attempt 1 has no counterpart recorded for 2 (name the step there, or none)",
+                "2.timing.yaml:14: step '1' of attempt 2 names counterparts in '3', which has no other attempt",
+                "2.timing.yaml:14: step '1' of attempt 2 has no counterpart recorded for 1 (name the step there, or none)",
+            ],
+        ),
+        (
+            V2,
+            '        counterparts: {"1": count}\n',
+            '        counterparts: {"1": [none, count]}\n',
+            ["2.timing.yaml:22: step '1': counterparts in 1 mix 'none' with steps"],
+        ),
+        (
+            V1,
+            '        number: "1"\n',
+            '        number: "1"\n        printed: "1"\n',
+            ["1.timing.yaml:10: printed number '1' of step '1' is not the heading of 'attempting'"],
+        ),
+        (
+            V1,
+            '        number: "1"\n',
+            '        number: "1"\n        printed: one\n',
+            ["1.timing.yaml:12: printed number 'one' must look like '2' or '3.f'"],
+        ),
+        (
+            V2,
+            "            kind: response\n",
+            '            kind: response\n            open_until: "9"\n',
+            ["2.timing.yaml:24: open_until of step '1.a' goes to unknown step '9'"],
+        ),
+    ],
+)
+def test_counterpart_and_numbering_problems(broken, name, old, new, expected):
+    edit(broken, name, old, new)
+    assert problems(broken) == ["rules/demo-rulebook/" + e for e in expected]
+
+
+def test_open_windows_reach_as_far_as_the_text_keeps_them(broken):
+    edit(
+        broken,
+        V2,
+        "            kind: response\n",
+        '            kind: response\n            open_until: "2"\n',
+    )
+    seq = load_sequences(load_corpus(broken)).get("attempt", "2")
+    window = seq.find("1.a")
+    assert seq.open_windows(seq.find("1")) == ()
+    assert seq.open_windows(window) == (window,)
+    assert seq.open_windows(seq.find("2")) == (window,)  # "until the end of step 2"
+    assert window.open_until == "2"

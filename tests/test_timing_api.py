@@ -14,6 +14,14 @@ SEQUENCES = {
     "mission-attempt": ["1.1", "call-to-arms", "4"],
     "play-card": ["4"],
     "turn": ["1.1", "call-to-arms", "4"],
+    "response-actions": ["1.1", "call-to-arms", "4"],
+    "play-interrupt": ["1.1", "call-to-arms", "4"],
+    "combat": ["1.1", "call-to-arms", "4"],
+    "engagement": ["1.1", "call-to-arms", "4"],
+    "move-ship": ["1.1", "call-to-arms", "4"],
+    "win": ["1.1", "call-to-arms", "4"],
+    "setup": ["1.1", "call-to-arms", "4"],
+    "modifications": ["4"],
 }
 
 
@@ -43,7 +51,8 @@ def test_official_sequences_are_numbered_as_printed(corpus):
     assert [len(s.children) for s in attempt.steps] == [2, 5, 9, 2, 4]  # 1.a–b … 3.a–i … 5.a–d
     assert [s.number for s in timing.get("play-card", "4").flat] == [str(n) for n in range(1, 11)]
     assert {s.official for s in timing if s.id != "turn"} == {True, False}
-    assert not any(s.official for s in timing.versions("turn"))
+    for derived in ("turn", "response-actions", "play-interrupt", "combat", "win", "setup"):
+        assert not any(s.official for s in timing.versions(derived))
 
 
 def test_index(client):
@@ -60,7 +69,8 @@ def test_index(client):
 def test_sequence_shape(client, sequence, version):
     data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
     assert (data["id"], data["version"]) == (sequence, version)
-    assert data["official"] is (version == "4" and sequence != "turn")
+    official = ("mission-attempt", "play-card", "modifications")
+    assert data["official"] is (version == "4" and sequence in official)
     for step in flat(data["steps"]):
         assert {"id", "number", "text", "actor", "kind", "children", "cites"} <= set(step)
         assert step["actor"] in ("active", "opponent", "each", "game")
@@ -116,7 +126,7 @@ def test_response_steps_name_their_triggers(client):
     [
         (
             "/api/timing/nope",
-            "unknown timing sequence 'nope' (known: mission-attempt, turn, play-card)",
+            "unknown timing sequence 'nope' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
         ),
         (
             "/api/timing/play-card?version=1.1",
@@ -185,7 +195,13 @@ def test_calculator_is_version_aware(client):
         "faced",
         "overcome",
         "not-allowed",
-        "overcome",
+        "undetermined",  # the copy's fate is unwritten, so whether the limit is broken is too
+    ]
+    assert [d["basis"] for d in old["dilemmas"]] == [
+        "rule",
+        "interpretation",
+        "undetermined",
+        "undetermined",
     ]
     assert [s["number"] for s in v4["dilemmas"][2]["steps"]] == ["3.f"]
     assert [s["number"] for s in old["dilemmas"][2]["steps"]] == ["2.c"]
@@ -219,7 +235,8 @@ def test_index_page(client):
     html = client.get("/timing").get_data(as_text=True)
     assert 'href="/timing/mission-attempt?version=4"' in html
     assert 'href="/timing/play-card?version=4"' in html
-    assert "call-to-arms</a> (derived)" in html
+    assert "Call to Arms</a> (derived)" in html  # the version's name, never its raw id
+    assert ">call-to-arms<" not in html
 
 
 def test_step_page_renders_server_side(client):
@@ -251,8 +268,10 @@ def test_page_is_built_from_the_api_dict(client):
 
 def test_derived_sequences_say_so(client):
     html = client.get("/timing/mission-attempt?version=1.1").get_data(as_text=True)
-    assert "<summary><strong>Derived sequence</strong>: put in order by the editors" in html
-    assert "<p>Version 1.1 prints no numbered sequence for a mission attempt;" in html
+    # Shown, not collapsed: the note explains the editors' reading.
+    assert "<p><strong>Derived sequence</strong>: put in order by the editors" in html
+    assert "<details" not in html
+    assert "Version 1.1 prints no numbered sequence for a mission attempt;" in html
     assert '<span class="badge tm-derived">Derived</span>' in html
 
 
@@ -310,3 +329,346 @@ def test_page_errors(client, url, status, message):
 def test_entry_pages_link_to_the_stepper(client, entry, url):
     html = client.get(f"/rules/2e-rulebook/{entry}").get_data(as_text=True)
     assert f'href="{url}"' in html
+
+
+# -- counterparts, numbering, windows, editorial marks, search ---------------------------------
+
+
+def step_of(client, sequence, version, number):
+    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+    return next(s for s in flat(data["steps"]) if s["number"] == number)
+
+
+@pytest.mark.parametrize(
+    ("version", "number", "other", "expected"),
+    [
+        ("4", "5", "1.1", ["4"]),  # "time to complete the mission" is 1.1's checking, not 4.a
+        ("1.1", "4.a", "4", ["5.d"]),  # completing and scoring
+        ("4", "5.d", "call-to-arms", ["4.a"]),
+        ("4", "3.i", "1.1", ["3.c"]),
+        ("4", "5.c", "1.1", ["4", "5"]),
+        ("4", "4.b", "1.1", ["3.e"]),
+        ("4", "2.b", "1.1", ["2"]),
+        ("1.1", "2", "4", ["2", "2.b"]),
+        ("4", "1.b", "1.1", []),  # no counterpart: said, not guessed
+        ("call-to-arms", "3.b", "1.1", ["3.b"]),
+        ("4", "3", "call-to-arms", ["3"]),  # turn: Execute Orders
+    ],
+)
+def test_counterparts_across_versions(client, version, number, other, expected):
+    sequence = "turn" if (version, number) == ("4", "3") and other == "call-to-arms" else None
+    step = step_of(client, sequence or "mission-attempt", version, number)
+    found = next(c for c in step["counterparts"] if c["version"] == other)
+    assert found["recorded"] is True
+    assert [s["number"] for s in found["steps"]] == expected
+
+
+def test_no_counterpart_is_said_on_the_page(client):
+    html = client.get("/timing/mission-attempt?version=4&step=1.b").get_data(as_text=True)
+    assert "No counterpart in v1.1." in html and "No counterpart in Call to Arms." in html
+    # The switch still opens the other version, at its start, keeping the calculator's inputs.
+    html = client.get("/timing/mission-attempt?version=4&step=1.b&personnel=6").get_data(
+        as_text=True
+    )
+    assert (
+        '<a href="/timing/mission-attempt?version=1.1&amp;personnel=6" title="No counterpart of '
+        'step 1.b in v1.1: opens its first step">v1.1</a> <span class="muted">(no counterpart)</span>'
+    ) in html
+    html = client.get("/timing/mission-attempt?version=4&step=5&personnel=6").get_data(as_text=True)
+    assert (
+        '<a href="/timing/mission-attempt?version=1.1&amp;step=4&amp;personnel=6">v1.1</a>' in html
+    )
+
+
+def test_turn_segments_show_their_printed_numbers(client):
+    step = step_of(client, "turn", "4", "3")
+    assert (step["number"], step["printed"], step["label"], step["title"]) == (
+        "3",
+        "2",
+        "2",
+        "Execute Orders",
+    )
+    html = client.get("/timing/turn?version=4&step=3").get_data(as_text=True)
+    assert (
+        '<h2 id="tm-step-heading"><span class="tm-num">2.</span> <span class="tm-title">Execute Orders</span></h2>'
+        in html
+    )
+    assert step["cites"][0]["citation"].endswith("2. Execute Orders")
+    assert [
+        s["label"] for s in flat(client.get("/api/timing/turn?version=1.1").get_json()["steps"])
+    ] == [
+        "1",
+        "1",
+        "2",
+        "3",
+        "5",
+        "5.a",
+    ]
+
+
+def test_the_draw_is_not_titled_facing_dilemmas(client):
+    for version in ("1.1", "call-to-arms"):
+        assert step_of(client, "mission-attempt", version, "2")["title"] is None
+
+
+@pytest.mark.parametrize("version", ["1.1", "call-to-arms"])
+def test_rule_text_no_longer_left_out(client, version):
+    assert step_of(client, "mission-attempt", version, "4.a")["text"].endswith(
+        "Any dilemmas that have been overcome there remain beneath that mission. You cannot "
+        "attempt it again for the rest of the game."
+    )
+    assert step_of(client, "mission-attempt", version, "3.d")["text"].startswith(
+        "Sometimes a dilemma will tell you to place it in specific location"
+    )
+    assert (
+        "that player shuffles the entire pile and places it face down"
+        in step_of(client, "mission-attempt", version, "2.e")["text"]
+    )
+
+
+def test_version_4_cites_the_rules_no_step_cited(client):
+    paras = {
+        n: [c["para"] for c in step_of(client, "mission-attempt", "4", n)["cites"]]
+        for n in ("1.a", "3.a", "3.h", "3.i", "5.d")
+    }
+    assert "A personnel who leaves a mission being attempted" in paras["3.a"]
+    assert "If you use game text to attempt a mission" in paras["1.a"]
+    assert "If you use game text to attempt a mission" in paras["5.d"]
+    assert "A dilemma's instructions are broken down into actions" in paras["3.h"]
+    assert "describe one effect, followed by an alternate effect" in paras["3.i"]
+
+
+@pytest.mark.parametrize(
+    ("number", "windows"),
+    [
+        ("3.g", [("3.g", None)]),
+        ("3.h", [("3.h", "4.a")]),
+        ("4.a", [("3.h", "4.a")]),  # "may be used at any time until the end of step 4.a"
+        ("4.b", []),
+        ("5.c", [("5.a", "end"), ("5.b", "end")]),  # "until the end of the mission attempt"
+        ("5.d", [("5.a", "end"), ("5.b", "end")]),
+    ],
+)
+def test_open_response_windows(client, number, windows):
+    step = step_of(client, "mission-attempt", "4", number)
+    assert [(w["number"], w["until"]) for w in step["windows"]] == windows
+    assert all(w["how"] == "/timing/response-actions?version=4" for w in step["windows"])
+
+
+def test_versions_without_printed_windows_say_when_text_answers_its_trigger(client):
+    step = step_of(client, "mission-attempt", "1.1", "3.a")
+    assert step["windows"] == [
+        {
+            "generic": True,
+            "text": "This version prints no response windows: “when” text may be used each time "
+            "its trigger occurs, here as anywhere, and “while” text while its condition is true.",
+            "how": "/timing/response-actions?version=1.1",
+            "here": False,
+        }
+    ]
+
+
+def test_editorial_parts_are_marked(client):
+    step = step_of(client, "play-card", "4", "5")
+    assert step["triggers"] == []  # "Mandatory 'prevent' response actions" is no trigger wording
+    assert "triggers" in step["editorial"] and "branches.if" in step["editorial"]
+    html = client.get("/timing/mission-attempt?version=4&step=3.f").get_data(as_text=True)
+    assert 'class="tm-legend"' in html
+    assert 'Which way? <abbr class="tm-ed-mark"' in html
+    assert '<span class="tm-ed"><abbr class="tm-ed-mark"' in html  # the badges
+    html = client.get("/timing/mission-attempt?version=4&step=2.c").get_data(as_text=True)
+    assert 'Triggers processed here <abbr class="tm-ed-mark"' in html
+
+
+@pytest.mark.parametrize(
+    ("version", "query", "first"),
+    [
+        ("4", "about to be stopped by a dilemma", ("mission-attempt", "3.i")),
+        ("4", "when … drawn dilemmas", ("mission-attempt", "2.c")),
+        ("4", "When . . . (choose/chosen) dilemmas", ("mission-attempt", "2.e")),
+        ("1.1", "about to be killed by a dilemma", ("mission-attempt", "3.c")),
+        ("4", "Order", ("play-interrupt", "1")),
+    ],
+)
+def test_card_wording_finds_its_step(client, version, query, first):
+    html = client.get(f"/timing/mission-attempt?version={version}&q={query}").get_data(as_text=True)
+    sequence, number = first
+    assert f'<a href="/timing/{sequence}?version={version}&amp;step={number}">' in html
+
+
+def test_card_wording_without_a_step(client):
+    html = client.get("/timing/turn?version=4&q=zzzz").get_data(as_text=True)
+    assert "No step of the v4 sequences has those words." in html
+
+
+def test_calculator_answers_carry_their_basis(client):
+    query = "version=4&personnel=8&overcome=3&mission=planet&dilemmas=planet:2,space:1"
+    data = client.get(f"/api/timing/mission-attempt/calculate?{query}").get_json()
+    assert data["start"]["basis"] == "rule"
+    assert data["start"]["citations"][0]["step"] == "2.b"
+    assert [d["basis"] for d in data["dilemmas"]] == ["rule", "rule"]
+    assert data["dilemmas"][1]["citations"][0]["citation"].startswith("2E Rulebook v4")
+    assert data["end"]["basis"] == "rule"
+    assert data["beneath_after"] == 5
+    modified = client.get(f"/api/timing/mission-attempt/calculate?{query}&modifiers=-1").get_json()
+    assert (modified["dilemmas_drawn"], modified["cost_limit_readings"]) == (4, [4, 5])
+    assert modified["start"]["basis"] == "undetermined"
+    assert modified["start"]["points"][0]["point"] == "limit_modified"
+    old = client.get(
+        "/api/timing/mission-attempt/calculate?version=1.1&personnel=2&mission=planet"
+        "&dilemmas=planet:1:dup,planet:2"
+    ).get_json()
+    assert [(d["outcome"], d["basis"]) for d in old["dilemmas"]] == [
+        ("not-allowed", "undetermined"),
+        ("undetermined", "undetermined"),
+    ]
+    assert old["dilemmas"][0]["points"][0]["why"] == (
+        "This version forbids choosing more than one copy of the same dilemma but does not say "
+        "what happens when one is revealed anyway."
+    )
+    html = client.get(
+        "/timing/mission-attempt?version=1.1&personnel=2&mission=planet&dilemmas=planet:1:dup,planet:2"
+    ).get_data(as_text=True)
+    assert html.count('<span class="tm-basis-label">Undetermined by the text</span>') == 2
+
+
+def test_moving_a_ship_range_differs_by_version(client):
+    v4 = step_of(client, "move-ship", "4", "3")["text"]
+    assert "If the two missions have different quadrant icons, add two." in v4
+    assert "subtract two" in v4
+    old = step_of(client, "move-ship", "1.1", "3")["text"]
+    assert old.endswith(
+        "If this total is not higher than the Range available on your ship, you may move to the new mission."
+    )
+    assert "quadrant" not in old
+    cta = step_of(client, "move-ship", "call-to-arms", "3.a")
+    assert cta["text"].startswith(
+        "When you add the span numbers of two missions with different quadrant icons"
+    )
+    assert [c["version"] for c in cta["counterparts"] if c["steps"]] == ["4"]
+    assert [
+        s["number"] for s in step_of(client, "move-ship", "4", "3")["counterparts"][1]["steps"]
+    ] == ["3", "3.a"]
+
+
+def test_win_check_waits_for_pending_card_text_in_version_4(client):
+    pending = step_of(client, "win", "4", "1.a")
+    assert pending["text"] == (
+        "If a player would normally win the game, do not check win conditions until all pending "
+        "card text has been resolved."
+    )
+    assert [c["recorded"] and c["steps"] for c in pending["counterparts"]] == [[], []]
+    assert step_of(client, "win", "4", "2")["text"].startswith(
+        "The game ends immediately when all three of these conditions are simultaneously met."
+    )
+
+
+def test_engagement_third_damage_card_destroys(client):
+    step = step_of(client, "engagement", "4", "5.a")
+    assert step["text"].startswith(
+        "Each ship can carry only two damage cards. When a third damage card is placed on a ship, that ship is destroyed"
+    )
+    assert step["cites"][0]["target"] == "damage"
+    last = step_of(client, "engagement", "1.1", "7")
+    assert "At the end of each of your turns, you may remove one damage card" in last["text"]
+
+
+def test_order_of_modifications_is_official_as_printed(client):
+    data = client.get("/api/timing/modifications?version=4").get_json()
+    assert data["official"] is True
+    assert [(s["number"], s["title"]) for s in data["steps"]] == [
+        ("1", "Choose"),
+        ("2", "Replace"),
+        ("3", "Modify"),
+        ("4", "Lose"),
+        ("5", "Zero"),
+    ]
+    assert data["intro"].startswith("If multiple effects attempt to replace, modify, or remove")
+
+
+# -- First Edition: the Current Rulings' timing statements, as notes ----------------------------
+
+
+def test_first_edition_timing_notes_quote_their_rulings(client, corpus):
+    from judgekit.timing.check import note_problems
+    from judgekit.timing.model import Note, Timing
+
+    notes = client.get("/api/timing").get_json()["notes"]
+    assert [n["id"] for n in notes] == [
+        "mission-solving-order",
+        "no-personnel-to-resolve",
+        "start-and-end-of-turn",
+        "interrupts-during-attempts",
+        "between-dilemmas",
+        "once-each-turn",
+    ]
+    assert {n["edition"] for n in notes} == {"1E"}
+    solving = notes[0]
+    assert solving["text"].startswith(
+        "When you meet the requirements for solving a mission, you first score"
+    )
+    assert (
+        solving["ruling"]["url"] == "/rulings/1e-current-rulings/2000-02-28/mission-solving-timing"
+    )
+    # No First Edition sequence is invented.
+    assert all(s["id"] for s in client.get("/api/timing").get_json()["sequences"])
+    assert not any(s.document.startswith("1e") for s in load_sequences(corpus))
+    bad = Note("x", "X", "1e-current-rulings", "2000-02-28", "cumulative", "All at once.", "f:1")
+    assert note_problems(corpus, Timing((), (bad,))) == [
+        "f:1: text of note 'x' is not verbatim in 'cumulative'"
+    ]
+    lost = Note("y", "Y", "1e-current-rulings", "2000-02-28", "nope", "All at once.", "f:2")
+    assert note_problems(corpus, Timing((), (lost,))) == [
+        "f:2: note 'y' quotes unknown ruling 'nope'"
+    ]
+
+
+def test_rulings_link_to_their_timing_notes(client):
+    html = client.get("/rulings/1e-current-rulings/2000-02-28/dilemmas-resolution").get_data(
+        as_text=True
+    )
+    assert (
+        'Timing note: <a href="/timing#note-no-personnel-to-resolve">A dilemma with no personnel '
+        "left to resolve it</a>"
+    ) in html
+    index = client.get("/timing").get_data(as_text=True)
+    assert 'id="note-no-personnel-to-resolve"' in index
+    assert (
+        "If no personnel remain to resolve a dilemma just encountered, replace that dilemma under the mission."
+        in index
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "needle"),
+    [
+        (
+            "/timing/turn?q=%3Cscript%3Ealert(1)%3C/script%3E",
+            200,
+            "&lt;script&gt;alert(1)&lt;/script&gt;",
+        ),
+        ("/timing/turn?q=%00%01", 200, "No step of the v4 sequences has those words."),
+        ("/timing/turn?q=" + "dilemma%20" * 500, 200, "Steps for"),
+        (
+            "/timing/mission-attempt?personnel=5&modifiers=x",
+            400,
+            "modifiers must be a whole number, not &#39;x&#39;",
+        ),
+        (
+            "/api/timing/mission-attempt/calculate?personnel=5&modifiers=-100",
+            400,
+            "modifiers must be from -99 to 99, not -100",
+        ),
+        (
+            "/api/timing/mission-attempt/calculate?personnel=5&mission=space&dilemmas=dual:1:placed:placed",
+            400,
+            "dilemma 1 &#39;dual:1:placed:placed&#39;",
+        ),
+    ],
+)
+def test_odd_search_and_calculator_input(client, url, status, needle):
+    response = client.get(url)
+    assert response.status_code == status
+    body = response.get_data(as_text=True)
+    assert needle in body or needle.replace("&#39;", "'") in body
+    assert "<script>alert" not in body

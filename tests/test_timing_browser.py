@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -104,9 +105,99 @@ def test_the_stepper_works_without_javascript(browser, live_server, blocked):
         page.locator(".tm-prevnext a[rel=next]").click()
         at(page, "4.a")
         page.goto(f"{live_server}/timing/mission-attempt?version=1.1&step=3.b")
-        page.locator(".tm-other a", has_text="4 step 3.f").click()
+        page.locator(".tm-other a", has_text="v4 step 3.f").click()
         at(page, "3.f")
         assert "version=4" in page.url
     finally:
         context.close()
     assert len(blocked) == 0
+
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+def phone_context(browser, blocked, **options):
+    """A 360×740 touch phone whose requests off 127.0.0.1 are blocked and counted."""
+    context = browser.new_context(**PHONE, **options)
+
+    def guard(route):
+        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            blocked.urls.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    return context
+
+
+IN_VIEW = """sel => {
+    const box = document.querySelector(sel).getBoundingClientRect();
+    return box.top >= 0 && box.top < window.innerHeight && box.height > 0;
+}"""
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_phone_calculator_answer_is_where_the_judge_looks(
+    browser, live_server, blocked, javascript
+):
+    context = phone_context(browser, blocked, java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+        assert not page.evaluate(IN_VIEW, ".tm-calc-form button")  # far below the step
+        page.locator(".tm-calc-form").get_by_label("Personnel attempting").fill("6")
+        page.get_by_role("button", name="Calculate").tap()
+        page.wait_for_url(re.compile(r"personnel=6.*#calc$"))
+        page.locator(".tm-calc-result").wait_for()
+        assert page.locator("[data-calc=drawn]").inner_text() == "6"
+        assert page.evaluate(IN_VIEW, ".tm-calc-result")
+        assert page.locator("#tm-step-heading").inner_text() == "Step 2.b"
+        # The version switch keeps the step's counterpart and the calculator's inputs.
+        page.locator(".tm-versions a", has_text="v1.1").click()
+        page.wait_for_url(re.compile(r"version=1\.1&step=2&personnel=6"))
+        assert page.locator("[data-calc=drawn]").inner_text() == "6"
+    finally:
+        context.close()
+    assert len(blocked) == 0
+
+
+def test_phone_next_is_on_the_first_screen_of_every_step(browser, live_server, blocked, client):
+    context = phone_context(browser, blocked)
+    try:
+        page = context.new_page()
+        index = client.get("/api/timing").get_json()["sequences"]
+        pages = 0
+        for sequence in index:
+            for version in sequence["versions"]:
+                data = client.get(f"/api/timing/{sequence['id']}?version={version}").get_json()
+                for step in flat(data["steps"]):
+                    page.goto(live_server + step["url"])
+                    box = page.locator(".tm-prevnext a[rel=next]").bounding_box()
+                    assert box["y"] + box["height"] <= 740, step["url"]
+                    assert box["height"] >= 44, step["url"]
+                    pages += 1
+        assert pages > 100  # every step of every sequence and version
+        # Thumb-sized controls; no keyboard hints on a touch phone.
+        assert page.locator(".tm-prevnext a[rel=prev]").bounding_box()["height"] >= 44
+        assert not page.locator(".tm-keys").is_visible()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+        assert page.get_by_role("button", name="Calculate").bounding_box()["height"] >= 44
+        assert page.locator(".tm-versions").inner_text() == (
+            "Version: v1.1 (derived) · Call to Arms (derived) · v4"
+        )
+    finally:
+        context.close()
+    assert len(blocked) == 0
+
+
+def test_keyboard_hints_show_with_a_mouse(live_server, page):
+    page.goto(f"{live_server}/timing/turn?version=4&step=3")
+    assert page.locator(".tm-keys").is_visible()
+    assert page.locator("#tm-step-heading").inner_text() == "2. Execute Orders"
+
+
+def flat(steps):
+    for step in steps:
+        yield step
+        yield from flat(step["children"])

@@ -86,15 +86,30 @@ def test_2003_limits_the_chosen_total_and_forbids_second_copies():
         ("faced", (), 2, "continue"),
         ("overcome", ("type",), 3, "continue"),  # chosen, so its cost counts
         ("not-allowed", ("duplicate",), 5, "continue"),
-        ("overcome", ("cost",), 5, "overcome"),  # 5 + 3 = 8 > 5
+        # 5 + 3 = 8 > 5 only if the copy counted: the text does not say what a revealed copy does.
+        ("undetermined", ("cost",), 5, "undetermined"),
     ]
+    assert [(r.basis, r.points) for r in calc.results] == [
+        ("rule", ()),
+        ("interpretation", ("unfaced_cost",)),  # "the dilemmas he or she chooses": a reading
+        ("undetermined", ("copy", "unfaced_cost")),
+        ("undetermined", ("copy", "unfaced_cost")),
+    ]
+    assert [(o, rest, spent) for o, rest, spent, _ in calc.results[3].readings] == [
+        ("overcome", "overcome", (4, 5)),
+        ("faced", "continue", (5,)),
+    ]
+    assert calc.results[3].readings[1][3] == (
+        "a second copy revealed anyway is overcome without being faced; a dilemma overcome without "
+        "being faced does not count toward the total cost",
+    )
     assert calc.results[2].message == (
         "Not allowed: your opponent cannot choose more than one copy of the same dilemma. "
-        "This version does not say what happens when one is revealed anyway."
+        "This version does not say what happens when one is revealed anyway. Undetermined by the "
+        "text: overcome without being faced or faced, depending on how it is read."
     )
     assert calc.results[3].message == (
-        "Overcome without being faced: its cost 3 would make the total 8, more than the 5 allowed. "
-        "All remaining dilemmas are overcome too, regardless of their cost."
+        "Undetermined by the text: overcome without being faced or faced, depending on how it is read."
     )
     assert calc.results[0].message == "Faced. The chosen dilemmas so far cost 2 of the 5 allowed."
 
@@ -113,13 +128,19 @@ def test_over_the_cost_limit_overcomes_the_rest_regardless_of_cost(config):
     )
 
 
-def test_a_duplicate_over_the_limit_also_overcomes_the_rest_in_version_4():
+def test_whether_a_failed_duplicate_over_the_limit_overcomes_the_rest_is_undetermined_in_v4():
     calc = run(V4, 2, 0, "planet", "planet:1, planet:2:dup, dual:0")
     assert outcomes(calc) == [
         ("faced", (), 1, "continue"),
-        ("overcome", ("duplicate", "cost"), 1, "overcome"),
-        ("overcome", ("cost",), 1, "overcome"),
+        ("overcome", ("duplicate", "cost"), 1, "undetermined"),
+        ("undetermined", ("cost",), 1, "undetermined"),
     ]
+    assert calc.results[1].message == (
+        "Overcome without being faced: it is a second copy of the same dilemma in this attempt; its "
+        "cost 2 would make the total 3, more than the 2 allowed. Whether the remaining dilemmas are "
+        "overcome too is undetermined by the text."
+    )
+    assert calc.results[1].points == ("cost_after_fail",)
 
 
 @pytest.mark.parametrize("config", [V4, Y2003])
@@ -265,3 +286,66 @@ def test_bad_parameters_have_exact_messages(args, message):
     with pytest.raises(CalcError) as info:
         parse_input(args)
     assert str(info.value) == message
+
+
+def test_rulebook_example_rests_on_the_rule():
+    # "eight personnel ... three dilemmas already overcome ... draws only five ... total cost of 5"
+    for config in (V4, Y2003):
+        calc = run(config, 8, 3, "planet", "planet:2, dual:3")
+        assert (calc.dilemmas_drawn, calc.cost_limit, calc.cost_limit_readings) == (5, 5, (5,))
+        assert [(r.outcome, r.basis) for r in calc.results] == [
+            ("faced", "rule"),
+            ("faced", "rule"),
+        ]
+        assert calc.beneath_after == (5,)  # 3 before, and the 2 faced and overcome
+
+
+def test_version_4_modifiers_change_the_draw_and_leave_the_limit_undetermined():
+    inp = CalcInput(5, 0, "planet", parse_dilemmas("planet:3, planet:2, dual:1"), modifiers=2)
+    calc = calculate(V4, inp)
+    assert (calc.dilemmas_drawn, calc.cost_limit_readings) == (7, (7, 5))
+    assert calc.start == (
+        "5 personnel attempting − 0 overcome beneath the mission +2 modifiers = 7: your opponent "
+        "draws 7 dilemmas and may spend a total cost of 7 or 5 (undetermined)."
+    )
+    assert [(r.outcome, r.basis) for r in calc.results] == [
+        ("faced", "rule"),
+        ("faced", "rule"),  # 5 is within either limit
+        ("undetermined", "undetermined"),  # 6: within 7, over 5
+    ]
+    assert calc.results[2].points == ("limit_modified",)
+    assert calc.results[2].message == (
+        "Undetermined by the text: faced or overcome without being faced, depending on how it is read."
+    )
+
+
+def test_2003_modifiers_change_the_draw_not_the_limit():
+    # 1.1: "cannot be higher than the number of personnel you have attempting the mission"
+    calc = calculate(Y2003, CalcInput(5, 0, modifiers=-2))
+    assert (calc.dilemmas_drawn, calc.cost_limit, calc.cost_limit_readings) == (3, 5, (5,))
+
+
+def test_a_dilemma_placed_elsewhere_is_not_overcome_or_beneath_the_mission():
+    calc = run(V4, 6, 1, "space", "space:1:placed, dual:2, planet:1")
+    assert [(r.outcome, r.placed) for r in calc.results] == [
+        ("faced", True),
+        ("faced", False),
+        ("overcome", False),
+    ]
+    assert calc.results[0].message == (
+        "Faced. Its cost is deducted: 1 of 5 spent, 4 left. Its text placed it elsewhere, so it is "
+        "not overcome and not beneath the mission."
+    )
+    assert calc.beneath_after == (3,)  # 1 before + the faced dual + the wrong-type planet
+    unfaced = run(V4, 2, 0, "space", "planet:1:placed")
+    assert (unfaced.results[0].placed, unfaced.beneath_after) == (False, (1,))
+
+
+def test_placed_and_modifiers_parse():
+    inp = parse_input(
+        {"personnel": "4", "modifiers": "-1", "mission": "planet", "dilemmas": "dual:1:dup:placed"}
+    )
+    assert inp.modifiers == -1 and inp.dilemmas == (Dilemma("dual", 1, True, True),)
+    assert inp.dilemmas[0].token == "dual:1:dup:placed"
+    with pytest.raises(CalcError, match="^modifiers must be from -99 to 99, not 100$"):
+        parse_input({"personnel": "4", "modifiers": "100"})

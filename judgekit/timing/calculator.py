@@ -1,4 +1,5 @@
-"""The mission-attempt calculator: dilemmas drawn, the cost limit, and each revealed dilemma's fate.
+"""The mission-attempt calculator: dilemmas drawn, the cost limit, each revealed dilemma's fate,
+and what each part of the answer rests on.
 
 The arithmetic is every version's: the personnel attempting less the overcome dilemmas beneath the
 mission is both the number of dilemmas drawn and the total cost the opponent may spend. What differs
@@ -7,54 +8,44 @@ by version comes from the timing file's `calculator` block (see rules/FORMAT.md)
     dilemma that passes has its cost deducted, and a revealed second copy is overcome.
   - The 2003 rulebooks forbid choosing a second copy, the wrong type or more than the allowed total
     cost; at reveal they say what happens to a wrong-type or over-cost dilemma, not to a second copy.
+
+Where the text does not decide, the calculator does not pick silently: it runs the attempt under
+each reading (`Reading`) and marks a part "interpretation" (the readings agree on the outcome) or
+"undetermined" (they do not). Input parsing is calcinput's.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import product
 
-from judgekit.render.text import quoted
-from judgekit.timing.model import CalculatorConfig
+from judgekit.timing.base import CalculatorConfig
+from judgekit.timing.calcinput import (
+    PARAMS,
+    CalcError,
+    CalcInput,
+    Dilemma,
+    parse_dilemmas,
+    parse_input,
+)
+from judgekit.timing.readings import DEFAULT, POINTS, Reading
 
-DILEMMA_TYPES = ("planet", "space", "dual")
-MISSION_TYPES = ("planet", "space")
-REQUIREMENTS = ("met", "unmet")
-MAX_COUNT = 999
-MAX_COST = 99
-MAX_DILEMMAS = 100
-PARAMS = ("personnel", "overcome", "mission", "dilemmas", "no_personnel_after", "requirements")
-
-
-class CalcError(ValueError):
-    """A bad calculator parameter; the message says which and why."""
-
-
-@dataclass(frozen=True)
-class Dilemma:
-    """A revealed dilemma as the calculator needs it."""
-
-    type: str
-    cost: int
-    duplicate: bool = False
-
-    @property
-    def token(self) -> str:
-        """The dilemma in the parameter syntax: TYPE:COST[:dup]."""
-        return f"{self.type}:{self.cost}" + (":dup" if self.duplicate else "")
+__all__ = [
+    "PARAMS",
+    "POINTS",
+    "CalcError",
+    "CalcInput",
+    "Calculation",
+    "Dilemma",
+    "DilemmaResult",
+    "Reading",
+    "calculate",
+    "parse_dilemmas",
+    "parse_input",
+]
 
 
-@dataclass(frozen=True)
-class CalcInput:
-    """The calculator's parameters, validated."""
-
-    personnel: int
-    overcome: int
-    mission: str | None = None
-    dilemmas: tuple[Dilemma, ...] = ()
-    no_personnel_after: int | None = None
-    requirements: str | None = None
+REST_OVERCOME = " All remaining dilemmas are overcome too, regardless of their cost."
 
 
 @dataclass(frozen=True)
@@ -63,11 +54,16 @@ class DilemmaResult:
 
     position: int
     dilemma: Dilemma
-    outcome: str  # faced | overcome | not-allowed
+    outcome: str  # faced | overcome | not-allowed | undetermined
     reasons: tuple[str, ...]  # calculator rules that applied: duplicate, type, cost, no_personnel
     spent: int  # the running total after this dilemma
     rest: str  # continue | overcome: what happens to the dilemmas after it
     message: str
+    basis: str = "rule"  # rule | interpretation | undetermined
+    points: tuple[str, ...] = ()  # the open questions (POINTS) this part rests on
+    # Undetermined: each distinct fate with the readings that give it.
+    readings: tuple[tuple[str, str, tuple[int, ...], tuple[str, ...]], ...] = ()
+    placed: bool = False  # faced, then placed elsewhere by its own text: not overcome
 
 
 @dataclass(frozen=True)
@@ -85,67 +81,12 @@ class Calculation:
     end_rules: tuple[str, ...]
     end_message: str
     notes: tuple[str, ...]
+    cost_limit_readings: tuple[int, ...] = ()  # more than one: the limit is undetermined
+    beneath_after: tuple[int, ...] = ()  # overcome dilemmas beneath the mission afterwards
 
     def count(self, outcome: str) -> int:
         """How many dilemmas had this outcome."""
         return sum(1 for r in self.results if r.outcome == outcome)
-
-
-def _number(args: Mapping[str, str], name: str, low: int, high: int, required: bool) -> int | None:
-    raw = (args.get(name) or "").strip()
-    if not raw:
-        if required:
-            raise CalcError(f"{name} is required")
-        return None
-    if not re.fullmatch(r"-?\d{1,9}", raw):
-        raise CalcError(f"{name} must be a whole number, not {quoted(raw)}")
-    value = int(raw)
-    if not low <= value <= high:
-        raise CalcError(f"{name} must be from {low} to {high}, not {value}")
-    return value
-
-
-def parse_dilemmas(raw: str) -> tuple[Dilemma, ...]:
-    """Parse `planet:2, dual:1:dup, …` (a colon or spaces inside each, commas between)."""
-    tokens = [t.strip() for t in re.split(r"[,;\n]", raw or "") if t.strip()]
-    if len(tokens) > MAX_DILEMMAS:
-        raise CalcError(f"at most {MAX_DILEMMAS} dilemmas, not {len(tokens)}")
-    dilemmas = []
-    for position, token in enumerate(tokens, 1):
-        parts = re.split(r"\s*:\s*|\s+", token.lower())
-        flag = parts[2] if len(parts) == 3 else ""
-        if len(parts) not in (2, 3) or flag not in ("", "dup", "duplicate"):
-            raise CalcError(
-                f"dilemma {position} {quoted(token)} must be TYPE:COST or TYPE:COST:dup, e.g. planet:2"
-            )
-        kind, cost = parts[0], parts[1]
-        if kind not in DILEMMA_TYPES:
-            raise CalcError(
-                f"dilemma {position} has unknown type {quoted(kind)} (planet, space or dual)"
-            )
-        if not re.fullmatch(r"\d{1,2}", cost):
-            raise CalcError(
-                f"dilemma {position} has cost {quoted(cost)}; costs are whole numbers from 0 to {MAX_COST}"
-            )
-        dilemmas.append(Dilemma(kind, int(cost), bool(flag)))
-    return tuple(dilemmas)
-
-
-def parse_input(args: Mapping[str, str]) -> CalcInput:
-    """Validate the calculator's query parameters; raise CalcError with the first problem."""
-    personnel = _number(args, "personnel", 1, MAX_COUNT, True)
-    overcome = _number(args, "overcome", 0, MAX_COUNT, False) or 0
-    dilemmas = parse_dilemmas(args.get("dilemmas") or "")
-    mission = (args.get("mission") or "").strip().lower() or None
-    if mission is not None and mission not in MISSION_TYPES:
-        raise CalcError(f"mission must be planet or space, not {quoted(mission)}")
-    if dilemmas and mission is None:
-        raise CalcError("mission is required with dilemmas (planet or space)")
-    after = _number(args, "no_personnel_after", 0, len(dilemmas), False)
-    requirements = (args.get("requirements") or "").strip().lower() or None
-    if requirements is not None and requirements not in REQUIREMENTS:
-        raise CalcError(f"requirements must be met or unmet, not {quoted(requirements)}")
-    return CalcInput(personnel, overcome, mission, dilemmas, after, requirements)
 
 
 def _plural(count: int, word: str) -> str:
@@ -164,27 +105,72 @@ def _why(rule: str, dilemma: Dilemma, inp: CalcInput, total: int, limit: int) ->
     return "no personnel are left in the attempt"
 
 
-def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
-    """Run the attempt: the start numbers, each revealed dilemma in order, and the end."""
-    difference = inp.personnel - inp.overcome
-    limit = drawn = max(0, difference)
-    start = (
-        f"{inp.personnel} personnel attempting − {inp.overcome} overcome beneath the mission "
-        f"= {difference}: your opponent draws {_plural(drawn, 'dilemma')} and may spend "
-        f"a total cost of {limit}."
-    )
-    notes = []
-    if difference < 0:
-        notes.append(
-            f"The overcome dilemmas ({inp.overcome}) outnumber the personnel ({inp.personnel}): "
-            "no dilemmas are drawn and nothing may be spent."
+def _is_v4(config: CalculatorConfig) -> bool:
+    return config.cost_counts == "faced"
+
+
+def _limit(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> int:
+    announced = max(0, inp.personnel - inp.overcome)
+    if _is_v4(config) and reading.limit_modified:
+        return max(0, announced + inp.modifiers)
+    # 1.1 and Call to Arms tie the limit to the personnel attempting, not to the number drawn.
+    return announced
+
+
+def _fate_v4(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -> DilemmaResult:
+    wrong = d.type != "dual" and d.type != inp.mission
+    reasons = [n for n, bad in (("duplicate", d.duplicate), ("type", wrong)) if bad]
+    points: tuple[str, ...] = ()
+    if spent + d.cost > limit:
+        if reasons:
+            points = ("cost_after_fail",)
+        if not reasons or r.cost_after_fail:
+            reasons.append("cost")
+    total = spent + d.cost
+    if not reasons:
+        message = f"Faced. Its cost is deducted: {total} of {limit} spent, {limit - total} left."
+        return DilemmaResult(0, d, "faced", (), total, "continue", message)
+    whys = "; ".join(_why(n, d, inp, total, limit) for n in reasons)
+    message = f"Overcome without being faced: {whys}."
+    rest = "overcome" if "cost" in reasons else "continue"
+    if rest == "overcome":
+        message += REST_OVERCOME
+    return DilemmaResult(0, d, "overcome", tuple(reasons), spent, rest, message, points=points)
+
+
+def _fate_2003(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -> DilemmaResult:
+    wrong = d.type != "dual" and d.type != inp.mission
+    total = spent + d.cost
+    over = total > limit and (not wrong or r.unfaced_counts)
+    flags = (("duplicate", d.duplicate), ("type", wrong), ("cost", over))
+    reasons = tuple(name for name, bad in flags if bad)
+    stated = [n for n in reasons if n != "duplicate"]
+    if over or wrong:
+        whys = "; ".join(_why(n, d, inp, total, limit) for n in stated)
+        message = f"Overcome without being faced: {whys}."
+        counted = total if (wrong and not over and r.unfaced_counts) else spent
+        if over:
+            message += REST_OVERCOME
+        points = ("unfaced_cost",) if wrong and d.cost else ()
+        rest = "overcome" if over else "continue"
+        return DilemmaResult(0, d, "overcome", reasons, counted, rest, message, points=points)
+    if d.duplicate:
+        message = (
+            "Not allowed: your opponent cannot choose more than one copy of the same dilemma. "
+            "This version does not say what happens when one is revealed anyway."
         )
-    if len(inp.dilemmas) > drawn:
-        notes.append(
-            f"{_plural(len(inp.dilemmas), 'dilemma')} revealed but {drawn} drawn: "
-            "only card text can add dilemmas to the stack."
-        )
-    spent, results, rest_reason = 0, [], None
+        outcome = "faced" if r.copy_faced else "not-allowed"
+        counted = total if (r.copy_faced or r.unfaced_counts) else spent
+        points = ("copy",) if r.copy_faced or not d.cost else ("copy", "unfaced_cost")
+        return DilemmaResult(0, d, outcome, reasons, counted, "continue", message, points=points)
+    message = f"Faced. The chosen dilemmas so far cost {total} of the {limit} allowed."
+    return DilemmaResult(0, d, "faced", (), total, "continue", message)
+
+
+def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[DilemmaResult]:
+    limit = _limit(config, inp, reading)
+    fate = _fate_v4 if _is_v4(config) else _fate_2003
+    spent, rest_reason, results = 0, None, []
     for position, dilemma in enumerate(inp.dilemmas, 1):
         if rest_reason is None and inp.no_personnel_after is not None:
             if position > inp.no_personnel_after:
@@ -195,65 +181,155 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
                 if rest_reason == "cost"
                 else "no personnel are left in the attempt"
             )
+            message = f"Overcome without being faced: {why}."
             results.append(
                 DilemmaResult(
-                    position,
-                    dilemma,
-                    "overcome",
-                    (rest_reason,),
-                    spent,
-                    "overcome",
-                    f"Overcome without being faced: {why}.",
+                    position, dilemma, "overcome", (rest_reason,), spent, "overcome", message
                 )
             )
             continue
-        reasons = []
-        if dilemma.duplicate:
-            reasons.append("duplicate")
-        if dilemma.type != "dual" and dilemma.type != inp.mission:
-            reasons.append("type")
-        if spent + dilemma.cost > limit:
-            reasons.append("cost")
-        total = spent + dilemma.cost
-        stated = [
-            r for r in reasons if not (r == "duplicate" and config.duplicate == "not-allowed")
-        ]
-        if "cost" not in reasons and (config.cost_counts == "chosen" or not reasons):
-            # Version 4 deducts only a dilemma that passes; 2003 limits what was chosen.
-            spent = total
-        if stated:
-            outcome = "overcome"
-            whys = "; ".join(_why(r, dilemma, inp, total, limit) for r in stated)
-            message = f"Overcome without being faced: {whys}."
-            if "cost" in stated:
-                rest_reason = "cost"
-                message += " All remaining dilemmas are overcome too, regardless of their cost."
-        elif reasons:
-            outcome = "not-allowed"
+        result = replace(fate(dilemma, inp, spent, limit, reading), position=position)
+        spent = result.spent
+        if result.rest == "overcome":
+            rest_reason = "cost"
+        elif inp.no_personnel_after == position and position < len(inp.dilemmas):
             message = (
-                "Not allowed: your opponent cannot choose more than one copy of the same dilemma. "
-                "This version does not say what happens when one is revealed anyway."
+                result.message + " No personnel are left: the remaining dilemmas are overcome."
+            )
+            result = replace(result, rest="overcome", message=message)
+        if result.outcome == "faced" and dilemma.placed:
+            result = replace(
+                result,
+                placed=True,
+                message=result.message
+                + " Its text placed it elsewhere, so it is not overcome and not beneath the mission.",
+            )
+        results.append(result)
+    return results
+
+
+def _readings(config: CalculatorConfig, inp: CalcInput) -> list[Reading]:
+    """Every combination of the readings that can matter to this version and input."""
+    if _is_v4(config):
+        limits = (True, False) if inp.modifiers else (True,)
+        return [
+            Reading(cost_after_fail=c, limit_modified=m) for c, m in product((True, False), limits)
+        ]
+    return [
+        Reading(copy_faced=f, unfaced_counts=u) for f, u in product((False, True), (True, False))
+    ]
+
+
+def _beneath(inp: CalcInput, results: list[DilemmaResult]) -> int:
+    # Faced dilemmas are overcome when their instructions are carried out, unless placed elsewhere;
+    # a second copy "not allowed" ends beneath the mission whether faced or overcome.
+    return inp.overcome + sum(1 for r in results if not r.placed)
+
+
+WORDS = {
+    "faced": "faced",
+    "overcome": "overcome without being faced",
+    "not-allowed": "overcome without being faced",
+}
+
+
+def _group(
+    at: dict[Reading, DilemmaResult], points: set[str]
+) -> tuple[tuple[str, str, tuple[int, ...], tuple[str, ...]], ...]:
+    # Each distinct fate (outcome and what happens to the rest), the totals and readings giving it.
+    groups: dict[tuple[str, str], list[Reading]] = {}
+    for reading, res in at.items():
+        groups.setdefault((res.outcome, res.rest), []).append(reading)
+    return tuple(
+        (
+            outcome,
+            rest,
+            tuple(sorted({at[r].spent for r in readings})),
+            tuple(dict.fromkeys("; ".join(r.choices(points)) for r in readings)),
+        )
+        for (outcome, rest), readings in groups.items()
+    )
+
+
+def _merge(runs: dict[Reading, list[DilemmaResult]], points: set[str]) -> list[DilemmaResult]:
+    """The default reading's results, each marked with its basis across every reading."""
+    merged, seen = [], set(points)
+    for i, result in enumerate(runs[DEFAULT]):
+        at = {r: run[i] for r, run in runs.items()}
+        for res in at.values():
+            seen.update(res.points)
+        groups = _group(at, seen)
+        spents = {res.spent for res in at.values()}
+        open_points = tuple(p for p in POINTS if p in seen)
+        if len(groups) > 1:
+            outcomes = {g[0] for g in groups}
+            words = " or ".join(dict.fromkeys(WORDS[g[0]] for g in groups))
+            if len({WORDS[o] for o in outcomes}) > 1:
+                message = f"Undetermined by the text: {words}, depending on how it is read."
+            else:
+                said = result.message.replace(REST_OVERCOME, "")
+                message = (
+                    f"{said} Whether the remaining dilemmas are overcome too is undetermined by "
+                    "the text."
+                )
+            if result.outcome == "not-allowed":
+                message = f"{result.message} {message}"
+            outcome = (
+                result.outcome
+                if len(outcomes) == 1 or result.outcome == "not-allowed"
+                else "undetermined"
+            )
+            rest = result.rest if len({g[1] for g in groups}) == 1 else "undetermined"
+            merged.append(
+                replace(
+                    result,
+                    outcome=outcome,
+                    rest=rest,
+                    basis="undetermined",
+                    points=open_points,
+                    readings=groups,
+                    message=message,
+                )
+            )
+        elif result.points or len(spents) > 1:
+            merged.append(
+                replace(result, basis="interpretation", points=result.points or open_points)
             )
         else:
-            outcome = "faced"
-            if config.cost_counts == "chosen":
-                message = f"Faced. The chosen dilemmas so far cost {spent} of the {limit} allowed."
-            else:
-                message = (
-                    f"Faced. Its cost is deducted: {spent} of {limit} spent, {limit - spent} left."
-                )
-        rest = "overcome" if rest_reason == "cost" else "continue"
-        if (
-            inp.no_personnel_after == position
-            and rest == "continue"
-            and position < len(inp.dilemmas)
-        ):
-            rest = "overcome"
-            message += " No personnel are left: the remaining dilemmas are overcome."
-        results.append(
-            DilemmaResult(position, dilemma, outcome, tuple(reasons), spent, rest, message)
+            merged.append(result)
+    return merged
+
+
+def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
+    """Run the attempt under every reading: the start numbers, each revealed dilemma, the end."""
+    difference = inp.personnel - inp.overcome
+    drawn = max(0, difference + inp.modifiers)
+    runs = {reading: _run(config, inp, reading) for reading in _readings(config, inp)}
+    limits = tuple(dict.fromkeys(_limit(config, inp, r) for r in runs))
+    limit = limits[0]
+    modified = f" {inp.modifiers:+d} modifiers" if inp.modifiers else ""
+    start = (
+        f"{inp.personnel} personnel attempting − {inp.overcome} overcome beneath the mission"
+        f"{modified} = {difference + inp.modifiers}: your opponent draws "
+        f"{_plural(drawn, 'dilemma')} and may spend a total cost of "
+        + (" or ".join(map(str, limits)) + " (undetermined)" if len(limits) > 1 else f"{limit}")
+        + "."
+    )
+    notes = []
+    if difference + inp.modifiers < 0:
+        notes.append(
+            f"The overcome dilemmas ({inp.overcome}) outnumber the personnel ({inp.personnel}): "
+            "no dilemmas are drawn and nothing may be spent."
         )
+    if len(inp.dilemmas) > drawn:
+        notes.append(
+            f"{_plural(len(inp.dilemmas), 'dilemma')} revealed but {drawn} drawn: "
+            "only card text can add dilemmas to the stack."
+        )
+    open_points = {"limit_modified"} if len(limits) > 1 else set()
+    results = _merge(runs, open_points)
     end, rules, message = _end(inp, notes)
+    beneath = tuple(dict.fromkeys(_beneath(inp, run) for run in runs.values()))
     return Calculation(
         inp,
         difference,
@@ -261,11 +337,13 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
         limit,
         start,
         tuple(results),
-        spent,
+        results[-1].spent if results else 0,
         end,
         rules,
         message,
         tuple(notes),
+        limits,
+        beneath,
     )
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 from judgekit.corpus.model import Corpus, Entry
 from judgekit.corpus.references import resolve
 from judgekit.render.text import normalize_typography, to_plain
-from judgekit.timing.model import SUFFIX, Cite, Sequence, TimingError, cite_address, load_sequences
+from judgekit.timing.model import (
+    SUFFIX,
+    Cite,
+    Sequence,
+    Timing,
+    TimingError,
+    cite_address,
+    load_sequences,
+)
 
 
 @lru_cache(maxsize=8192)
@@ -74,6 +82,11 @@ def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
                 problems.append(
                     f"{step.location}: title {step.title!r} of step {step.number!r} is not in {step.cites[0].target!r}"
                 )
+            printed = f"{step.printed}. {step.title or ''}".strip()
+            if step.printed and not _norm(first.title, True).startswith(_norm(printed, True)):
+                problems.append(
+                    f"{step.location}: printed number {step.printed!r} of step {step.number!r} is not the heading of {step.cites[0].target!r}"
+                )
         quoted = " ".join(_norm(e.markdown) for c, e in entries.items() if c in step.cites)
         for branch in step.branches:
             said = _norm(branch.says) if branch.says else ""
@@ -85,6 +98,57 @@ def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
         entry = corpus.entry(source.document, source.version, source.id)
         if _norm(seq.intro) not in _norm(entry.markdown):
             problems.append(f"{seq.location}: intro of {where} is not verbatim in {seq.source!r}")
+    return problems
+
+
+def counterpart_problems(timing: Timing) -> list[str]:
+    """Every step of a sequence held in several versions names its counterpart in each (or none)."""
+    problems = []
+    for seq in timing:
+        others = [s.version for s in timing.versions(seq.id) if s.version != seq.version]
+        for step in seq.flat:
+            where = f"step {step.number!r} of {seq.id} {seq.version}"
+            for version, ids in step.counterparts.items():
+                other = timing.get(seq.id, version)
+                if version == seq.version or other is None:
+                    problems.append(
+                        f"{step.location}: {where} names counterparts in {version!r}, which has no other {seq.id}"
+                    )
+                    continue
+                ids_found = {s.id for s in other.flat}
+                problems.extend(
+                    f"{step.location}: {where} names unknown counterpart {key!r} in {version}"
+                    for key in ids
+                    if key not in ids_found
+                )
+            links = timing.counterpart_map.get((seq.id, seq.version, step.id), {})
+            for version in others:
+                if version not in links:
+                    problems.append(
+                        f"{step.location}: {where} has no counterpart recorded for {version} "
+                        "(name the step there, or none)"
+                    )
+                elif step.counterparts.get(version) == () and links[version]:
+                    named = ", ".join(sorted(links[version]))
+                    problems.append(
+                        f"{step.location}: {where} says none in {version}, but {version} names it from {named}"
+                    )
+    return problems
+
+
+def note_problems(corpus: Corpus, timing: Timing) -> list[str]:
+    """Each rulings timing note quotes its ruling word for word."""
+    problems = []
+    for note in timing.notes:
+        entry = corpus.entry(note.document, note.version, note.ruling)
+        if entry is None:
+            problems.append(
+                f"{note.location}: note {note.id!r} quotes unknown ruling {note.ruling!r}"
+            )
+        elif _norm(note.text) not in _norm(entry.markdown):
+            problems.append(
+                f"{note.location}: text of note {note.id!r} is not verbatim in {note.ruling!r}"
+            )
     return problems
 
 
@@ -105,4 +169,4 @@ def timing_problems(corpus: Corpus) -> list[str]:
         return problems + exc.problems
     for seq in timing:
         problems.extend(_check_sequence(corpus, seq))
-    return problems
+    return problems + counterpart_problems(timing) + note_problems(corpus, timing)

@@ -1,14 +1,11 @@
-"""Timing sequences: the model, loading beside the corpus, the branch logic, URLs and entry links.
+"""Timing sequences: loading beside the corpus, URLs and entry links (the dataclasses are base's).
 
-Parsing one file is timing_yaml's; checking it against the corpus (verbatim text) is timing_check's.
+Parsing one file is timing.parse's; checking it against the corpus (verbatim text) is timing.check's.
+The dataclasses and vocabularies are re-exported here, where callers have always found them.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -16,147 +13,56 @@ from judgekit import urls
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.corpus.read import CorpusError
 from judgekit.corpus.references import Target, resolve
+from judgekit.timing.base import (
+    ACTORS,
+    CALC_COST_COUNTS,
+    CALC_DUPLICATE,
+    CALC_RULES,
+    END,
+    KINDS,
+    NONE,
+    NUMBER_RE,
+    SUFFIX,
+    Branch,
+    CalculatorConfig,
+    Cite,
+    Note,
+    Sequence,
+    Step,
+    Timing,
+    TimingError,
+)
+from judgekit.timing.parse import load_timing_file, load_timing_parts
 
-ACTORS = ("active", "opponent", "each", "game")
-KINDS = ("action", "check", "response")
-END = "end"
-NUMBER_RE = re.compile(r"^[1-9][0-9]*(\.[a-z])?$")
-CALC_RULES = ("draw", "cost_limit", "duplicate", "type", "cost", "no_personnel", "met", "unmet")
-CALC_DUPLICATE = ("overcome", "not-allowed")
-CALC_COST_COUNTS = ("faced", "chosen")
-SUFFIX = ".timing.yaml"
-
-
-class TimingError(CorpusError):
-    """Problems in timing files, each as ``file:line: message`` (a corpus error like any other)."""
-
-
-@dataclass(frozen=True)
-class Cite:
-    """A step's citation: an entry, optionally one paragraph of it."""
-
-    target: str
-    para: str | None = None
-    location: str = ""
-
-
-@dataclass(frozen=True)
-class Branch:
-    """A fork in the flow: a labelled choice and the step it leads to (or END)."""
-
-    label: str
-    goto: str
-    says: str | None = None
-    location: str = ""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One numbered step: verbatim text, who acts, what kind, where it forks, what it cites."""
-
-    id: str
-    number: str
-    text: str
-    actor: str
-    kind: str
-    cites: tuple[Cite, ...]
-    title: str | None = None
-    triggers: tuple[str, ...] = ()
-    branches: tuple[Branch, ...] = ()
-    next: str | None = None
-    see: str | None = None
-    note: str | None = None
-    children: tuple[Step, ...] = ()
-    parent: str | None = None
-    location: str = ""
-
-
-@dataclass(frozen=True)
-class CalculatorConfig:
-    """The version-specific rules of the mission-attempt calculator."""
-
-    duplicate: str
-    cost_counts: str
-    steps: dict[str, str] = field(default_factory=dict, hash=False)
-    location: str = ""
-
-
-@dataclass(frozen=True)
-class Sequence:
-    """A timing sequence of one version of a document."""
-
-    id: str
-    title: str
-    document: str
-    version: str
-    official: bool
-    source: str
-    steps: tuple[Step, ...]
-    intro: str | None = None
-    note: str | None = None
-    calculator: CalculatorConfig | None = None
-    location: str = ""
-
-    @cached_property
-    def flat(self) -> tuple[Step, ...]:
-        """Every step in reading order: depth first."""
-
-        def walk(steps: tuple[Step, ...]) -> Iterator[Step]:
-            for step in steps:
-                yield step
-                yield from walk(step.children)
-
-        return tuple(walk(self.steps))
-
-    def find(self, key: str) -> Step | None:
-        """The step with this number or id, or None."""
-        for step in self.flat:
-            if key in (step.number, step.id):
-                return step
-        return None
-
-    def next_of(self, step: Step) -> Step | None:
-        """Where Next goes: the step's `next`, else the following step; None at the end."""
-        if step.next == END:
-            return None
-        if step.next:
-            return self.find(step.next)
-        index = self.flat.index(step)
-        return self.flat[index + 1] if index + 1 < len(self.flat) else None
-
-    def prev_of(self, step: Step) -> Step | None:
-        """The previous step in reading order, or None at the first."""
-        index = self.flat.index(step)
-        return self.flat[index - 1] if index > 0 else None
-
-    def target(self, branch: Branch) -> Step | None:
-        """The step a branch leads to; None when it ends the sequence."""
-        return None if branch.goto == END else self.find(branch.goto)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Every loaded sequence, in document and version order."""
-
-    sequences: tuple[Sequence, ...] = ()
-
-    def __iter__(self) -> Iterator[Sequence]:
-        return iter(self.sequences)
-
-    def ids(self) -> list[str]:
-        """Sequence ids in order of first appearance."""
-        return list(dict.fromkeys(s.id for s in self.sequences))
-
-    def versions(self, sequence_id: str) -> list[Sequence]:
-        """The versions of one sequence, oldest first."""
-        return [s for s in self.sequences if s.id == sequence_id]
-
-    def get(self, sequence_id: str, version: str | None = None) -> Sequence | None:
-        """A sequence in a version; without a version, the one in force (the newest)."""
-        found = self.versions(sequence_id)
-        if version is None:
-            return found[-1] if found else None
-        return next((s for s in found if s.version == version), None)
+__all__ = [
+    "ACTORS",
+    "CALC_COST_COUNTS",
+    "CALC_DUPLICATE",
+    "CALC_RULES",
+    "END",
+    "KINDS",
+    "NONE",
+    "NUMBER_RE",
+    "SUFFIX",
+    "Branch",
+    "CalculatorConfig",
+    "Cite",
+    "Note",
+    "Sequence",
+    "Step",
+    "Timing",
+    "TimingError",
+    "cite_address",
+    "entry_links",
+    "load_sequences",
+    "load_timing_file",
+    "note_url",
+    "sequence_api_url",
+    "sequence_url",
+    "sequences_for",
+    "timing_for_entry",
+    "timing_path",
+]
 
 
 def timing_path(corpus: Corpus, version: Version) -> Path:
@@ -166,24 +72,24 @@ def timing_path(corpus: Corpus, version: Version) -> Path:
 
 def load_sequences(corpus: Corpus) -> Timing:
     """Every timing sequence beside the corpus's versions; raise TimingError on any schema problem."""
-    from judgekit.timing.parse import (
-        load_timing_file,  # the parser builds this module's dataclasses
-    )
-
     sequences: list[Sequence] = []
+    notes: list[Note] = []
     problems: list[str] = []
     for version in corpus.versions():
         path = timing_path(corpus, version)
         if path.exists():
             try:
-                sequences.extend(load_timing_file(path, version.document, version.id))
+                found, noted = load_timing_parts(path, version.document, version.id)
             except TimingError as exc:
                 problems.extend(exc.problems)
+                continue
+            sequences.extend(found)
+            notes.extend(noted)
     if problems:
         raise TimingError(problems)
     order = {seq_id: i for i, seq_id in enumerate(dict.fromkeys(s.id for s in sequences))}
     # Stable sort: each sequence's versions stay in document order, oldest first.
-    return Timing(tuple(sorted(sequences, key=lambda s: order[s.id])))
+    return Timing(tuple(sorted(sequences, key=lambda s: order[s.id])), tuple(notes))
 
 
 _CACHE: dict[tuple[str, str, int], Timing] = {}
@@ -215,9 +121,27 @@ def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
     return resolve(corpus, cite.target, seq.document, seq.version)
 
 
+def note_url(note: Note) -> str:
+    """Where a rulings timing note is shown: on the timing index, at its anchor."""
+    return f"{urls.timing_index()}#note-{note.id}"
+
+
 def entry_links(timing: Timing, corpus: Corpus, entry: Entry) -> list[dict]:
-    """The sequences whose steps quote this entry: the whole sequence, or the steps that do."""
-    links = []
+    """The sequences whose steps quote this entry (the whole sequence, or the steps that do),
+    and the timing notes quoted from it."""
+    links = [
+        {
+            "note": note.id,
+            "sequence": None,
+            "title": note.title,
+            "version": note.version,
+            "official": False,
+            "url": note_url(note),
+            "steps": [],
+        }
+        for note in timing.notes
+        if (note.document, note.version, note.ruling) == (entry.document, entry.version, entry.id)
+    ]
     for seq in timing:
         if (seq.document, seq.version) != (entry.document, entry.version):
             continue

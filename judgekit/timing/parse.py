@@ -9,17 +9,20 @@ from judgekit.corpus.references import ID_RE
 from judgekit.corpus.schema import Problems, check_keys
 from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
 from judgekit.render.text import normalize_typography
-from judgekit.timing.model import (
+from judgekit.timing.base import (
     ACTORS,
     CALC_COST_COUNTS,
     CALC_DUPLICATE,
     CALC_RULES,
     END,
     KINDS,
+    NONE,
     NUMBER_RE,
+    PRINTED_RE,
     Branch,
     CalculatorConfig,
     Cite,
+    Note,
     Sequence,
     Step,
     TimingError,
@@ -58,99 +61,159 @@ def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ..
 
 
 STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
-STEP_FIELDS |= {"next", "see", "note", "children"}
+STEP_FIELDS |= {"next", "see", "note", "children", "printed", "counterparts", "open_until"}
+STEP_FIELDS |= {"wording"}
+
+
+def _number(item: LMap, index: int, parent: str | None, path: str, probs: Problems) -> str:
+    # `parent` is the number the parent should have: one misnumbered step is one problem.
+    number = _text(item, "number", path, probs) or "?"
+    expected = f"{parent}.{chr(ord('a') + index)}" if parent else str(index + 1)
+    line = item.line_of("number")
+    if parent and "." in parent:
+        probs.add(path, line, f"step {number!r} nests too deep (steps go two levels: '3.f')")
+    elif not NUMBER_RE.match(number) or number != expected:
+        probs.add(path, line, f"step number {number!r} should be {expected!r}")
+    printed = item.get("printed")
+    if printed is not None and not PRINTED_RE.match(str(printed)):
+        probs.add(
+            path, item.line_of("printed"), f"printed number {printed!r} must look like '2' or '3.f'"
+        )
+    return expected
+
+
+def _step_id(item: LMap, number: str, path: str, probs: Problems, seen: dict[str, str]) -> str:
+    step_id = _text(item, "id", path, probs)
+    if step_id and (not ID_RE.match(step_id) or not step_id[0].isalpha()):
+        probs.add(
+            path, item.line_of("id"), f"invalid step id {step_id!r} (a letter, then [a-z0-9-])"
+        )
+    elif step_id in seen:
+        probs.add(
+            path, item.line_of("id"), f"duplicate step id {step_id!r} (first at {seen[step_id]})"
+        )
+    elif step_id:
+        seen[step_id] = f"{path}:{item.line_of('id')}"
+    return step_id or number
+
+
+def _choice(
+    item: LMap, key: str, allowed: tuple[str, ...], number: str, path: str, probs: Problems
+) -> str:
+    value = item.get(key)
+    if value not in allowed:
+        probs.add(
+            path, item.line_of(key), f"step {number!r}: {key} must be one of {', '.join(allowed)}"
+        )
+    return str(value)
+
+
+def _triggers(item: LMap, text: str, number: str, path: str, probs: Problems) -> tuple[str, ...]:
+    triggers = item.get("triggers") or []
+    if not isinstance(triggers, list) or not all(isinstance(t, str) for t in triggers):
+        probs.add(
+            path, item.line_of("triggers"), f"step {number!r}: triggers must be a list of text"
+        )
+        return ()
+    for trigger in triggers:
+        if normalize_typography(trigger) not in normalize_typography(text):
+            probs.add(
+                path,
+                item.line_of("triggers"),
+                f"trigger {trigger!r} of step {number!r} is not in its text",
+            )
+    return tuple(triggers)
+
+
+def _branches(item: LMap, path: str, probs: Problems) -> tuple[Branch, ...]:
+    branches = []
+    for branch in item.get("branches") or []:
+        if check_keys(branch, {"if", "goto", "says"}, path, probs, "branch"):
+            label, goto = _text(branch, "if", path, probs), _text(branch, "goto", path, probs)
+            says = _text(branch, "says", path, probs, False)
+            if label and goto:
+                branches.append(Branch(label, goto, says, f"{path}:{branch.line}"))
+    return tuple(branches)
+
+
+def _counterparts(
+    item: LMap, number: str, path: str, probs: Problems
+) -> dict[str, tuple[str, ...]]:
+    # {version: step id | [ids] | none}: which steps of another version say the same thing.
+    data = item.get("counterparts")
+    if data is None:
+        return {}
+    line = item.line_of("counterparts")
+    if not isinstance(data, LMap):
+        probs.add(path, line, f"step {number!r}: counterparts must map versions to step ids")
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
+    for version, value in data.items():
+        ids = [value] if isinstance(value, str) else value
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+            probs.add(
+                path,
+                line,
+                f"step {number!r}: counterparts in {version} must be step ids or {NONE!r}",
+            )
+            continue
+        if NONE in ids and len(ids) > 1:
+            probs.add(
+                path, line, f"step {number!r}: counterparts in {version} mix {NONE!r} with steps"
+            )
+        found[str(version)] = tuple(i for i in ids if i != NONE)
+    return found
+
+
+def _wording(item: LMap, number: str, path: str, probs: Problems) -> tuple[str, ...]:
+    wording = item.get("wording") or []
+    if not isinstance(wording, list) or not all(isinstance(w, str) and w.strip() for w in wording):
+        probs.add(path, item.line_of("wording"), f"step {number!r}: wording must be a list of text")
+        return ()
+    return tuple(w.strip() for w in wording)
+
+
+def _step(
+    item: LMap, index: int, path: str, probs: Problems, parent: str | None, seen: dict[str, str]
+) -> Step:
+    number = _number(item, index, parent, path, probs)
+    text = _text(item, "text", path, probs) or ""
+    children = item.get("children")
+    printed = item.get("printed")
+    return Step(
+        id=_step_id(item, number, path, probs, seen),
+        number=str(item.get("number") or number),
+        text=text,
+        actor=_choice(item, "actor", ACTORS, number, path, probs),
+        kind=_choice(item, "kind", KINDS, number, path, probs),
+        cites=_cites(item.get("cites"), path, probs, f"step {number!r}"),
+        title=_text(item, "title", path, probs, False),
+        triggers=_triggers(item, text, number, path, probs),
+        branches=_branches(item, path, probs),
+        next=_text(item, "next", path, probs, False),
+        see=_text(item, "see", path, probs, False),
+        note=_text(item, "note", path, probs, False),
+        children=_steps(children, path, probs, number, seen) if children is not None else (),
+        parent=parent,
+        location=f"{path}:{item.line}",
+        printed=None if printed is None else str(printed),
+        counterparts=_counterparts(item, number, path, probs),
+        open_until=_text(item, "open_until", path, probs, False),
+        wording=_wording(item, number, path, probs),
+    )
 
 
 def _steps(
     items: Any, path: str, probs: Problems, parent: str | None, seen: dict[str, str]
 ) -> tuple[Step, ...]:
-    # `parent` is the number the parent should have: one misnumbered step is one problem.
     if not isinstance(items, LList) or not items:
         probs.add(path, getattr(items, "line", 1), "'steps'/'children' must be a non-empty list")
         return ()
-    steps = []
-    for index, item in enumerate(items):
-        if not check_keys(item, STEP_FIELDS, path, probs, "step"):
-            continue
-        number = _text(item, "number", path, probs) or "?"
-        expected = f"{parent}.{chr(ord('a') + index)}" if parent else str(index + 1)
-        line = item.line_of("number")
-        if parent and "." in parent:
-            probs.add(path, line, f"step {number!r} nests too deep (steps go two levels: '3.f')")
-        elif not NUMBER_RE.match(number) or number != expected:
-            probs.add(path, line, f"step number {number!r} should be {expected!r}")
-        step_id = _text(item, "id", path, probs)
-        if step_id and (not ID_RE.match(step_id) or not step_id[0].isalpha()):
-            probs.add(
-                path, item.line_of("id"), f"invalid step id {step_id!r} (a letter, then [a-z0-9-])"
-            )
-        elif step_id in seen:
-            probs.add(
-                path,
-                item.line_of("id"),
-                f"duplicate step id {step_id!r} (first at {seen[step_id]})",
-            )
-        elif step_id:
-            seen[step_id] = f"{path}:{item.line_of('id')}"
-        step_id = step_id or number
-        actor = item.get("actor")
-        if actor not in ACTORS:
-            probs.add(
-                path,
-                item.line_of("actor"),
-                f"step {number!r}: actor must be one of {', '.join(ACTORS)}",
-            )
-        kind = item.get("kind")
-        if kind not in KINDS:
-            probs.add(
-                path,
-                item.line_of("kind"),
-                f"step {number!r}: kind must be one of {', '.join(KINDS)}",
-            )
-        text = _text(item, "text", path, probs) or ""
-        triggers = item.get("triggers") or []
-        if not isinstance(triggers, list) or not all(isinstance(t, str) for t in triggers):
-            probs.add(
-                path, item.line_of("triggers"), f"step {number!r}: triggers must be a list of text"
-            )
-            triggers = []
-        for trigger in triggers:
-            if normalize_typography(trigger) not in normalize_typography(text):
-                probs.add(
-                    path,
-                    item.line_of("triggers"),
-                    f"trigger {trigger!r} of step {number!r} is not in its text",
-                )
-        branches = []
-        for branch in item.get("branches") or []:
-            if check_keys(branch, {"if", "goto", "says"}, path, probs, "branch"):
-                label, goto = _text(branch, "if", path, probs), _text(branch, "goto", path, probs)
-                says = _text(branch, "says", path, probs, False)
-                if label and goto:
-                    branches.append(Branch(label, goto, says, f"{path}:{branch.line}"))
-        children = item.get("children")
-        steps.append(
-            Step(
-                id=step_id,
-                number=number,
-                text=text,
-                actor=str(actor),
-                kind=str(kind),
-                cites=_cites(item.get("cites"), path, probs, f"step {number!r}"),
-                title=_text(item, "title", path, probs, False),
-                triggers=tuple(triggers),
-                branches=tuple(branches),
-                next=_text(item, "next", path, probs, False),
-                see=_text(item, "see", path, probs, False),
-                note=_text(item, "note", path, probs, False),
-                children=_steps(children, path, probs, expected, seen)
-                if children is not None
-                else (),
-                parent=parent,
-                location=f"{path}:{item.line}",
-            )
-        )
-    return tuple(steps)
+    return tuple(
+        _step(item, index, path, probs, parent, seen)
+        for index, item in enumerate(items)
+        if check_keys(item, STEP_FIELDS, path, probs, "step")
+    )
 
 
 def _calculator(data: Any, path: str, probs: Problems) -> CalculatorConfig | None:
@@ -185,7 +248,9 @@ SEQUENCE_FIELDS = {"id", "title", "official", "source", "intro", "note", "calcul
 
 def _check_targets(seq: Sequence, probs: Problems) -> None:
     for step in seq.flat:
-        for key, where in [(b.goto, "a branch") for b in step.branches] + [(step.next, "next")]:
+        targets = [(b.goto, "a branch") for b in step.branches]
+        targets += [(step.next, "next"), (step.open_until, "open_until")]
+        for key, where in targets:
             if key and key != END and seq.find(key) is None:
                 probs.items.append(
                     f"{step.location}: {where} of step {step.number!r} goes to unknown step {key!r}"
@@ -198,59 +263,68 @@ def _check_targets(seq: Sequence, probs: Problems) -> None:
                 )
 
 
+NOTE_FIELDS = {"id", "title", "ruling", "text"}
+
+
+def _notes(items: Any, spath: str, probs: Problems, document: str, version: str) -> list[Note]:
+    if not isinstance(items, LList) or not items:
+        probs.add(spath, getattr(items, "line", 1), "'notes' must be a non-empty list")
+        return []
+    notes: list[Note] = []
+    for item in items:
+        if not check_keys(item, NOTE_FIELDS, spath, probs, "note"):
+            continue
+        note_id = _text(item, "id", spath, probs) or "?"
+        if not ID_RE.match(note_id) or any(n.id == note_id for n in notes):
+            probs.add(spath, item.line_of("id"), f"invalid or duplicate note id {note_id!r}")
+        notes.append(
+            Note(
+                id=note_id,
+                title=_text(item, "title", spath, probs) or note_id,
+                document=document,
+                version=version,
+                ruling=_text(item, "ruling", spath, probs) or "",
+                text=_text(item, "text", spath, probs) or "",
+                location=f"{spath}:{item.line}",
+            )
+        )
+    return notes
+
+
 def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequence]:
     """The sequences of one timing file; raise TimingError listing every problem in it."""
+    return load_timing_parts(path, document, version)[0]
+
+
+def load_timing_parts(
+    path: str | Path, document: str, version: str
+) -> tuple[list[Sequence], list[Note]]:
+    """The sequences and notes of one timing file; raise TimingError listing every problem."""
     path = Path(path)
     spath, probs = str(path), Problems()
     try:
         data = load_yaml(path)
     except YamlError as exc:
         raise TimingError([str(exc)]) from None
-    if not check_keys(data, {"document", "version", "sequences"}, spath, probs, "timing file"):
+    keys = {"document", "version", "sequences", "notes"}
+    if not check_keys(data, keys, spath, probs, "timing file"):
         raise TimingError(probs.items)
     if str(data.get("document")) != document:
         probs.add(spath, data.line_of("document"), f"document must be {document!r}")
     if str(data.get("version")) != version:
         probs.add(spath, data.line_of("version"), f"version must be {version!r} (the file name)")
+    notes = _notes(data.get("notes"), spath, probs, document, version) if "notes" in data else []
     sequences: list[Sequence] = []
     items = data.get("sequences")
-    if not isinstance(items, LList) or not items:
+    if "sequences" not in data and notes:
+        items = LList()
+    elif not isinstance(items, LList) or not items:
         probs.add(spath, data.line_of("sequences"), "'sequences' must be a non-empty list")
         items = LList()
     for item in items:
-        if not check_keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
-            continue
-        seq_id = _text(item, "id", spath, probs) or "?"
-        if not ID_RE.match(seq_id):
-            probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
-        if any(s.id == seq_id for s in sequences):
-            probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
-        official = item.get("official")
-        if not isinstance(official, bool):
-            probs.add(spath, item.line_of("official"), "field 'official' must be true or false")
-        note = _text(item, "note", spath, probs, False)
-        if official is False and not note:
-            probs.add(
-                spath,
-                item.line,
-                f"derived sequence {seq_id!r} needs a note saying how it was derived",
-            )
-        calc = item.get("calculator")
-        seq = Sequence(
-            id=seq_id,
-            title=_text(item, "title", spath, probs) or seq_id,
-            document=document,
-            version=version,
-            official=official is True,
-            source=_text(item, "source", spath, probs) or "",
-            steps=_steps(item.get("steps"), spath, probs, None, {}),
-            intro=_text(item, "intro", spath, probs, False),
-            note=note,
-            calculator=_calculator(calc, spath, probs) if calc is not None else None,
-            location=f"{spath}:{item.line}",
-        )
-        _check_targets(seq, probs)
-        sequences.append(seq)
+        seq = _sequence(item, spath, probs, document, version, sequences)
+        if seq is not None:
+            sequences.append(seq)
     for seq in sequences:
         for step in seq.flat:
             if step.see and not any(s.id == step.see for s in sequences):
@@ -259,4 +333,40 @@ def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequ
                 )
     if probs.items:
         raise TimingError(probs.items)
-    return sequences
+    return sequences, notes
+
+
+def _sequence(
+    item: Any, spath: str, probs: Problems, document: str, version: str, sequences: list[Sequence]
+) -> Sequence | None:
+    if not check_keys(item, SEQUENCE_FIELDS, spath, probs, "sequence"):
+        return None
+    seq_id = _text(item, "id", spath, probs) or "?"
+    if not ID_RE.match(seq_id):
+        probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
+    if any(s.id == seq_id for s in sequences):
+        probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
+    official = item.get("official")
+    if not isinstance(official, bool):
+        probs.add(spath, item.line_of("official"), "field 'official' must be true or false")
+    note = _text(item, "note", spath, probs, False)
+    if official is False and not note:
+        probs.add(
+            spath, item.line, f"derived sequence {seq_id!r} needs a note saying how it was derived"
+        )
+    calc = item.get("calculator")
+    seq = Sequence(
+        id=seq_id,
+        title=_text(item, "title", spath, probs) or seq_id,
+        document=document,
+        version=version,
+        official=official is True,
+        source=_text(item, "source", spath, probs) or "",
+        steps=_steps(item.get("steps"), spath, probs, None, {}),
+        intro=_text(item, "intro", spath, probs, False),
+        note=note,
+        calculator=_calculator(calc, spath, probs) if calc is not None else None,
+        location=f"{spath}:{item.line}",
+    )
+    _check_targets(seq, probs)
+    return seq

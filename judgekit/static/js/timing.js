@@ -1,4 +1,5 @@
-/* Timing stepper: the arrow keys follow the Previous and Next links. The links work without this. */
+/* Timing stepper: the arrow keys follow the Previous and Next links; the calculator answers in
+   place. Everything works without this file (links, and a form that returns to #calc). */
 (function () {
   "use strict";
   function typingIn(el) {
@@ -17,11 +18,48 @@
     window.location.href = link.href;
   });
   // Keep the current step in view in the sequence beside it, scrolling only that list (on a
-  // phone the list sits above the step and must not pull the page away from the step).
+  // phone the list sits below the step and must not pull the page away from the step).
   var nav = document.querySelector(".tm-sequence");
   var current = nav && nav.querySelector("[aria-current]");
   if (current && nav.scrollHeight > nav.clientHeight) {
     var top = current.getBoundingClientRect().top - nav.getBoundingClientRect().top;
     if (top < 0 || top > nav.clientHeight - 40) nav.scrollTop += top - nav.clientHeight / 3;
   }
+
+  // The calculator: fetch the same page with the form's query and swap in the parts that change
+  // (the answer, and every link that carries the inputs), then show the answer where the judge is.
+  var SWAP = [".tm-calc", ".tm-step", ".tm-versions", ".tm-sequence"];
+  function swap(doc) {
+    SWAP.forEach(function (sel) {
+      var old = document.querySelector(sel);
+      var fresh = doc.querySelector(sel);
+      if (old && fresh) old.replaceWith(document.importNode(fresh, true));
+    });
+    bind();
+    var calc = document.querySelector(".tm-calc");
+    var answer = calc && (calc.querySelector(".tm-calc-result, .tm-calc-error") || calc);
+    if (answer) {
+      answer.scrollIntoView({ block: "start" });
+      if (calc) calc.focus({ preventScroll: true });
+    }
+  }
+  function bind() {
+    var form = document.querySelector(".tm-calc-form");
+    if (!form || !window.fetch || !window.DOMParser) return;
+    form.addEventListener("submit", function (ev) {
+      var params = new URLSearchParams(new FormData(form));
+      Array.from(params.keys()).forEach(function (k) { if (!params.get(k)) params.delete(k); });
+      var url = form.getAttribute("action").split("#")[0] + "?" + params.toString();
+      ev.preventDefault();
+      form.setAttribute("aria-busy", "true");
+      fetch(url, { headers: { Accept: "text/html" } })
+        .then(function (r) { return r.text(); })
+        .then(function (html) {
+          swap(new DOMParser().parseFromString(html, "text/html"));
+          history.replaceState(null, "", url + "#calc");
+        })
+        .catch(function () { form.removeAttribute("aria-busy"); form.submit(); });
+    });
+  }
+  bind();
 })();

@@ -5,15 +5,18 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from judgekit.timing.calculator import PARAMS, CalcError
-from judgekit.timing.model import END, sequence_url
-from judgekit.web.api.timing import (
+from judgekit.shapes.timing import (
+    find_steps,
     flat_steps,
     index_dict,
     run_calculator,
     sequence_dict,
 )
+from judgekit.timing.calcinput import PARAMS
+from judgekit.timing.calculator import CalcError
+from judgekit.timing.model import END, sequence_url
 from judgekit.web.context import current_library as library
+from judgekit.web.context import current_timing as timing
 from judgekit.web.lookup import find_sequence
 
 bp = Blueprint("timing", __name__)
@@ -22,7 +25,7 @@ bp = Blueprint("timing", __name__)
 @bp.get("/timing")
 def index() -> ResponseReturnValue:
     """GET /timing."""
-    return render_template("timing/index.html", data=index_dict())
+    return render_template("timing/index.html", data=index_dict(library(), timing()))
 
 
 @bp.get("/timing/<sequence_id>")
@@ -30,7 +33,7 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
     """GET /timing/<sequence_id>."""
     lib = library()
     seq = find_sequence(sequence_id, request.args.get("version"))
-    data = sequence_dict(lib, seq)
+    data = sequence_dict(lib, timing(), seq)
     key = request.args.get("step") or seq.flat[0].number
     step = None
     if key != END:
@@ -41,13 +44,17 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
     calc, calc_error, status = None, None, 200
     if seq.calculator and calc_args:
         try:
-            calc = run_calculator(lib, seq, request.args)
+            calc = run_calculator(lib, timing(), seq, request.args)
         except CalcError as exc:
             calc_error, status = str(exc), 400
 
-    def link(number: str) -> str:
-        """A step's URL that keeps the calculator's state."""
-        return sequence_url(seq, None, step=number, **calc_args)
+    query = (request.args.get("q") or "").strip()[:200]
+    results = find_steps(timing(), seq, query) if query else None
+
+    def link(number: str, version: str = seq.version) -> str:
+        """A step's URL (in this or another version) that keeps the calculator's inputs."""
+        other = timing().get(seq.id, version) or seq
+        return sequence_url(other, None, step=number, **calc_args)
 
     html = render_template(
         "timing/sequence.html",
@@ -57,5 +64,7 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
         calc_error=calc_error,
         calc_args=calc_args,
         link=link,
+        query=query,
+        results=results,
     )
     return html, status

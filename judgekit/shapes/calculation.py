@@ -1,0 +1,141 @@
+"""The mission-attempt calculator's JSON: every part of the answer says what it rests on.
+
+`basis` is "rule" (with the citations of the steps that state it), "interpretation" (the reading
+the calculator took and why the text does not decide; every reading gives the same outcome) or
+"undetermined" (the readings and what each gives).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from judgekit.timing.calculator import Calculation, DilemmaResult
+from judgekit.timing.model import Sequence
+from judgekit.timing.readings import POINTS
+
+
+def _citations(
+    built: dict[str, dict[str, Any]], steps: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The first (quoted) cite of each step: the rule the part rests on."""
+    out: dict[str, dict[str, Any]] = {}
+    for ref in steps:
+        cites = built[ref["number"]]["cites"]
+        first = cites[0] if cites else None
+        if first and first.get("resolved"):
+            # Two steps quoting one entry cite it once, from the first of them.
+            cite = {"step": ref["number"], "citation": first["citation"], "url": first["url"]}
+            out.setdefault(first["url"], cite)
+    return list(out.values())
+
+
+def _points(points: tuple[str, ...]) -> list[dict[str, str]]:
+    return [
+        {"point": p, "reading": POINTS[p].reading, "other": POINTS[p].other, "why": POINTS[p].why}
+        for p in points
+    ]
+
+
+def _basis(
+    built: dict[str, dict[str, Any]], steps: list[dict[str, Any]], r: DilemmaResult | None = None
+) -> dict[str, Any]:
+    basis = {"basis": r.basis if r else "rule", "citations": _citations(built, steps)}
+    if r and r.basis != "rule":
+        basis["points"] = _points(r.points)
+    if r and r.readings:
+        basis["readings"] = [
+            {"outcome": outcome, "rest": rest, "spent": list(spent), "if": list(readings)}
+            for outcome, rest, spent, readings in r.readings
+        ]
+    return basis
+
+
+def _dilemma(
+    built: dict[str, dict[str, Any]],
+    calc: Calculation,
+    r: DilemmaResult,
+    steps: Callable[[tuple[str, ...]], list[dict[str, Any]]],
+) -> dict[str, Any]:
+    refs = steps(r.reasons or ("cost",))
+    return {
+        "position": r.position,
+        "type": r.dilemma.type,
+        "cost": r.dilemma.cost,
+        "duplicate": r.dilemma.duplicate,
+        "placed": r.dilemma.placed,
+        "outcome": r.outcome,
+        "reasons": list(r.reasons),
+        "spent": r.spent,
+        "remaining": calc.cost_limit - r.spent,
+        "rest": r.rest,
+        "message": r.message,
+        "steps": refs,
+        # Overcome dilemmas go beneath the mission; one its own text placed elsewhere does not.
+        "beneath": None if (r.dilemma.placed and r.basis == "undetermined") else not r.placed,
+        **_basis(built, refs, r),
+    }
+
+
+def calculation_dict(
+    seq: Sequence, built: dict[str, dict[str, Any]], calc: Calculation
+) -> dict[str, Any]:
+    """GET /api/timing/mission-attempt/calculate: the numbers, each dilemma, the end, each basis.
+
+    ``built`` is the sequence's serialized steps by number (the rules' citations are theirs).
+    """
+    config = seq.calculator
+    inp = calc.input
+
+    def steps(rules: tuple[str, ...]) -> list[dict[str, Any]]:
+        found = dict.fromkeys(
+            built[seq.find(config.steps[rule]).number]["number"] for rule in rules
+        )
+        return [{k: built[n][k] for k in ("id", "number", "label", "url")} for n in found]
+
+    rules = {
+        rule: {k: built[seq.find(key).number][k] for k in ("id", "number", "url", "text", "cites")}
+        for rule, key in config.steps.items()
+    }
+    start_steps = steps(("draw", "cost_limit"))
+    start = {"message": calc.start, "steps": start_steps, **_basis(built, start_steps)}
+    if len(calc.cost_limit_readings) > 1:
+        start.update(basis="undetermined", points=_points(("limit_modified",)))
+    end_steps = steps(calc.end_rules)
+    beneath = list(calc.beneath_after)
+    return {
+        "sequence": seq.id,
+        "version": seq.version,
+        "official": seq.official,
+        "personnel": inp.personnel,
+        "overcome": inp.overcome,
+        "modifiers": inp.modifiers,
+        "mission": inp.mission,
+        "dilemmas_param": ",".join(d.token for d in inp.dilemmas),
+        "no_personnel_after": inp.no_personnel_after,
+        "requirements": inp.requirements,
+        "difference": calc.difference,
+        "dilemmas_drawn": calc.dilemmas_drawn,
+        "cost_limit": calc.cost_limit,
+        "cost_limit_readings": list(calc.cost_limit_readings),
+        "cost_limit_determined": len(calc.cost_limit_readings) == 1,
+        "start": start,
+        "dilemmas": [_dilemma(built, calc, r, steps) for r in calc.results],
+        "cost_spent": calc.spent,
+        "cost_remaining": calc.cost_limit - calc.spent,
+        "faced": calc.count("faced"),
+        "overcome_unfaced": calc.count("overcome"),
+        "not_allowed": calc.count("not-allowed"),
+        "undetermined": calc.count("undetermined"),
+        "placed": sum(1 for r in calc.results if r.placed),
+        "beneath_after": beneath[0] if len(beneath) == 1 else None,
+        "beneath_after_readings": beneath,
+        "end": {
+            "result": calc.end,
+            "message": calc.end_message,
+            "steps": end_steps,
+            **_basis(built, end_steps),
+        },
+        "notes": list(calc.notes),
+        "rules": rules,
+    }

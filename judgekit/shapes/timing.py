@@ -1,0 +1,318 @@
+"""The timing JSON shapes, built without Flask: the API serves them and the stepper pages render them.
+
+What the editors add (who acts, the kind of step, branch labels, trigger lists, open windows,
+counterparts) is marked as editorial in the shapes, so a page can tell it from the rulebook's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from judgekit.corpus.references import Target, resolve
+from judgekit.render.library import Library
+from judgekit.render.text import normalize_typography, to_html, to_plain
+from judgekit.shapes import reading as serialize
+from judgekit.shapes.calculation import calculation_dict
+from judgekit.timing.calculator import calculate, parse_input
+from judgekit.timing.check import find_paragraph
+from judgekit.timing.model import (
+    END,
+    Cite,
+    Note,
+    Sequence,
+    Step,
+    Timing,
+    note_url,
+    sequence_api_url,
+    sequence_url,
+)
+
+ACTOR_LABELS = {
+    "active": "Active player",
+    "opponent": "Opponent",
+    "each": "Each player in turn",
+    "game": "The rules",
+}
+KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}
+# The parts of a step that are the editors', not the rulebook's (the page marks them so).
+EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "wording", "windows")
+EDITORIAL += ("counterparts",)
+RESPONSES = "response-actions"
+GENERIC_WINDOW = (
+    "This version prints no response windows: “when” text may be used each time its trigger "
+    "occurs, here as anywhere, and “while” text while its condition is true."
+)  # the sequence that says how a response window is worked through
+
+
+def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
+    """A step's citation: the entry, and the cited paragraph's text when the cite names one."""
+    found = resolve(lib.corpus, cite.target, seq.document, seq.version)
+    entry = lib.get(found) if isinstance(found, Target) and not found.external else None
+    if entry is None:
+        return {"target": cite.target, "resolved": False, "title": cite.target, "url": None}
+    data = {
+        **serialize.ref(lib, found),
+        "target": cite.target,
+        "resolved": True,
+        "citation": lib.citation_title(entry),
+        "para": cite.para,
+        "block": None,
+        "text": None,
+        "html": None,
+    }
+    matches = find_paragraph(entry, cite.para) if cite.para else []
+    if len(matches) == 1:
+        kind, markdown = matches[0]
+        link = lib.linker(entry)
+        data["block"] = kind
+        data["text"] = to_plain(markdown, lib.corpus.icons, link)
+        data["html"] = to_html(markdown, lib.corpus.icons, link)
+    return data
+
+
+def step_ref(seq: Sequence, step: Step | None) -> dict[str, Any] | None:
+    """A link to a step: id, number (the address), the number shown, URL."""
+    if step is None:
+        return None
+    return {
+        "id": step.id,
+        "number": step.number,
+        "label": step.label,
+        "title": step.title,
+        "url": sequence_url(seq, step),
+    }
+
+
+def version_name(lib: Library, seq: Sequence) -> str:
+    """The version's short name ("v1.1", "Call to Arms", "v4"), never its raw id."""
+    return lib.corpus.version(seq.document, seq.version).short_title or seq.version
+
+
+def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
+    out = []
+    for other in timing.versions(seq.id):
+        if other.version == seq.version:
+            continue
+        found = timing.counterparts(seq, step, other.version)
+        out.append(
+            {
+                "version": other.version,
+                "version_name": version_name(lib, other),
+                "official": other.official,
+                "recorded": found is not None,
+                "steps": [step_ref(other, s) for s in found or ()],
+                # Where there is none, the switch opens the sequence's start and says so.
+                "url": sequence_url(other, found[0]) if found else sequence_url(other),
+            }
+        )
+    return out
+
+
+def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
+    responses = timing.get(RESPONSES, seq.version)
+    how = sequence_url(responses) if responses else None
+    if responses and seq.id != RESPONSES and not any(s.kind == "response" for s in seq.flat):
+        # 1.1 and Call to Arms print no windows: "when" text answers its trigger wherever it occurs.
+        return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
+    return [
+        {
+            **step_ref(seq, w),
+            "text": w.text,
+            "triggers": list(w.triggers),
+            "here": w is step,
+            "until": None
+            if w.open_until is None
+            else ("end" if w.open_until == END else seq.find(w.open_until).label),
+            "how": how,
+            "generic": False,
+        }
+        for w in seq.open_windows(step)
+    ]
+
+
+def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[str, Any]:
+    """GET /api/timing/<id>: one step and its sub-steps."""
+    counterparts = _counterparts(lib, timing, seq, step)
+    see = timing.get(step.see, seq.version) if step.see else None
+    return {
+        "id": step.id,
+        "number": step.number,
+        "printed": step.printed,
+        "label": step.label,
+        "title": step.title,
+        "text": step.text,
+        "html": to_html(step.text, lib.corpus.icons, lib.linker_at(seq.document, seq.version)),
+        "actor": step.actor,
+        "actor_label": ACTOR_LABELS[step.actor],
+        "kind": step.kind,
+        "kind_label": KIND_LABELS[step.kind],
+        "triggers": list(step.triggers),
+        "wording": list(step.wording),
+        "windows": _windows(timing, seq, step),
+        "branches": [
+            {
+                "if": branch.label,
+                "goto": branch.goto if (target := seq.target(branch)) is None else target.number,
+                "goto_label": "end" if target is None else target.label,
+                "says": branch.says,
+                "url": sequence_url(seq, target) if target else sequence_url(seq, step="end"),
+            }
+            for branch in step.branches
+        ],
+        "prev": step_ref(seq, seq.prev_of(step)),
+        "next": step_ref(seq, seq.next_of(step)),
+        "see": {"id": see.id, "title": see.title, "url": sequence_url(see)} if see else None,
+        "note": step.note,
+        "url": sequence_url(seq, step),
+        "counterparts": counterparts,
+        "other_versions": [
+            {"version": c["version"], "official": c["official"], **c["steps"][0]}
+            for c in counterparts
+            if c["steps"]
+        ],
+        "editorial": list(EDITORIAL),
+        "cites": [cite_dict(lib, seq, cite) for cite in step.cites],
+        "children": [step_dict(lib, timing, seq, child) for child in step.children],
+    }
+
+
+def flat_steps(steps: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Serialized steps in reading order (depth first)."""
+    for step in steps:
+        yield step
+        yield from flat_steps(step["children"])
+
+
+def sequence_summary(lib: Library, seq: Sequence) -> dict[str, Any]:
+    """A sequence's version as listed."""
+    return {
+        "version": seq.version,
+        "version_name": version_name(lib, seq),
+        "official": seq.official,
+        "url": sequence_url(seq),
+        "api_url": sequence_api_url(seq),
+    }
+
+
+def sequence_dict(lib: Library, timing: Timing, seq: Sequence) -> dict[str, Any]:
+    """GET /api/timing/<id>?version=: the sequence with every step; computed once per library."""
+    cache = lib.memo("timing_json")
+    key = (seq.id, seq.version, id(timing))
+    if key not in cache:
+        version = lib.corpus.version(seq.document, seq.version)
+        cache[key] = {
+            "id": seq.id,
+            "title": seq.title,
+            "document": seq.document,
+            "version": seq.version,
+            "version_title": version.title,
+            "version_name": version_name(lib, seq),
+            "in_force": lib.corpus.in_force(version),
+            "official": seq.official,
+            "intro": seq.intro,
+            "note": seq.note,
+            "source": cite_dict(lib, seq, Cite(seq.source)),
+            "calculator": seq.calculator is not None,
+            "url": sequence_url(seq),
+            "versions": [sequence_summary(lib, s) for s in timing.versions(seq.id)],
+            "steps": [step_dict(lib, timing, seq, step) for step in seq.steps],
+        }
+    return cache[key]
+
+
+def note_dict(lib: Library, note: Note) -> dict[str, Any]:
+    """A rulings timing note: the editors' title, the ruling's words, and the ruling."""
+    entry = lib.corpus.entry(note.document, note.version, note.ruling)
+    version = lib.corpus.version(note.document, note.version)
+    link = lib.linker(entry)
+    return {
+        "id": note.id,
+        "title": note.title,
+        "document": note.document,
+        "version": note.version,
+        "edition": version.edition,
+        "document_title": f"{lib.corpus.documents[note.document].title} {version.short_title}",
+        "text": to_plain(note.text, lib.corpus.icons, link),
+        "html": to_html(note.text, lib.corpus.icons, link),
+        "ruling": {
+            "id": entry.id,
+            "citation": lib.citation_title(entry),
+            "url": lib.entry_url(entry),
+        },
+        "url": note_url(note),
+        "editorial": ["title"],
+    }
+
+
+def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
+    """GET /api/timing: every sequence and its versions (the in-force one last), and the notes."""
+    cache = lib.memo("timing_index")
+    if id(timing) not in cache:
+        cache[id(timing)] = _index(lib, timing)
+    return cache[id(timing)]
+
+
+def _index(lib: Library, timing: Timing) -> dict[str, Any]:
+    out = []
+    for seq_id in timing.ids():
+        versions = timing.versions(seq_id)
+        out.append(
+            {
+                "id": seq_id,
+                "title": versions[-1].title,
+                "versions": [s.version for s in versions],
+                "version_names": {s.version: version_name(lib, s) for s in versions},
+                "default_version": versions[-1].version,
+                "official": {s.version: s.official for s in versions},
+                "url": sequence_url(versions[-1]),
+            }
+        )
+    return {"sequences": out, "notes": [note_dict(lib, n) for n in timing.notes]}
+
+
+WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    # Ellipses, quotes and brackets aside: "When . . . (choose/chosen) dilemmas" -> its words.
+    return WORD_RE.findall(normalize_typography(text, casefold=True))
+
+
+def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> list[dict[str, Any]]:
+    """Steps of every sequence of this version whose words, triggers or card wordings hold the query."""
+    wanted = _words(query)[:20]
+    if not wanted:
+        return []
+    found = []
+    for other in timing:
+        if (other.document, other.version) != (seq.document, seq.version):
+            continue
+        for step in other.flat:
+            texts = [*step.triggers, *step.wording, step.text, step.title or ""]
+            matched = next((t for t in texts if _has(_words(t), wanted)), None)
+            if matched is not None:
+                found.append(
+                    {
+                        **step_ref(other, step),
+                        "sequence": other.id,
+                        "sequence_title": other.title,
+                        "text": step.text,
+                        "matched": matched if matched in (*step.triggers, *step.wording) else None,
+                    }
+                )
+    return found[:limit]
+
+
+def _has(words: list[str], wanted: list[str]) -> bool:
+    # Every wanted word, a plural or other ending allowed ("dilemma" finds "dilemmas").
+    return all(any(w.startswith(x) for w in words) for x in wanted)
+
+
+def run_calculator(
+    lib: Library, timing: Timing, seq: Sequence, args: Mapping[str, str]
+) -> dict[str, Any]:
+    """Parse the parameters and calculate; raise CalcError on a bad parameter."""
+    built = {s["number"]: s for s in flat_steps(sequence_dict(lib, timing, seq)["steps"])}
+    return calculation_dict(seq, built, calculate(seq.calculator, parse_input(args)))
