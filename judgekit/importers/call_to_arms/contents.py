@@ -81,53 +81,85 @@ def contents_11(lines_11: list[str]) -> list[tuple[str, None]]:
 
 def read_toc(toc_lines: list[tuple[int, str]], lines_11: list[str]) -> list[dict]:
     """The printed contents, columns untangled; lost headings from 1.1's contents."""
+    col1, col2, pages = _columns(toc_lines)
+    _fill_pages(col2, pages)
+    col2_all = _with_lost_headings(col1, col2, contents_11(lines_11))
+    return _toc_items(col1 + col2_all)
+
+
+def _columns(toc_lines: list[tuple[int, str]]) -> tuple[list[list], list[list], list[int]]:
+    """The two columns' [title, page] items, and the page numbers printed on lines of their own."""
     col1: list[list] = []
     col2: list[list] = []
     pages: list[int] = []
     in_col2 = False
     for _ln, raw in toc_lines:
         parts = [p.strip() for p in raw.split("\t")]
+        # Once a line shows both columns, a line with one part is column 2's.
         in_col2 = in_col2 or len(parts) > 1
         for k, part in enumerate(parts):
-            if not part or "CONTENTS" in part.upper() or part.startswith("This version"):
-                continue
-            if re.fullmatch(r"\.+\s*\d+", part):
-                pages.append(int(re.sub(r"\D", "", part)))
-                continue
-            m = re.match(r"^(.*?)[\s.]*(\d{1,2})?$", part)
-            title, page = m.group(1).strip(), m.group(2)
-            if not title:
-                continue
             target = col2 if k > 0 or (in_col2 and len(parts) == 1) else col1
-            dup = next(
-                (
-                    it
-                    for it in col1
-                    if it[0].upper().endswith(title.upper()) and it[0].upper() != title.upper()
-                ),
-                None,
-            )
-            if dup is not None:
-                if page and not dup[1]:
-                    dup[1] = int(page)
-                continue
-            if any(it[0] == title for it in col1):
-                continue
-            target.append([title, int(page) if page else None])
+            _read_part(part, target, col1, pages)
+    return col1, col2, pages
+
+
+def _read_part(part: str, target: list[list], col1: list[list], pages: list[int]) -> None:
+    """One cell of a contents line: a page number, or a title (and page) for ``target``."""
+    if not part or "CONTENTS" in part.upper() or part.startswith("This version"):
+        return
+    if re.fullmatch(r"\.+\s*\d+", part):
+        pages.append(int(re.sub(r"\D", "", part)))
+        return
+    m = re.match(r"^(.*?)[\s.]*(\d{1,2})?$", part)
+    title, page = m.group(1).strip(), m.group(2)
+    if not title:
+        return
+    dup = _longer_title(col1, title)
+    if dup is not None:
+        # Column 1 spilled again with its first letters cut off: only its page number may be new.
+        if page and not dup[1]:
+            dup[1] = int(page)
+        return
+    if any(it[0] == title for it in col1):
+        return
+    target.append([title, int(page) if page else None])
+
+
+def _longer_title(col1: list[list], title: str) -> list | None:
+    """The column-1 item whose title is longer than ``title`` and ends with it."""
+    return next(
+        (
+            it
+            for it in col1
+            if it[0].upper().endswith(title.upper()) and it[0].upper() != title.upper()
+        ),
+        None,
+    )
+
+
+def _fill_pages(col2: list[list], pages: list[int]) -> None:
+    """Column 2's items without a page take the lone page numbers, in order."""
     for item, page in zip([it for it in col2 if it[1] is None], pages, strict=False):
         if item[1] is None:
             item[1] = page
-    # 1.1's contents give the headings this extraction lost (between the columns).
-    ref = contents_11(lines_11)
+
+
+def _with_lost_headings(col1: list[list], col2: list[list], ref: list[tuple[str, None]]) -> list:
+    """Column 2 as printed: the headings this extraction lost (from 1.1's contents ``ref``)
+    and the extracted ones, in 1.1's order."""
     found = {_section(t) for t, _ in col1 + col2}
     in_col1 = {_section(x) for x, _ in col1}
     last1 = max((i for i, (t, _) in enumerate(ref) if _section(t) in in_col1), default=-1)
     lost = [[t, None] for t, _ in ref[last1 + 1 :] if _section(t) and _section(t) not in found]
-    # Column 2 as printed: the lost headings and the extracted ones, in 1.1's order.
     col2_all = lost + col2
     col2_all.sort(key=lambda it: ORDER.get(_section(it[0]) or "", 999))
+    return col2_all
+
+
+def _toc_items(items: list[list]) -> list[dict]:
+    """The contents items of the titles that name a section: title, page if printed, entry."""
     toc = []
-    for title, page in col1 + col2_all:
+    for title, page in items:
         sid = _section(title)
         if sid is None:
             continue

@@ -47,12 +47,7 @@ def _front_matter(
     contents = next(
         (i for i, line in enumerate(lines[:body]) if "TABLE OF CONTENTS" in line.upper()), body
     )
-    if guide >= 0:
-        what = "icon guide legend (icon names run together) and its title"
-        removals.append(Removal(SEED_000, 1, guide + 1, what, "figure"))
-    if contents > guide + 1:
-        what = "cover title lines (SECOND EDITION RULEBOOK, CUSTOMIZABLE CARD GAME)"
-        removals.append(Removal(SEED_000, guide + 2, contents, what, "debris"))
+    _remove_cover(guide, contents, removals)
     toc_lines: list[tuple[int, str]] = []
     statement: list[tuple[int, str]] = []
     run_start = None
@@ -64,22 +59,11 @@ def _front_matter(
                 removals.append(Removal(SEED_000, run_start, i, TOC_SPILL, "toc"))
                 run_start = None
             continue
-        if (
-            line
-            and _contents_line(line)
-            or "\t" in lines[i]
-            or line.upper() == "TABLE OF CONTENTS"
-            or (line and find_heading(line))
-        ):
+        if _read_as_contents(line, lines[i]):
             toc_lines.append((i + 1, lines[i]))
         if run_start is None and line:
             run_start = i + 1
-        if line and (
-            _contents_line(line)
-            or "\t" in lines[i]
-            or find_heading(line)
-            or "CONTENTS" in line.upper()
-        ):
+        if line and _part_of_contents(line, lines[i]):
             last_toc = i + 1
         elif line:
             # a banner line after the contents
@@ -90,6 +74,33 @@ def _front_matter(
     if run_start is not None:
         removals.append(Removal(SEED_000, run_start, last_toc, TOC_SPILL, "toc"))
     return toc_lines, statement
+
+
+def _remove_cover(guide: int, contents: int, removals: list[Removal]) -> None:
+    """Remove the icon guide (0-based line ``guide``, -1 if none) and the cover title lines."""
+    if guide >= 0:
+        what = "icon guide legend (icon names run together) and its title"
+        removals.append(Removal(SEED_000, 1, guide + 1, what, "figure"))
+    if contents > guide + 1:
+        what = "cover title lines (SECOND EDITION RULEBOOK, CUSTOMIZABLE CARD GAME)"
+        removals.append(Removal(SEED_000, guide + 2, contents, what, "debris"))
+
+
+def _read_as_contents(line: str, raw: str) -> bool:
+    """The line goes to the contents reader: an item, a two-column line, the title, a heading."""
+    return bool(
+        (line and _contents_line(line))
+        or "\t" in raw
+        or line.upper() == "TABLE OF CONTENTS"
+        or (line and find_heading(line))
+    )
+
+
+def _part_of_contents(line: str, raw: str) -> bool:
+    """The (non-blank) line is part of the contents, not a banner printed after them."""
+    return bool(
+        _contents_line(line) or "\t" in raw or find_heading(line) or "CONTENTS" in line.upper()
+    )
 
 
 def _unit(raw: str, num: int) -> Unit:

@@ -66,68 +66,94 @@ def place_orphans(
             covered_lines.setdefault(ln, unit)
     result = list(units)
     for group in _orphan_groups(stream, used):
-        text = " ".join(stream.lines[ln - 1].strip() for ln in group)
-        unit = Unit(
-            "item" if group[0] in stream.items else "para",
-            [(ln, stream.lines[ln - 1].strip()) for ln in group],
-            src=SEED_003,
-        )
-        unit.text = re.sub(r"^•\s*", "", text)
-        unit.src003 = group
-        gov = stream.governing.get(group[0])
-        # the neighbours in 003
-        frag = stream.fragment.get(group[0])
-        before = _neighbour(stream, covered_lines, range(group[0] - 1, 0, -1), frag)
-        after = _neighbour(stream, covered_lines, range(group[-1] + 1, len(stream.lines) + 1), frag)
-        unit.entry = gov or (before.entry if before else after.entry if after else None)
-        nxt = next(
-            (k for k in range(group[-1] + 1, len(stream.lines) + 1) if stream.lines[k - 1].strip()),
-            None,
-        )
-        if not gov and nxt in stream.headings and ORDER[stream.headings[nxt]] > 0:
-            # text that runs into a heading belongs to the section before that heading
-            unit.entry = SECTIONS[ORDER[stream.headings[nxt]] - 1][0]
-            before = after = None
-        anchor = (
-            before
-            if before and before.entry == unit.entry
-            else after
-            if after and after.entry == unit.entry
-            else None
-        )
-        if anchor is not None and anchor in result:
-            at = result.index(anchor) + (1 if anchor is before else 0)
-        else:
-            at = max(
-                (k + 1 for k, u in enumerate(result) if u.entry == unit.entry),
-                default=len(result),
-            )
+        unit = _orphan_unit(stream, group)
+        before, after = _assign_entry(stream, covered_lines, group, unit)
+        at = _insert_index(result, unit, before, after)
         prev = result[at - 1] if at else None
-        if (
-            prev is not None
-            and prev.entry == unit.entry
-            and CAPTION_RE.search(prev.text)
-            and "{icon:" not in prev.text
-        ):
-            # the rest of a caption whose first line 000 also has: one caption
-            first = min(prev.src003) if prev.src003 else group[0]
-            prev.lines = [
-                (ln, stream.lines[ln - 1].strip())
-                for ln in range(first, group[-1] + 1)
-                if stream.lines[ln - 1].strip()
-            ]
-            prev.text = " ".join(t for _, t in prev.lines)
-            prev.src = SEED_003
-            prev.src003 = sorted(set(prev.src003) | set(group))
-            caption_icons(prev, records)
-            for ln in group:
-                covered_lines.setdefault(ln, prev)
-            continue
-        caption_icons(unit, records)
-        result.insert(at, unit)
+        if prev is not None and _continues_caption(prev, unit):
+            _extend_caption(prev, group, stream, records)
+            holder = prev
+        else:
+            caption_icons(unit, records)
+            result.insert(at, unit)
+            holder = unit
         for ln in group:
-            covered_lines.setdefault(ln, unit)
+            covered_lines.setdefault(ln, holder)
     return result
+
+
+def _orphan_unit(stream: Stream, group: list[int]) -> Unit:
+    """A paragraph or list item of the 003 lines ``group``, not yet placed."""
+    text = " ".join(stream.lines[ln - 1].strip() for ln in group)
+    unit = Unit(
+        "item" if group[0] in stream.items else "para",
+        [(ln, stream.lines[ln - 1].strip()) for ln in group],
+        src=SEED_003,
+    )
+    unit.text = re.sub(r"^•\s*", "", text)
+    unit.src003 = group
+    return unit
+
+
+def _assign_entry(
+    stream: Stream, covered: dict[int, Unit], group: list[int], unit: Unit
+) -> tuple[Unit | None, Unit | None]:
+    """Set the unit's entry; return its placed neighbours in 003 (before, after) that may anchor it.
+
+    The entry is the governing heading's in 003, else the neighbours'.
+    """
+    gov = stream.governing.get(group[0])
+    frag = stream.fragment.get(group[0])
+    before = _neighbour(stream, covered, range(group[0] - 1, 0, -1), frag)
+    after = _neighbour(stream, covered, range(group[-1] + 1, len(stream.lines) + 1), frag)
+    unit.entry = gov or (before.entry if before else after.entry if after else None)
+    nxt = next(
+        (k for k in range(group[-1] + 1, len(stream.lines) + 1) if stream.lines[k - 1].strip()),
+        None,
+    )
+    if not gov and nxt in stream.headings and ORDER[stream.headings[nxt]] > 0:
+        # text that runs into a heading belongs to the section before that heading
+        unit.entry = SECTIONS[ORDER[stream.headings[nxt]] - 1][0]
+        before = after = None
+    return before, after
+
+
+def _insert_index(result: list[Unit], unit: Unit, before: Unit | None, after: Unit | None) -> int:
+    """Where the unit goes: beside a neighbour of its entry, else after its entry's last unit."""
+    anchor = (
+        before
+        if before and before.entry == unit.entry
+        else after
+        if after and after.entry == unit.entry
+        else None
+    )
+    if anchor is not None and anchor in result:
+        return result.index(anchor) + (1 if anchor is before else 0)
+    return max(
+        (k + 1 for k, u in enumerate(result) if u.entry == unit.entry),
+        default=len(result),
+    )
+
+
+def _continues_caption(prev: Unit, unit: Unit) -> bool:
+    """``prev`` is an icon caption of the unit's entry whose icons are not yet restored."""
+    return bool(
+        prev.entry == unit.entry and CAPTION_RE.search(prev.text) and "{icon:" not in prev.text
+    )
+
+
+def _extend_caption(prev: Unit, group: list[int], stream: Stream, records: Records) -> None:
+    """The rest of a caption whose first line 000 also has: one caption, from 003's lines."""
+    first = min(prev.src003) if prev.src003 else group[0]
+    prev.lines = [
+        (ln, stream.lines[ln - 1].strip())
+        for ln in range(first, group[-1] + 1)
+        if stream.lines[ln - 1].strip()
+    ]
+    prev.text = " ".join(t for _, t in prev.lines)
+    prev.src = SEED_003
+    prev.src003 = sorted(set(prev.src003) | set(group))
+    caption_icons(prev, records)
 
 
 def caption_icons(unit: Unit, records: Records) -> None:

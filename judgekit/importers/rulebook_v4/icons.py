@@ -106,73 +106,118 @@ def _emoji(d: Draft, n: int, t: str) -> str:
     return out
 
 
+# Where a gap stood, in the copy of a line that marks its gaps.
+_GAP = "\x00"
+
+
 def _lost(d: Draft, n: int, t: str, legend: str | None) -> str:
     """Icons lost from legend list items and from gaps in the text, restored where evidence says."""
-    # Legend list item without its icon: "-  Bajoran," / "- headquarters".
+    restored = _legend_item(d, n, t, legend)
+    if restored is not None:
+        return restored
+    return _gaps(d, n, t)
+
+
+def _legend_item(d: Draft, n: int, t: str, legend: str | None) -> str | None:
+    """A legend list item without its icon ("-  Bajoran," / "- headquarters") with it restored."""
     m = re.match(r"(\s*-)(\s+)(\S.*)$", t)
-    if legend and m and "icon:" not in t:
-        label = m.group(3).strip()
-        word = re.sub(r"[^\w -]", "", label.replace(", and", "")).strip().lower()
-        icon = None
-        for pattern, table in LEGENDS:
-            if pattern.search(legend):
-                icon = table.get(word) if table else slugify(word)
-        if icon:
-            orig = (m.group(1) + m.group(2) + label).strip()
-            new = f"- {{icon:{icon}}} {label}"
-            d.correct(
-                n,
-                orig,
-                new,
-                f"legend list '{legend_name(legend)}': the label '{label}' names the icon lost beside it",
-            )
-            return m.group(1) + " {icon:" + icon + "} " + label
-    # A gap where an icon stood: two spaces between words, or "()".
+    if not (legend and m and "icon:" not in t):
+        return None
+    label = m.group(3).strip()
+    word = re.sub(r"[^\w -]", "", label.replace(", and", "")).strip().lower()
+    icon = _legend_icon(legend, word)
+    if not icon:
+        return None
+    orig = (m.group(1) + m.group(2) + label).strip()
+    new = f"- {{icon:{icon}}} {label}"
+    d.correct(
+        n,
+        orig,
+        new,
+        f"legend list '{legend_name(legend)}': the label '{label}' names the icon lost beside it",
+    )
+    return m.group(1) + " {icon:" + icon + "} " + label
+
+
+def _legend_icon(legend: str, word: str) -> str | None:
+    """The icon a legend's label word names (the last legend pattern that matches decides)."""
+    icon = None
+    for pattern, table in LEGENDS:
+        if pattern.search(legend):
+            icon = table.get(word) if table else slugify(word)
+    return icon
+
+
+def _gaps(d: Draft, n: int, t: str) -> str:
+    """A gap where an icon stood (two spaces between words, or "()") as the icon, or lost."""
     gaps = list(re.finditer(r"(?<=\S)( {2,})(?=\S)|\(\)", t))
     if not gaps:
         return t
     spans = [(g.start() + 1, g.end() - 1) if g.group(0) == "()" else g.span() for g in gaps]
-    GAP = "\x00"
-    marked = t
-    for start, end in reversed(spans):
-        marked = marked[:start] + (" " + GAP + " " if end > start else GAP) + marked[end:]
+    marked = _mark_gaps(t, spans)
     out = t
     for k in reversed(range(len(spans))):
         start, end = spans[k]
-        pieces = marked.split(GAP)
-        left_words = pieces[0].split()
-        for piece in pieces[1 : k + 1]:
-            left_words += [GAP] + piece.split()
-        right_words = []
-        for j, piece in enumerate(pieces[k + 1 :]):
-            right_words += ([GAP] if j else []) + piece.split()
+        left_words, right_words = _words_around(marked, k)
         icons, where = _evidence(d, left_words[-6:], right_words[:4])
-        prev_end = spans[k - 1][1] if k else 0
-        next_start = spans[k + 1][0] if k + 1 < len(spans) else len(t)
-        rm = re.match(r"\s*\S+", t[end:next_start])
-        right_o = rm.group(0).strip() if rm else ""
-        # Two words of left context; more on a long line, so that the original lies
-        # near enough to the start of its line to be found there (judgekit check
-        # looks within 3 x len(original) + 400 characters of the line start).
-        stop = end + (rm.end() if rm else 0)
-        before = t[prev_end:start].rstrip()
-        cut = [w.start() for w in re.finditer(r"\S+", before)]
-        take = min(2, len(cut))
-        while take < len(cut) and prev_end + cut[-take] > (2 * stop + 400) / 3:
-            take += 1
-        left_o = before[cut[-take] :] if cut else ""
-        tokens = " ".join("{icon:" + i + "}" for i in icons) if icons else "{icon:lost}"
-        if end == start:  # "()"
-            orig, corrected, repl = left_o + right_o, left_o + tokens + right_o, tokens
-        elif right_o.startswith("."):
-            orig = left_o + t[start:end] + right_o
-            corrected, repl = f"{left_o} {tokens}{right_o}", f" {tokens}"
-        else:
-            orig = left_o + t[start:end] + right_o
-            corrected, repl = f"{left_o} {tokens} {right_o}", f" {tokens} "
+        orig, corrected, repl = _gap_fix(t, spans, k, icons)
         d.correct(n, orig, corrected, where)
         out = out[:start] + repl + out[end:]
     return out
+
+
+def _mark_gaps(t: str, spans: list[tuple[int, int]]) -> str:
+    """The line with each gap replaced by the gap mark (spaced, unless the gap is "()")."""
+    marked = t
+    for start, end in reversed(spans):
+        marked = marked[:start] + (" " + _GAP + " " if end > start else _GAP) + marked[end:]
+    return marked
+
+
+def _words_around(marked: str, k: int) -> tuple[list[str], list[str]]:
+    """The words before and after gap ``k``, other gaps kept as gap marks."""
+    pieces = marked.split(_GAP)
+    left_words = pieces[0].split()
+    for piece in pieces[1 : k + 1]:
+        left_words += [_GAP] + piece.split()
+    right_words: list[str] = []
+    for j, piece in enumerate(pieces[k + 1 :]):
+        right_words += ([_GAP] if j else []) + piece.split()
+    return left_words, right_words
+
+
+def _gap_fix(
+    t: str, spans: list[tuple[int, int]], k: int, icons: list[str]
+) -> tuple[str, str, str]:
+    """Gap ``k``'s correction: the original words, the corrected words and the replacement."""
+    start, end = spans[k]
+    prev_end = spans[k - 1][1] if k else 0
+    next_start = spans[k + 1][0] if k + 1 < len(spans) else len(t)
+    rm = re.match(r"\s*\S+", t[end:next_start])
+    right_o = rm.group(0).strip() if rm else ""
+    stop = end + (rm.end() if rm else 0)
+    left_o = _left_context(t[prev_end:start].rstrip(), prev_end, stop)
+    tokens = " ".join("{icon:" + i + "}" for i in icons) if icons else "{icon:lost}"
+    if end == start:  # "()"
+        return left_o + right_o, left_o + tokens + right_o, tokens
+    orig = left_o + t[start:end] + right_o
+    if right_o.startswith("."):
+        return orig, f"{left_o} {tokens}{right_o}", f" {tokens}"
+    return orig, f"{left_o} {tokens} {right_o}", f" {tokens} "
+
+
+def _left_context(before: str, offset: int, stop: int) -> str:
+    """The words before a gap that the correction quotes (``before`` starts at ``offset``).
+
+    Two words of left context; more on a long line, so that the original lies near enough
+    to the start of its line to be found there (judgekit check looks within
+    3 x len(original) + 400 characters of the line start).
+    """
+    cut = [w.start() for w in re.finditer(r"\S+", before)]
+    take = min(2, len(cut))
+    while take < len(cut) and offset + cut[-take] > (2 * stop + 400) / 3:
+        take += 1
+    return before[cut[-take] :] if cut else ""
 
 
 def _evidence(d: Draft, left: list[str], right: list[str]) -> tuple[list[str], str]:

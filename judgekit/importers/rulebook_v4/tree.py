@@ -35,80 +35,115 @@ def _owner(pending: list[Node], current: Node, p: Para) -> Node | None:
     return None
 
 
-def build_tree(d: Draft, paras: list[Para], toc_items: list[dict]) -> list[Node]:
-    """The top-level entries, each paragraph placed under the heading it follows."""
-    toc_titles = {re.sub(r"\s+", " ", i["title"]).upper(): i for i in toc_items}
-    roots: list[Node] = []
-    stack: list[Node] = []
-    last_toc: Node | None = None
-    seen: set[str] = set()
-    nodes: list[Node] = []
-    current: Node | None = None
-    pending_stack: list[Node] = []  # headings printed side by side, text not yet met
+def _toc_item(toc_titles: dict[str, dict], printed: str, hid: str) -> dict | None:
+    """The contents item of a heading: by its printed words, else by its canonical id."""
+    return toc_titles.get(printed.upper()) or next(
+        (i for k, i in toc_titles.items() if HEADINGS.get(k, ("",))[0] == hid), None
+    )
 
-    for p in paras:
+
+class _TreeBuilder:
+    """One pass over the paragraphs: open an entry at each heading, give it the text after it."""
+
+    def __init__(self, d: Draft, toc_items: list[dict]) -> None:
+        self.draft = d
+        self.toc_titles = {re.sub(r"\s+", " ", i["title"]).upper(): i for i in toc_items}
+        self.roots: list[Node] = []
+        self.stack: list[Node] = []
+        self.last_toc: Node | None = None
+        self.seen: set[str] = set()
+        self.nodes: list[Node] = []
+        self.current: Node | None = None
+        self.pending: list[Node] = []  # headings printed side by side, text not yet met
+
+    def add(self, p: Para) -> None:
+        """Take one paragraph: a heading opens an entry, other text goes to the open one."""
         if Draft.is_heading(p):
-            printed = p.lines[0][1].strip()
-            hid, title = HEADINGS.get(printed, (slugify(printed), printed.title()))
-            if hid in seen:
-                # A heading printed again over the next column or page: the same entry.
-                d.remove(p.first, p.last, f"repeated '{printed}' heading", "duplicate")
-                continue
-            seen.add(hid)
-            node = Node(hid, title, spans=[[p.first, p.first]])
-            toc = toc_titles.get(printed.upper()) or next(
-                (i for k, i in toc_titles.items() if HEADINGS.get(k, ("",))[0] == hid), None
-            )
-            if toc:
-                node.page = toc["page"]
-                node.level = toc["level"]
-                parent = None
-                if toc["level"]:
-                    parent = next((s for s in reversed(stack) if s.level == 0), None)
-                last_toc = node
-            else:
-                if hid in PARENTS:
-                    pid = PARENTS[hid]
-                    parent = next((x for x in nodes if x.id == pid), None) if pid else None
-                else:
-                    parent = last_toc
-                node.level = (parent.level + 1) if parent else 0
-                if hid in PARENTS and PARENTS[hid] is None:
-                    last_toc = node  # a top-level heading of its own
-            node.parent = parent
-            (parent.children if parent else roots).append(node)
-            stack = [n for n in stack if n.level < node.level] + [node]
-            nodes.append(node)
-            if current is not None and not current.paras and current not in pending_stack:
-                pending_stack.append(current)
-            elif current is not None and current.paras:
-                pending_stack = []
-            current = node
-            continue
-        if current is None:
-            continue
+            self.heading(p)
+        elif self.current is not None:
+            self.text(p)
+
+    def heading(self, p: Para) -> None:
+        """Open the entry of a heading, placed by the contents or by its known parent."""
+        printed = p.lines[0][1].strip()
+        hid, title = HEADINGS.get(printed, (slugify(printed), printed.title()))
+        if hid in self.seen:
+            # A heading printed again over the next column or page: the same entry.
+            self.draft.remove(p.first, p.last, f"repeated '{printed}' heading", "duplicate")
+            return
+        self.seen.add(hid)
+        node = Node(hid, title, spans=[[p.first, p.first]])
+        toc = _toc_item(self.toc_titles, printed, hid)
+        parent = self.place_by_contents(node, toc) if toc else self.place_by_parents(node)
+        node.parent = parent
+        (parent.children if parent else self.roots).append(node)
+        self.stack = [n for n in self.stack if n.level < node.level] + [node]
+        self.nodes.append(node)
+        self.note_side_by_side()
+        self.current = node
+
+    def place_by_contents(self, node: Node, toc: dict) -> Node | None:
+        """A heading in the contents: its page and level; a sub-entry goes under its chapter."""
+        node.page = toc["page"]
+        node.level = toc["level"]
+        parent = None
+        if toc["level"]:
+            parent = next((s for s in reversed(self.stack) if s.level == 0), None)
+        self.last_toc = node
+        return parent
+
+    def place_by_parents(self, node: Node) -> Node | None:
+        """A heading the contents omit: under its known parent, else under the last listed one."""
+        hid = node.id
+        if hid in PARENTS:
+            pid = PARENTS[hid]
+            parent = next((x for x in self.nodes if x.id == pid), None) if pid else None
+        else:
+            parent = self.last_toc
+        node.level = (parent.level + 1) if parent else 0
+        if hid in PARENTS and PARENTS[hid] is None:
+            self.last_toc = node  # a top-level heading of its own
+        return parent
+
+    def note_side_by_side(self) -> None:
+        """Before the next heading: an entry without text yet is printed beside it."""
+        current = self.current
+        if current is not None and not current.paras and current not in self.pending:
+            self.pending.append(current)
+        elif current is not None and current.paras:
+            self.pending = []
+
+    def text(self, p: Para) -> None:
+        """A paragraph to the open entry, or to the side-by-side heading it names."""
+        current = self.current
         # Headings printed side by side (PERSONNEL | SHIP): each takes the text that names it.
-        if pending_stack:
-            owner = _owner(pending_stack, current, p)
+        if self.pending:
+            owner = _owner(self.pending, current, p)
             if owner is not None and owner is not current and not owner.paras:
                 owner.paras.append(p)
                 owner.spans.append([p.first, p.last])
-                continue
+                return
             if owner is current:
-                pending_stack = []
+                self.pending = []
         target = current
-        if pending_stack and pending_stack[-1].paras:
-            target = pending_stack[-1]
+        if self.pending and self.pending[-1].paras:
+            target = self.pending[-1]
         target.paras.append(p)
         target.spans.append([p.first, p.last])
 
+
+def build_tree(d: Draft, paras: list[Para], toc_items: list[dict]) -> list[Node]:
+    """The top-level entries, each paragraph placed under the heading it follows."""
+    builder = _TreeBuilder(d, toc_items)
+    for p in paras:
+        builder.add(p)
     # Glossary and run-in term entries.
-    for node in list(nodes):
+    for node in list(builder.nodes):
         if node.id == "glossary":
             split_glossary(node)
         if node.id in TERM_SECTIONS:
             split_terms(node)
-    return roots
+    return builder.roots
 
 
 def split_glossary(node: Node) -> None:
