@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from judgekit.compare.diff import Change, Comparison
+from judgekit.compare.diff import Change, Comparison, primary
 from judgekit.compare.sentences import Unit, similarity, units
 from judgekit.corpus.model import Entry, Version
 from judgekit.render.library import Library
@@ -287,20 +287,11 @@ def _alignment(lib: Library, comparison: Comparison) -> dict[int, Group]:
     return out
 
 
-def primary(group: Group, change: Change) -> bool:
-    """Whether the change speaks for its newer entry (its own id, or its first partner)."""
-    if change.new is None or change.old is None:
-        return True
-    partners = [c for c in group.changes if c.new is not None and c.new.id == change.new.id]
-    same = [c for c in partners if c.old is not None and c.old.id == change.new.id]
-    return change is (same[0] if same else partners[0])
-
-
-def rows_for(group: Group, change: Change) -> list[Row]:
-    """The rows a change shows: its newer entry whole, or, for a merged-in part, its sentences."""
+def rows_for(group: Group, change: Change, whole: bool) -> list[Row]:
+    """The rows a change shows: its newer entry ``whole``, or, for a merged-in part, its sentences."""
     old_id = change.old.id if change.old else None
     new_id = change.new.id if change.new else None
-    if not primary(group, change):
+    if not whole:
         return [r for r in group.rows if r.old is not None and r.old.entry == old_id]
     sources = {c.old.id for c in group.changes if c.old and c.new and c.new.id == new_id}
     out = []
@@ -316,5 +307,6 @@ def rows_for(group: Group, change: Change) -> list[Row]:
 
 def change_rows(lib: Library, comparison: Comparison, position: int) -> list[Row]:
     """The alignment of the change at ``position`` in ``comparison.changes``."""
+    change = comparison.changes[position]
     group = alignment(lib, comparison)[position]
-    return rows_for(group, comparison.changes[position])
+    return rows_for(group, change, primary(comparison, change))
