@@ -38,6 +38,10 @@ CHANGE_KEYS = {
     "diff",
     "html",
     "history_url",
+    "anchor",
+    "part",
+    "alignment",
+    "alignment_entries",
 }
 
 
@@ -132,7 +136,8 @@ def test_api_marked_and_pairs(dclient):
 def test_compare_page(dclient):
     page = dclient.get("/diff/demo-book/1.0..1.1").get_data(as_text=True)
     counts = {
-        key: f'<li class="df-count df-count-{key}"><span class="df-n">{n}</span> {key}</li>'
+        key: f'<li class="df-count df-count-{key}"><a href="/diff/demo-book/1.0..1.1?show={key}" '
+        f'data-df-filter="{key}"><span class="df-n">{n}</span> {key}</a></li>'
         for key, n in {"changed": 3, "added": 2, "removed": 1, "renamed": 2, "moved": 3}.items()
     }
     for snippet in counts.values():
@@ -146,7 +151,12 @@ def test_compare_page(dclient):
     assert "“moving a ship” (v1.0) merged into “Order – Move a Ship” (v1.1)." in page
     assert "1 differ only in typography (not counted, not shown)" in page
     side = dclient.get("/diff/demo-book/1.0..1.1?view=side").get_data(as_text=True)
-    assert side.count('<div class="df-side">') == 6
+    data = dclient.get("/api/diff/demo-book/1.0/1.1").get_json()
+    shown = [c for c in data["changes"] if c["diff"] and (c["text_changed"] or c["part"])]
+    # One row a sentence, each with the two sides in columns.
+    assert side.count('<div class="df-side df-row-side">') == sum(
+        len(c["alignment"]) for c in shown
+    )
     assert "You <ins>must</ins> draw a card." in side
     shown = dclient.get("/diff/demo-book/1.0..1.1?typography=show").get_data(as_text=True)
     assert shown.count('<article class="df-change') == 12 and 'class="typo"' in shown
@@ -162,9 +172,13 @@ def test_history_and_marked_pages(dclient):
     page = dclient.get("/history/demo-book/wording").get_data(as_text=True)
     assert "History of “Wording”" in page
     assert "You <del>may</del> <ins>must</ins> draw a card." in page
+    # In 2 the new sentence is 1.1's glossary "draw", merged in and edited; the old one went.
+    assert "<del>Draw</del> <ins>You must draw two cards</ins> from the top of your deck." in page
     assert (
-        "You must draw <del>a card.</del> <ins>two cards from the top of your deck.</ins>" in page
+        '<span class="df-row-status">Removed</span> <span class="df-row-source">from “Wording”'
+        in page
     )
+    assert "“draw” <span" in page and "merged into “Wording”" in page
     marked = dclient.get("/diff/demo-rulings/r1/new").get_data(as_text=True)
     assert "The 2 rulings marked <strong>*</strong> in r1" in marked
 

@@ -40,11 +40,7 @@ class Row:
     new: Unit | None
     edited: bool = False  # the wording differs (typography aside)
     typography: bool = False  # same words, printed differently
-
-    @property
-    def across(self) -> bool:
-        """Whether the sentence changed entry (a merge or a split)."""
-        return self.old is not None and self.new is not None and self.old.entry != self.new.entry
+    home: bool = True  # within an entry and its counterpart (not across a merge or split)
 
 
 @dataclass(frozen=True)
@@ -185,11 +181,12 @@ def _longest_increasing(values: list[int]) -> set[int]:
 def _row(matcher: _Matcher, i: int, j: int, moved: set[int]) -> Row:
     a, b = matcher.old[i], matcher.new[j]
     edited = a.key != b.key
-    if i in moved or not matcher.at_home(i, j):
+    home = matcher.at_home(i, j)
+    if i in moved or not home:
         status = "moved"
     else:
         status = "edited" if edited else "same"
-    return Row(status, a, b, edited=edited, typography=not edited and a.text != b.text)
+    return Row(status, a, b, edited, not edited and a.text != b.text, home)
 
 
 def _rows(matcher: _Matcher) -> list[Row]:
@@ -294,14 +291,24 @@ def rows_for(group: Group, change: Change, whole: bool) -> list[Row]:
     if not whole:
         return [r for r in group.rows if r.old is not None and r.old.entry == old_id]
     sources = {c.old.id for c in group.changes if c.old and c.new and c.new.id == new_id}
-    out = []
+    sources.add(old_id)  # a removed entry's sentences are all removed
+    out: list[Row] = []
+    split_off: list[Row] = []
     for row in group.rows:
-        if row.new is not None:
-            keep = row.new.entry == new_id or (row.old is not None and row.old.entry == old_id)
-        else:
-            keep = row.old.entry == old_id or row.old.entry in sources
-        if keep:
+        if row.new is not None and row.new.entry == new_id:
             out.append(row)
+        elif row.new is None and row.old.entry in sources:
+            out.append(row)  # removed from the entry or from one merged into it
+        elif old_id == new_id and row.old is not None and row.old.entry == old_id:
+            split_off.append(row)  # split off into another entry
+    for row in split_off:
+        # Where it stood: after the row of the sentence before it in the entry.
+        before = [
+            n
+            for n, r in enumerate(out)
+            if r.old and r.old.entry == old_id and r.old.index < row.old.index
+        ]
+        out.insert(before[-1] + 1 if before else 0, row)
     return out
 
 

@@ -76,6 +76,7 @@ def row_dict(row: Row, typography: bool = False) -> dict[str, Any]:
     return {
         "status": row.status,
         "edited": row.edited,
+        "within": row.status == "moved" and row.home,
         "typography_only": row.typography,
         "from": _unit_text(old),
         "to": _unit_text(new),
