@@ -126,7 +126,6 @@ def change_dict(
         "title_diff": diff_html(old.title, new.title, typography=typography, casefold=True)
         if both
         else None,
-        "diff": diff_html(lib.plain(old), lib.plain(new), typography=typography) if both else None,
         "alignment": [row_dict(r, typography) for r in rows],
         "alignment_entries": _titles(rows, comparison),
         # An added or removed entry is shown whole, as it reads.

@@ -54,9 +54,7 @@ def _diffs(
         whole = diff.primary(comparison, change)
     rows = align.rows_for(group, change, whole)
     shown = change.counted or typography
-    plain_old, plain_new = lib.plain(change.old), lib.plain(change.new)
     return {
-        "diff": diff_html(plain_old, plain_new, typography=typography) if shown else None,
         "title_diff": diff_html(
             change.old.title, change.new.title, typography=typography, casefold=True
         ),
@@ -88,7 +86,6 @@ def _step_dict(
         **_entry_fields(lib, entry),
         **_change_fields(change),
         "title_diff": None,
-        "diff": None,
         "alignment": [],
         "alignment_entries": {"from": {}, "to": {}},
         "change_anchor": None,
