@@ -140,7 +140,16 @@ def _kinds(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for status, label in KIND_LABELS.items():
         mine = [c for c in changes if c["status"] == status]
         if mine:
-            items = [{"anchor": c["anchor"], "title": c["title"], "part": c["part"]} for c in mine]
+            items = [
+                {
+                    "anchor": c["anchor"],
+                    # A merged-in part is named by the entry it was, then where it went.
+                    "title": c["from_title"] if c["part"] else c["title"],
+                    "part": c["part"],
+                    "into": c["to_title"] if c["part"] else None,
+                }
+                for c in mine
+            ]
             out.append({"status": status, "label": label, "count": len(mine), "changes": items})
     return out
 
