@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from judgekit.compare.align import alignment, change_rows
-from judgekit.compare.diff import anchor, compare, primary
+from judgekit.compare.diff import anchor, compare, history, primary
+from judgekit.compare.history import tributaries
 from judgekit.compare.sentences import similarity, split_sentences, units
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
+from judgekit.shapes.history import history_dict
 
 from .conftest import DATA
 
@@ -222,3 +224,46 @@ def test_anchors_and_parts(alib):
     assert found[("dilemmas", "dilemma-costs")] == ("dilemma-costs", True)
     # Built once: the same groups on every call.
     assert alignment(alib, comparison) is alignment(alib, comparison)
+
+
+def _lines(lib, entry_id):
+    steps = history(lib, "align-book", entry_id)
+    return [
+        (t.id, [(s.version.id, s.status, s.entry.id if s.entry else None) for s in t.steps])
+        for t in tributaries(lib, "align-book", steps)
+    ]
+
+
+def test_history_follows_a_merge(alib):
+    assert _lines(alib, "combat") == [
+        ("gl-battle", [("1", "added", "gl-battle"), ("2", "moved", "combat")]),
+    ]
+
+
+def test_history_follows_a_split(alib):
+    # The entry split off has the entry it was split from in its history; that one lives on.
+    assert _lines(alib, "dilemma-costs") == [
+        ("dilemmas", [("1", "added", "dilemmas"), ("2", "changed", "dilemmas")]),
+    ]
+    assert _lines(alib, "edits") == []
+
+
+def test_history_json_of_a_merge(alib):
+    doc = alib.corpus.document("align-book")
+    data = history_dict(alib, doc, "combat", history(alib, "align-book", "combat"))
+    assert data["merged_in"] == [{"id": "gl-battle", "title": "battle"}]
+    first, second = data["versions"]
+    assert [(t["line_id"], t["status"], t["joined"]) for t in first["merged"]] == [
+        ("gl-battle", "added", False)
+    ]
+    joined = second["merged"][0]
+    assert (joined["joined"], joined["relation"], joined["change_anchor"]) == (
+        True,
+        "merged into",
+        "gl-battle--combat",
+    )
+    assert [(r["status"], r["from"]) for r in joined["alignment"]] == [
+        ("moved", "A ship attacks another ship."),
+        ("removed", "Each attacking ship must be staffed."),
+    ]
+    assert [r["status"] for r in second["alignment"]] == ["same", "moved", "removed", "same"]
