@@ -10,6 +10,7 @@ from judgekit.compare.history import tributaries
 from judgekit.compare.sentences import similarity, split_sentences, units
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
+from judgekit.shapes.compare import build_all, comparison_dict
 from judgekit.shapes.history import history_dict
 
 from .conftest import DATA
@@ -267,3 +268,14 @@ def test_history_json_of_a_merge(alib):
         ("removed", "Each attacking ship must be staffed."),
     ]
     assert [r["status"] for r in second["alignment"]] == ["same", "moved", "removed", "same"]
+
+
+def test_build_all_builds_each_comparison_once(alib):
+    assert build_all(alib) == 2 * 2 * 2  # 2 versions squared, typography hidden and shown
+    doc = alib.corpus.document("align-book")
+    comparison = compare(alib, doc.version("1"), doc.version("2"))
+    assert comparison_dict(alib, comparison) is comparison_dict(alib, comparison)
+    assert [c["anchor"] for c in comparison_dict(alib, comparison)["changes"]][:2] == [
+        "edits",
+        "mover",
+    ]

@@ -192,6 +192,22 @@ def _comparison_dict(lib: Library, comparison: Comparison, typography: bool) -> 
     }
 
 
+def build_all(lib: Library) -> int:
+    """Build every comparison's JSON (both ways, typography hidden and shown); how many built.
+
+    For a warm-up after start-up: comparisons depend only on the corpus, so each is built once.
+    """
+    built = 0
+    for doc in lib.corpus.held():
+        for old in doc.versions:
+            for new in doc.versions:
+                comparison = diff.compare(lib, old, new)
+                for typography in (False, True):
+                    comparison_dict(lib, comparison, typography)
+                    built += 1
+    return built
+
+
 def pairs_dict(lib: Library, doc: Document) -> dict[str, Any]:
     """GET /api/diff/<doc>: the version pairs to compare, oldest first, and the marked views."""
     versions = list(doc.versions)
