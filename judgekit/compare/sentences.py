@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from judgekit.render.text import normalize_typography
 
@@ -48,6 +49,7 @@ class Unit:
     paragraph: bool = False  # it opens a paragraph (or item) other than the first
 
 
+@lru_cache(maxsize=1 << 14)
 def stem(word: str) -> str:
     """A crude stem, so "moving" meets "move" and "icons" meets "icon"."""
     for suffix in _SUFFIXES:
