@@ -109,13 +109,22 @@ def _parent_key(entry: Entry) -> tuple[str | None, str]:
     return entry.parent, entry.kind
 
 
+def _comparable(lib: Library, entry: Entry) -> str:
+    """``Library.comparable``, kept: an entry is compared in every pair of versions that holds it."""
+    cache = lib.memo("comparable")
+    key = (entry.document, entry.version, entry.id)
+    if key not in cache:
+        cache[key] = lib.comparable(entry)
+    return cache[key]
+
+
 def flags(lib: Library, old: Entry, new: Entry, lineage: bool = False) -> dict[str, bool]:
     """The moved, renamed, text_changed and typography_only flags of a pair of entries."""
     moved = lineage or _parent_key(old) != _parent_key(new)
     renamed = normalize_typography(old.title, casefold=True) != normalize_typography(
         new.title, casefold=True
     )
-    text_changed = lib.comparable(old) != lib.comparable(new)
+    text_changed = _comparable(lib, old) != _comparable(lib, new)
     printed = old.title != new.title or lib.plain(old) != lib.plain(new)
     return {
         "moved": moved,

@@ -86,6 +86,14 @@ def main() -> None:
             print(f"  {old:>12} -> {new:<12} {ms(sum(best[:3]))}  ({parts} | {ms(best[3])})")
         print(f"  slowest pair {ms(max(totals))}, median {ms(statistics.median(totals))}")
 
+    print("Every pair in one Library, as the warm-up builds them (build_all, both typographies):")
+    for label, clock in (("wall", time.perf_counter), ("CPU", time.process_time)):
+        lib = rendered_library(corpus)
+        t = clock()
+        count = diff_json.build_all(lib)
+        total = clock() - t
+        print(f"  {label:>4}: {count} comparisons in {ms(total)}, {ms(total / count)} each")
+
     print("Cold (a Library nothing has used: Markdown rendering of both versions included):")
     for old, new in (("call-to-arms", "4"), ("1.1", "4")):
         lib = Library(corpus)
