@@ -316,3 +316,19 @@ def test_current_rulings_marked(client, corpus):
     index = client.get("/diff").get_data(as_text=True)
     assert f'href="/diff/{document}/{version}/new"' in index
     assert client.get(f"/diff/{document}/{version}..{version}").status_code == 200
+
+
+def test_every_history_follows_its_lineage(client, lib):
+    """Every entry's history builds; an entry merged in shows where each of its sentences went."""
+    ids = {e.id for v in lib.corpus.document(BOOK).versions for e in v.walk()}
+    joined = 0
+    for entry_id in sorted(ids):
+        data = client.get(f"/api/history/{BOOK}/{entry_id}").get_json()
+        assert [v["version"] for v in data["versions"]] == VERSIONS
+        for version in data["versions"]:
+            for part in version["merged"]:
+                if part["joined"] and part["text_changed"]:
+                    joined += 1
+                    assert part["alignment"], (entry_id, part["line_id"])
+                    assert {r["from_entry"] for r in part["alignment"]} == {part["from_id"]}
+    assert joined > 5
