@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from judgekit.compare.align import alignment, change_rows
@@ -10,6 +12,7 @@ from judgekit.compare.history import tributaries
 from judgekit.compare.sentences import similarity, split_sentences, units
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
+from judgekit.render.text import normalize_typography
 from judgekit.shapes.compare import build_all, comparison_dict
 from judgekit.shapes.history import history_dict
 
@@ -279,3 +282,31 @@ def test_build_all_builds_each_comparison_once(alib):
         "edits",
         "mover",
     ]
+
+
+def test_unit_keys_are_the_normalized_text():
+    """A sentence's key is exactly normalize_typography of its words, whatever they hold."""
+    pieces = [
+        "Word",
+        "a",
+        " ",
+        "  ",
+        ".",
+        ". ",
+        "“",
+        "’",
+        "'",
+        "-",
+        " - ",
+        "–",
+        "™",
+        "(TM)",
+        "1.",
+        "…",
+    ]
+    pieces += ["\u00a0", "x", "2) ", "* ", "U.S.S. ", "!", "?", "(", ")", ",", "&", "<b>"]
+    rnd = random.Random(13)
+    for _ in range(3000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12)))
+        for unit in units("x", text):
+            assert unit.key == normalize_typography(unit.text), repr(unit.text)

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from judgekit.compare.diff import compare, history
+from judgekit.compare.sentences import units
 from judgekit.compare.worddiff import tokenize
 from judgekit.render.text import normalize_typography
 
@@ -332,3 +333,11 @@ def test_every_history_follows_its_lineage(client, lib):
                     assert part["alignment"], (entry_id, part["line_id"])
                     assert {r["from_entry"] for r in part["alignment"]} == {part["from_id"]}
     assert joined > 5
+
+
+def test_sentence_keys_match_entry_pages(lib):
+    """Each sentence's key is what entry pages compare (typography aside), for every entry."""
+    for version in lib.corpus.versions():
+        for entry in version.walk():
+            for unit in units(entry.id, lib.plain(entry)):
+                assert unit.key == normalize_typography(unit.text), (entry.id, unit.text)

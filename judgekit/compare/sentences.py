@@ -24,6 +24,9 @@ _ABBREVIATION = re.compile(
     r"(?:^|\s|\()(?:(?:[A-Za-z]\.)+|(?:e\.g|i\.e|vs|cf|Dr|Mr|Mrs|Ms|St|No|pp?)\.)$", re.IGNORECASE
 )
 _ITEM = re.compile(r"^- ")
+# Text typography normalizing leaves as it is: no quotes, dashes, marks, bullets or odd spaces.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;:!?()/%+=<>&]*")
+_MARKS = re.compile(r"  |\(TM\)|\(R\)")
 _WORD = re.compile(r"[a-z0-9]+")
 # Words too common to say two sentences are about the same thing.
 _STOP = frozenset(
@@ -90,7 +93,8 @@ def units(entry_id: str, plain: str) -> tuple[Unit, ...]:
         item = bool(_ITEM.match(line))
         body = line[2:] if item else line
         for n, sentence in enumerate(split_sentences(body)):
-            key = normalize_typography(sentence)
+            plain = _PLAIN.fullmatch(sentence) and not _MARKS.search(sentence)
+            key = sentence if plain else normalize_typography(sentence)
             out.append(
                 Unit(
                     entry_id,
