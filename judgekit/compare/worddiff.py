@@ -23,6 +23,7 @@ from judgekit.render.text import normalize_typography as _normalize
 
 _CHUNK = re.compile(r"(\s*)(\S+)")
 _DASH_SPLIT = re.compile(r"([‐‑‒–—―])")
+_SIMPLE = re.compile(r"[A-Za-z0-9,.;:!?/%+=<>&]+")  # no parentheses: "(TM)" is a mark
 # What text._BULLETS removes at the start of a line (a list bullet or number).
 _BULLET = re.compile(r"(?:[-*•·]|\d+[.)])")
 
@@ -77,6 +78,11 @@ def _tokenize(text: str, casefold: bool) -> tuple[Token, ...]:
         # does not start a line that could hold another bullet.
         if "\n" in space and not after_bullet:
             line_start = True
+        if not line_start and _SIMPLE.fullmatch(chunk):
+            # Most words: nothing typography would change, no dash to split at.
+            after_bullet = False
+            tokens.append(Token(space, chunk, chunk.casefold() if casefold else chunk))
+            continue
         if not normalize_typography(chunk):
             # A mark typography drops (™): the whitespace either side of it merges.
             tokens.append(Token(space, chunk, ""))
