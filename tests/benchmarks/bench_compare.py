@@ -7,7 +7,7 @@ are already rendered (the reading pages and the search index render them at star
 (``diff.compare``), sentence alignment, and the JSON the page and the API share. "Cold" adds the
 Markdown rendering of the two versions' entries, for a Library nothing has used yet. "Warm" is
 the same call again, served from the Library's memo. Page and API times are through the Flask
-test client, without the response cache the app adds around them.
+test client, with whatever response cache the app has (warm: served from memory).
 """
 
 from __future__ import annotations
@@ -128,7 +128,9 @@ def main() -> None:
         )
     print(f"  warm  {ms((time.perf_counter() - t) / n)}")
 
-    print("Through Flask (test client, no response cache): first request, then median of 20:")
+    print(
+        "Through Flask (test client, the app's response cache if it has one): first, then median of 20:"
+    )
     app = create_app({"TESTING": True})
     client = app.test_client()
     for url in (
