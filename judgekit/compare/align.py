@@ -302,14 +302,18 @@ def rows_for(group: Group, change: Change, whole: bool) -> list[Row]:
         elif old_id == new_id and row.old is not None and row.old.entry == old_id:
             split_off.append(row)  # split off into another entry
     for row in split_off:
-        # Where it stood: after the row of the sentence before it in the entry.
-        before = [
-            n
-            for n, r in enumerate(out)
-            if r.old and r.old.entry == old_id and r.old.index < row.old.index
-        ]
-        out.insert(before[-1] + 1 if before else 0, row)
+        _insert_where_it_stood(out, row)
     return out
+
+
+def _insert_where_it_stood(rows: list[Row], row: Row) -> None:
+    """Put a row after the row of the sentence before it in its older entry (or first)."""
+    before = [
+        n
+        for n, r in enumerate(rows)
+        if r.old and r.old.entry == row.old.entry and r.old.index < row.old.index
+    ]
+    rows.insert(before[-1] + 1 if before else 0, row)
 
 
 def change_rows(lib: Library, comparison: Comparison, position: int) -> list[Row]:
