@@ -35,9 +35,12 @@ CHANGE_KEYS = {
     "typography_only",
     "relation",
     "title_diff",
-    "diff",
     "html",
     "history_url",
+    "anchor",
+    "part",
+    "alignment",
+    "alignment_entries",
 }
 
 
@@ -62,7 +65,30 @@ def test_api_diff_shape(dclient):
     wording = next(c for c in data["changes"] if c["id"] == "wording")
     assert wording["from_text"] == "You may draw a card."
     assert wording["to_text"] == "You must draw a card."
-    assert wording["diff"]["inline"] == "You <del>may</del> <ins>must</ins> draw a card."
+    assert wording["alignment"] == [
+        {
+            "status": "edited",
+            "edited": True,
+            "within": False,
+            "typography_only": False,
+            "from": "You may draw a card.",
+            "to": "You must draw a card.",
+            "from_entry": "wording",
+            "to_entry": "wording",
+            "from_item": False,
+            "to_item": False,
+            "diff": {
+                "inline": "You <del>may</del> <ins>must</ins> draw a card.",
+                "from": "You <del>may</del> draw a card.",
+                "to": "You <ins>must</ins> draw a card.",
+            },
+        }
+    ]
+    assert wording["alignment_entries"] == {
+        "from": {"wording": "Wording"},
+        "to": {"wording": "Wording"},
+    }
+    assert (wording["anchor"], wording["part"]) == ("wording", False)
     assert wording["from_url"] == "/rules/demo-book/1.0/wording"
     assert wording["history_url"] == "/history/demo-book/wording"
     merged = next(c for c in data["changes"] if c["from_id"] == "gl-moving-a-ship")
@@ -74,9 +100,8 @@ def test_api_diff_shape(dclient):
     assert [c["title"] for c in merged["from_breadcrumb"]] == ["Glossary"]
     assert [c["title"] for c in merged["to_breadcrumb"]] == ["Orders"]
     added = next(c for c in data["changes"] if c["status"] == "added")
-    assert added["diff"] is None and added["html"] == (
-        '<div class="block block-rule"><p>This rule is new in 1.1.</p></div>'
-    )
+    assert [r["status"] for r in added["alignment"]] == ["added"]
+    assert added["html"] == ('<div class="block block-rule"><p>This rule is new in 1.1.</p></div>')
 
 
 def test_api_typography_shown(dclient):
@@ -104,7 +129,10 @@ def test_api_history(dclient):
         ("2", "unchanged", "moving-a-ship", None),
     ]
     moved = data["versions"][1]
-    assert moved["diff"]["inline"] == "A ship moves using <ins>its</ins> Range."
+    assert [r["diff"]["inline"] for r in moved["alignment"]] == [
+        "A ship moves using <ins>its</ins> Range."
+    ]
+    assert moved["change_anchor"] == "moving-a-ship"
     assert moved["compare_url"] == "/diff/demo-book/1.0..1.1"
     assert data["versions"][0]["html"] == (
         '<div class="block block-rule"><p>A ship moves using Range.</p></div>'
@@ -132,7 +160,8 @@ def test_api_marked_and_pairs(dclient):
 def test_compare_page(dclient):
     page = dclient.get("/diff/demo-book/1.0..1.1").get_data(as_text=True)
     counts = {
-        key: f'<li class="df-count df-count-{key}"><span class="df-n">{n}</span> {key}</li>'
+        key: f'<li class="df-count df-count-{key}"><a href="/diff/demo-book/1.0..1.1?show={key}" '
+        f'data-df-filter="{key}"><span class="df-n">{n}</span> {key}</a></li>'
         for key, n in {"changed": 3, "added": 2, "removed": 1, "renamed": 2, "moved": 3}.items()
     }
     for snippet in counts.values():
@@ -146,7 +175,13 @@ def test_compare_page(dclient):
     assert "“moving a ship” (v1.0) merged into “Order – Move a Ship” (v1.1)." in page
     assert "1 differ only in typography (not counted, not shown)" in page
     side = dclient.get("/diff/demo-book/1.0..1.1?view=side").get_data(as_text=True)
-    assert side.count('<div class="df-side">') == 6
+    data = dclient.get("/api/diff/demo-book/1.0/1.1").get_json()
+    both = [c for c in data["changes"] if c["from_id"] and c["to_id"]]
+    shown = [c for c in both if c["text_changed"] or c["part"]]
+    # One row a sentence, each with the two sides in columns.
+    assert side.count('<div class="df-side df-row-side">') == sum(
+        len(c["alignment"]) for c in shown
+    )
     assert "You <ins>must</ins> draw a card." in side
     shown = dclient.get("/diff/demo-book/1.0..1.1?typography=show").get_data(as_text=True)
     assert shown.count('<article class="df-change') == 12 and 'class="typo"' in shown
@@ -162,9 +197,13 @@ def test_history_and_marked_pages(dclient):
     page = dclient.get("/history/demo-book/wording").get_data(as_text=True)
     assert "History of “Wording”" in page
     assert "You <del>may</del> <ins>must</ins> draw a card." in page
+    # In 2 the new sentence is 1.1's glossary "draw", merged in and edited; the old one went.
+    assert "<del>Draw</del> <ins>You must draw two cards</ins> from the top of your deck." in page
     assert (
-        "You must draw <del>a card.</del> <ins>two cards from the top of your deck.</ins>" in page
+        '<span class="df-row-status">Removed</span> <span class="df-row-source">from “Wording”'
+        in page
     )
+    assert "“draw” <span" in page and "merged into “Wording”" in page
     marked = dclient.get("/diff/demo-rulings/r1/new").get_data(as_text=True)
     assert "The 2 rulings marked <strong>*</strong> in r1" in marked
 
@@ -225,6 +264,12 @@ KNOWN = "(known: 1.0, 1.1, 2)"
             400,
             "typography must be 'hide' or 'show', not 'yes'",
         ),
+        (
+            "/diff/demo-book/1.0..1.1?show=%3Cscript%3E",
+            400,
+            "show must be 'all' or 'changed' or 'added' or 'removed' or 'renamed' or 'moved', "
+            "not '<script>'",
+        ),
         ("/diff?from=1.0&to=2", 400, "choose a document to compare"),
         ("/diff?document=demo-book&from=1.0", 400, "choose two versions to compare: from and to"),
         ("/diff?document=nope&from=1&to=2", 404, "unknown document 'nope'"),
@@ -262,3 +307,19 @@ def test_bad_input(dclient, url, status, expected):
     assert response.is_json == url.startswith("/api/")
     assert message(response) == expected
     assert "<script>" not in response.get_data(as_text=True)
+
+
+def test_compare_page_filters_without_javascript(dclient):
+    page = dclient.get("/diff/demo-book/1.0..1.1?view=side&show=removed").get_data(as_text=True)
+    # Every change is on the page; the class hides the other kinds (diff.css), the notice says so.
+    assert page.count('<article class="df-change') == 11
+    assert 'class="df-changes df-view-side df-show-removed"' in page
+    assert '<p class="df-filtered notice" data-df-filtered>' in page
+    assert 'href="/diff/demo-book/1.0..1.1?view=side&amp;show=added" data-df-filter="added"' in page
+    assert 'href="/diff/demo-book/1.0..1.1?view=side" data-df-filter="all" aria-current' not in page
+    # Jumps to other kinds go back to the unfiltered page.
+    assert 'href="/diff/demo-book/1.0..1.1?view=side#added-one" data-df-jump' in page
+    assert 'href="#removed-one" data-df-jump' in page
+    plain = dclient.get("/diff/demo-book/1.0..1.1").get_data(as_text=True)
+    assert '<p class="df-filtered notice" data-df-filtered hidden>' in plain
+    assert 'id="moving-a-ship"' in plain and 'id="gl-moving-a-ship--moving-a-ship"' not in plain

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from judgekit.compare.diff import compare, history
+from judgekit.compare.sentences import units
 from judgekit.compare.worddiff import tokenize
 from judgekit.render.text import normalize_typography
 
@@ -65,17 +66,157 @@ def _strip(fragment: str) -> str:
 
 @pytest.mark.parametrize("old, new", [("1.1", "4"), ("call-to-arms", "4"), ("4", "1.1")])
 @pytest.mark.parametrize("typography", ["hide", "show"])
-def test_each_side_of_a_diff_is_its_text(client, old, new, typography):
-    """Nothing is lost or invented: each side of every diff reads as that version's text."""
+def test_each_side_of_an_alignment_is_its_text(client, old, new, typography):
+    """Nothing is lost or invented: the aligned sentences are the entries' sentences, each once."""
     data = client.get(f"/api/diff/{BOOK}/{old}/{new}?typography={typography}").get_json()
-    diffs = [c for c in data["changes"] if c["diff"]]
-    assert diffs
-    for change in diffs:
-        assert _strip(change["diff"]["from"]) == " ".join(change["from_text"].split())
-        assert _strip(change["diff"]["to"]) == " ".join(change["to_text"].split())
-        assert _strip(change["title_diff"]["to"]) == change["to_title"]
+    whole = [c for c in data["changes"] if c["from_id"] and c["to_id"] and not c["part"]]
+    assert whole
+    for change in whole:
+        rows = change["alignment"]
+        # Every sentence of the newer entry, in its order, exactly once.
+        to_side = [r for r in rows if r["to_entry"] == change["to_id"]]
+        assert (
+            " ".join(r["to"] for r in to_side).split()
+            == change["to_text"].replace("\n- ", " ").split()
+        ), change["to_id"]
+        for row in rows:
+            if row["diff"]:
+                assert _strip(row["diff"]["from"]) == " ".join(row["from"].split())
+                assert _strip(row["diff"]["to"]) == " ".join(row["to"].split())
+            if row["edited"]:
+                assert "<ins>" in row["diff"]["inline"] or "<del>" in row["diff"]["inline"]
         if change["text_changed"]:
-            assert "<ins>" in change["diff"]["inline"] or "<del>" in change["diff"]["inline"]
+            assert any(r["status"] != "same" for r in rows), change["id"]
+        else:
+            assert all(not r["edited"] for r in rows if r["from_entry"] == change["from_id"])
+        assert _strip(change["title_diff"]["to"]) == change["to_title"]
+
+
+def _alignment(data, from_id, to_id):
+    return [(r["status"], r["from"], r["to"]) for r in find(data, from_id, to_id)["alignment"]]
+
+
+def test_moving_a_ship_sentence_by_sentence(client):
+    """Call to Arms glossary "moving a ship" into 4 "Order – Move a Ship": each sentence's fate."""
+    data = client.get(f"/api/diff/{BOOK}/call-to-arms/4").get_json()
+    part = _alignment(data, "gl-moving-a-ship", "moving-a-ship")
+    assert part == [
+        (
+            "removed",
+            "moving a ship – These additional rules can affect the Range required for you to move "
+            "a ship.",
+            None,
+        ),
+        (
+            "moved",
+            "When you add the span numbers of two missions with different quadrant icons, add 2 "
+            "to that total.",
+            "If the two missions have different quadrant icons, add two.",
+        ),
+        (
+            "removed",
+            "Some missions have a keyword indicating they are part of a specific Region.",
+            None,
+        ),
+        (
+            "moved",
+            "When you add the span numbers of two missions that are in the same region, subtract "
+            "2 from that total.",
+            "If the two missions have the same “Region: X” keyword, subtract two.",
+        ),
+    ]
+    whole = find(data, "moving-a-ship", "moving-a-ship")
+    sources = {r["from_entry"] for r in whole["alignment"] if r["from_entry"]}
+    assert sources == {"moving-a-ship", "staffing-ships", "using-range", "gl-moving-a-ship"}
+    assert whole["alignment_entries"]["from"]["staffing-ships"] == "Staffing ships"
+    stopped = [
+        r
+        for r in whole["alignment"]
+        if r["from"] == "A stopped personnel cannot help staff a ship."
+    ]
+    assert [(r["status"], r["from_entry"]) for r in stopped] == [("removed", "staffing-ships")]
+    quadrant = next(r for r in whole["alignment"] if r["to"] and "quadrant icons" in r["to"])
+    assert (quadrant["from_entry"], quadrant["edited"]) == ("gl-moving-a-ship", True)
+    assert "<del>" in quadrant["diff"]["inline"] and "<ins>" in quadrant["diff"]["inline"]
+    assert (whole["anchor"], find(data, "gl-moving-a-ship", "moving-a-ship")["anchor"]) == (
+        "moving-a-ship",
+        "gl-moving-a-ship--moving-a-ship",
+    )
+
+
+def test_staffing_ships_is_typography_only_from_1_1_to_call_to_arms(client, lib):
+    """1.1 printed its staffing icons side by side; they read as separate words, as in Call to Arms."""
+    old, new = versions(lib, "1.1", "call-to-arms")
+    assert "Command Staff Staff Staff" in lib.plain(old.get("staffing-ships"))
+    change = next(
+        c for c in compare(lib, old, new).changes if c.new and c.new.id == "staffing-ships"
+    )
+    assert (change.typography_only, change.text_changed) == (True, False)
+    hidden = client.get(f"/api/diff/{BOOK}/1.1/call-to-arms").get_json()
+    assert not [c for c in hidden["changes"] if c["id"] == "staffing-ships"]
+    shown = client.get(f"/api/diff/{BOOK}/1.1/call-to-arms?typography=show").get_json()
+    rows = find(shown, "staffing-ships", "staffing-ships")["alignment"]
+    assert {r["status"] for r in rows} == {"same"}
+    assert any(r["typography_only"] for r in rows)  # straight against curly apostrophes
+
+
+def test_history_follows_merges(client):
+    data = client.get(f"/api/history/{BOOK}/moving-a-ship").get_json()
+    assert [t["id"] for t in data["merged_in"]] == [
+        "staffing-ships",
+        "using-range",
+        "gl-moving-a-ship",
+    ]
+    by_version = {v["version"]: v for v in data["versions"]}
+    first = {t["line_id"]: t for t in by_version["1.1"]["merged"]}
+    assert first["staffing-ships"]["status"] == "added"
+    assert "A stopped personnel cannot help staff a ship." in first["staffing-ships"]["text"]
+    joined = {t["line_id"]: t for t in by_version["4"]["merged"]}
+    assert set(joined) == {"staffing-ships", "using-range", "gl-moving-a-ship"}
+    assert all(t["joined"] and t["relation"] == "merged into" for t in joined.values())
+    stopped = [
+        r
+        for r in joined["staffing-ships"]["alignment"]
+        if r["from"] == "A stopped personnel cannot help staff a ship."
+    ]
+    assert [r["status"] for r in stopped] == ["removed"]
+    main = by_version["4"]
+    assert main["change_anchor"] == "moving-a-ship"
+    assert {r["from_entry"] for r in main["alignment"] if r["from_entry"]} >= {"staffing-ships"}
+    page = client.get(f"/history/{BOOK}/moving-a-ship").get_data(as_text=True)
+    assert "A stopped personnel cannot help staff a ship." in page
+    assert 'href="/diff/2e-rulebook/call-to-arms..4#moving-a-ship"' in page
+
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        (
+            f"/rules/{BOOK}/call-to-arms/gl-moving-a-ship",
+            f'<a href="/diff/{BOOK}/call-to-arms..4#gl-moving-a-ship--moving-a-ship">',
+        ),
+        (f"/rules/{BOOK}/1.1/beaming", f'<a href="/diff/{BOOK}/1.1..4#beaming">'),
+    ],
+)
+def test_entry_pages_say_changed_since(client, url, expected):
+    page = client.get(url).get_data(as_text=True)
+    assert 'data-changed-since="changed"' in page and expected in page
+
+
+def test_entry_page_unchanged_since(client, lib):
+    old, new = versions(lib, "call-to-arms", "4")
+    same = next(
+        e
+        for e in old.walk()
+        if new.get(e.id)
+        and lib.comparable(e) == lib.comparable(new.get(e.id))
+        and e.title == new.get(e.id).title
+        and e.parent == new.get(e.id).parent
+    )
+    page = client.get(lib.entry_url(same)).get_data(as_text=True)
+    assert 'data-changed-since="unchanged"' in page
+    assert "Not changed since Call to Arms: v4 has the same wording." in page
+    assert "data-changed-since" not in client.get(f"/rules/{BOOK}/4/beaming").get_data(as_text=True)
 
 
 def test_typography_keys_match_entry_pages(lib):
@@ -176,3 +317,27 @@ def test_current_rulings_marked(client, corpus):
     index = client.get("/diff").get_data(as_text=True)
     assert f'href="/diff/{document}/{version}/new"' in index
     assert client.get(f"/diff/{document}/{version}..{version}").status_code == 200
+
+
+def test_every_history_follows_its_lineage(client, lib):
+    """Every entry's history builds; an entry merged in shows where each of its sentences went."""
+    ids = {e.id for v in lib.corpus.document(BOOK).versions for e in v.walk()}
+    joined = 0
+    for entry_id in sorted(ids):
+        data = client.get(f"/api/history/{BOOK}/{entry_id}").get_json()
+        assert [v["version"] for v in data["versions"]] == VERSIONS
+        for version in data["versions"]:
+            for part in version["merged"]:
+                if part["joined"] and part["text_changed"]:
+                    joined += 1
+                    assert part["alignment"], (entry_id, part["line_id"])
+                    assert {r["from_entry"] for r in part["alignment"]} == {part["from_id"]}
+    assert joined > 5
+
+
+def test_sentence_keys_match_entry_pages(lib):
+    """Each sentence's key is what entry pages compare (typography aside), for every entry."""
+    for version in lib.corpus.versions():
+        for entry in version.walk():
+            for unit in units(entry.id, lib.plain(entry)):
+                assert unit.key == normalize_typography(unit.text), (entry.id, unit.text)

@@ -109,13 +109,22 @@ def _parent_key(entry: Entry) -> tuple[str | None, str]:
     return entry.parent, entry.kind
 
 
+def _comparable(lib: Library, entry: Entry) -> str:
+    """``Library.comparable``, kept: an entry is compared in every pair of versions that holds it."""
+    cache = lib.memo("comparable")
+    key = (entry.document, entry.version, entry.id)
+    if key not in cache:
+        cache[key] = lib.comparable(entry)
+    return cache[key]
+
+
 def flags(lib: Library, old: Entry, new: Entry, lineage: bool = False) -> dict[str, bool]:
     """The moved, renamed, text_changed and typography_only flags of a pair of entries."""
     moved = lineage or _parent_key(old) != _parent_key(new)
     renamed = normalize_typography(old.title, casefold=True) != normalize_typography(
         new.title, casefold=True
     )
-    text_changed = lib.comparable(old) != lib.comparable(new)
+    text_changed = _comparable(lib, old) != _comparable(lib, new)
     printed = old.title != new.title or lib.plain(old) != lib.plain(new)
     return {
         "moved": moved,
@@ -215,6 +224,34 @@ def _compare(lib: Library, old: Version, new: Version) -> Comparison:
     return Comparison(old, new, tuple(ordered), unchanged, "forward" if forward else "backward")
 
 
+def primary(comparison: Comparison, change: Change) -> bool:
+    """Whether a change speaks for its newer entry: the pair by id, else the entry's first pair.
+
+    The others are entries merged into it (or, going back in time, split from it).
+    """
+    if change.old is None or change.new is None or change.old.id == change.new.id:
+        return True
+    partners = [c for c in comparison.changes if c.old and c.new and c.new.id == change.new.id]
+    same = [c for c in partners if c.old.id == change.new.id]
+    return change is (same[0] if same else partners[0])
+
+
+def anchor(comparison: Comparison, change: Change) -> str:
+    """The change's fragment on the comparison page: the entry's id, ``old--new`` for a part."""
+    if change.new is None:
+        return change.old.id
+    if primary(comparison, change):
+        return change.new.id
+    return f"{change.old.id}--{change.new.id}"
+
+
+def change_of(comparison: Comparison, entry_id: str) -> Change | None:
+    """The change of an entry of the older side: its pair by id first, else its lineage pair."""
+    mine = [c for c in comparison.changes if c.old is not None and c.old.id == entry_id]
+    mine.sort(key=lambda c: c.new is None or c.new.id != entry_id)
+    return mine[0] if mine else None
+
+
 @dataclass(frozen=True)
 class Step:
     """One version in an entry's history: how it stands there against the version before."""
@@ -239,10 +276,7 @@ def history(lib: Library, document: str, entry_id: str) -> list[Step] | None:
             current = version.get(wanted)
             steps.append(Step(version, "added" if current else "absent", current))
         elif current is not None:
-            comparison = compare(lib, previous, version)
-            mine = [c for c in comparison.changes if c.old is not None and c.old.id == current.id]
-            mine.sort(key=lambda c: c.new is None or c.new.id != current.id)
-            change = mine[0] if mine else None
+            change = change_of(compare(lib, previous, version), current.id)
             if change is None:
                 current = version.get(current.id)
                 steps.append(Step(version, "unchanged", current))

@@ -17,13 +17,21 @@ import html
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
-from judgekit.render.text import normalize_typography
+from judgekit.render.text import normalize_typography as _normalize
 
 _CHUNK = re.compile(r"(\s*)(\S+)")
 _DASH_SPLIT = re.compile(r"([‐‑‒–—―])")
+_SIMPLE = re.compile(r"[A-Za-z0-9,.;:!?/%+=<>&]+")  # no parentheses: "(TM)" is a mark
 # What text._BULLETS removes at the start of a line (a list bullet or number).
 _BULLET = re.compile(r"(?:[-*•·]|\d+[.)])")
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize_typography(chunk: str) -> str:
+    """``text.normalize_typography`` of one chunk, kept: the same words recur in every text."""
+    return _normalize(chunk)
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,12 @@ def _space(raw: str) -> str:
 
 def tokenize(text: str, casefold: bool = False) -> list[Token]:
     """Word tokens of a plain text; ``casefold`` makes letter case no change (for headings)."""
+    return list(_tokenize(text, casefold))
+
+
+@lru_cache(maxsize=1 << 14)
+def _tokenize(text: str, casefold: bool) -> tuple[Token, ...]:
+    # Kept: the same sentences recur in every comparison of the versions that print them.
     chunks = list(_CHUNK.finditer(text))
     tokens: list[Token] = []
     line_start = True
@@ -64,6 +78,11 @@ def tokenize(text: str, casefold: bool = False) -> list[Token]:
         # does not start a line that could hold another bullet.
         if "\n" in space and not after_bullet:
             line_start = True
+        if not line_start and _SIMPLE.fullmatch(chunk):
+            # Most words: nothing typography would change, no dash to split at.
+            after_bullet = False
+            tokens.append(Token(space, chunk, chunk.casefold() if casefold else chunk))
+            continue
         if not normalize_typography(chunk):
             # A mark typography drops (™): the whitespace either side of it merges.
             tokens.append(Token(space, chunk, ""))
@@ -83,7 +102,7 @@ def tokenize(text: str, casefold: bool = False) -> list[Token]:
             key = "-" if _DASH_SPLIT.fullmatch(part) else normalize_typography(part)
             tokens.append(Token(space, part, key.casefold() if casefold else key))
             space = ""
-    return tokens
+    return tuple(tokens)
 
 
 @dataclass(frozen=True)
@@ -216,6 +235,13 @@ def side_html(segments: list[Segment]) -> tuple[str, str]:
 
 def diff_html(old: str, new: str, *, typography: bool = False, casefold: bool = False) -> dict:
     """The diff as HTML three ways: ``inline``, and ``from``/``to`` for side by side."""
+    inline, left, right = _diff_html(old, new, typography, casefold)
+    return {"inline": inline, "from": left, "to": right}
+
+
+@lru_cache(maxsize=1 << 13)
+def _diff_html(old: str, new: str, typography: bool, casefold: bool) -> tuple[str, str, str]:
+    # Kept: a sentence pair recurs in every comparison that spans the same change.
     segments = word_diff(old, new, typography=typography, casefold=casefold)
     left, right = side_html(segments)
-    return {"inline": inline_html(segments), "from": left, "to": right}
+    return inline_html(segments), left, right

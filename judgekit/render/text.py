@@ -115,18 +115,36 @@ class _TextExtractor(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
+        self.icon_depth = 0  # inside an icon's span
+        self.icon_ended = False  # nothing but tags since an icon's span closed
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "span" and any(name == "data-icon" for name, _ in attrs):
+            # Icons printed side by side ("{icon:command}{icon:staff}") read as separate words,
+            # as their badges do on the page: "Command Staff", never "CommandStaff".
+            if self.icon_ended:
+                self.parts.append(" ")
+            self.icon_depth += 1
+        elif self.icon_depth:
+            self.icon_depth += 1
         if tag == "li":
             self.parts.append("\n- ")
         elif tag in self.BLOCKS:
             self.parts.append("\n")
+        self.icon_ended = False
 
     def handle_endtag(self, tag: str) -> None:
+        if self.icon_depth:
+            self.icon_depth -= 1
+            self.icon_ended = self.icon_depth == 0
+        else:
+            self.icon_ended = False
         if tag in self.BLOCKS:
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
+        if not self.icon_depth:
+            self.icon_ended = False
         self.parts.append(data)
 
 

@@ -1,11 +1,14 @@
-"""The JSON shapes of the diff API; the compare, history and marked pages render these dicts."""
+"""The JSON shapes of the diff API; the compare and marked pages render these dicts."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from judgekit import urls
-from judgekit.compare.diff import Change, Comparison, Step
+from judgekit.compare import align, diff
+from judgekit.compare.align import Row
+from judgekit.compare.diff import Comparison
+from judgekit.compare.sentences import Unit
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render.library import Library
@@ -32,7 +35,8 @@ def marked_url(lib: Library, version: Version) -> str:
     return urls.marked_page(version.document, version.id)
 
 
-def _crumbs(lib: Library, entry: Entry | None) -> list[dict[str, Any]] | None:
+def crumbs(lib: Library, entry: Entry | None) -> list[dict[str, Any]] | None:
+    """The links of an entry's ancestors, outermost first; None for no entry."""
     if entry is None:
         return None
     return [{"id": e.id, "title": e.title, "url": lib.entry_url(e)} for e in lib.breadcrumb(entry)]
@@ -45,20 +49,71 @@ def _side(lib: Library, entry: Entry | None, side: str) -> dict[str, Any]:
         f"{side}_title": entry.title if entry else None,
         f"{side}_kind": entry.kind if entry else None,
         f"{side}_text": lib.plain(entry) if entry else None,
-        f"{side}_breadcrumb": _crumbs(lib, entry),
+        f"{side}_breadcrumb": crumbs(lib, entry),
         f"{side}_url": lib.entry_url(entry) if entry else None,
         f"{side}_api_url": lib.entry_api_url(entry) if entry else None,
     }
 
 
-def change_dict(lib: Library, change: Change, typography: bool = False) -> dict[str, Any]:
-    """One change, with word diffs of its title and text (escaped HTML with ins/del)."""
+# The kinds of change, as the jump list and the summary name them.
+KIND_LABELS = {
+    "changed": "Changed",
+    "added": "Added",
+    "removed": "Removed",
+    "renamed": "Renamed",
+    "moved": "Moved",
+}
+
+
+def _unit_text(unit: Unit | None) -> str | None:
+    return unit.text if unit is not None else None
+
+
+def row_dict(row: Row, typography: bool = False) -> dict[str, Any]:
+    """One aligned sentence: its older and newer form, status, and a word diff when they differ."""
+    old, new = row.old, row.new
+    shown = old is not None and new is not None and (row.edited or (typography and row.typography))
+    return {
+        "status": row.status,
+        "edited": row.edited,
+        "within": row.status == "moved" and row.home,
+        "typography_only": row.typography,
+        "from": _unit_text(old),
+        "to": _unit_text(new),
+        "from_entry": old.entry if old else None,
+        "to_entry": new.entry if new else None,
+        "from_item": bool(old and old.item),
+        "to_item": bool(new and new.item),
+        "diff": diff_html(old.text, new.text, typography=typography) if shown else None,
+    }
+
+
+def _titles(rows: list[Row], comparison: Comparison) -> dict[str, dict]:
+    """The titles of the entries the rows name, by side and id."""
+    out: dict[str, dict] = {"from": {}, "to": {}}
+    for side, version, ids in (
+        ("from", comparison.old, {r.old.entry for r in rows if r.old}),
+        ("to", comparison.new, {r.new.entry for r in rows if r.new}),
+    ):
+        for entry_id in sorted(ids):
+            out[side][entry_id] = version.entries[entry_id].title
+    return out
+
+
+def change_dict(
+    lib: Library, comparison: Comparison, position: int, typography: bool = False
+) -> dict[str, Any]:
+    """One change: word diffs of its title and text, and its sentences aligned."""
+    change = comparison.changes[position]
     old, new = change.old, change.new
     either = new or old
     both = old is not None and new is not None
+    rows = align.change_rows(lib, comparison, position)
     return {
         "status": change.status,
         "id": change.id,
+        "anchor": diff.anchor(comparison, change),
+        "part": not diff.primary(comparison, change),
         "title": either.title,
         "kind": either.kind,
         **_side(lib, old, "from"),
@@ -71,17 +126,53 @@ def change_dict(lib: Library, change: Change, typography: bool = False) -> dict[
         "title_diff": diff_html(old.title, new.title, typography=typography, casefold=True)
         if both
         else None,
-        "diff": diff_html(lib.plain(old), lib.plain(new), typography=typography) if both else None,
+        "alignment": [row_dict(r, typography) for r in rows],
+        "alignment_entries": _titles(rows, comparison),
         # An added or removed entry is shown whole, as it reads.
         "html": None if both else lib.html(either),
         "history_url": history_url(lib, either.document, change.id),
     }
 
 
+def _kinds(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The jump list: the listed changes grouped by kind, in reading order within each."""
+    out = []
+    for status, label in KIND_LABELS.items():
+        mine = [c for c in changes if c["status"] == status]
+        if mine:
+            items = [
+                {
+                    "anchor": c["anchor"],
+                    # A merged-in part is named by the entry it was, then where it went.
+                    "title": c["from_title"] if c["part"] else c["title"],
+                    "part": c["part"],
+                    "into": c["to_title"] if c["part"] else None,
+                }
+                for c in mine
+            ]
+            out.append({"status": status, "label": label, "count": len(mine), "changes": items})
+    return out
+
+
 def comparison_dict(lib: Library, comparison: Comparison, typography: bool = False) -> dict:
-    """GET /api/diff/<doc>/<a>/<b>: the summary, then the changes in reading order."""
+    """GET /api/diff/<doc>/<a>/<b>: the summary, then the changes in reading order (built once)."""
+    old, new = comparison.old, comparison.new
+    cache = lib.memo("comparison-json")
+    key = (old.document, old.id, new.id, typography)
+    if key not in cache:
+        cache[key] = _comparison_dict(lib, comparison, typography)
+    return cache[key]
+
+
+def _comparison_dict(lib: Library, comparison: Comparison, typography: bool) -> dict:
     old, new = comparison.old, comparison.new
     doc = lib.corpus.documents[old.document]
+    listed = {id(c) for c in comparison.listed(typography)}
+    changes = [
+        change_dict(lib, comparison, n, typography)
+        for n, c in enumerate(comparison.changes)
+        if id(c) in listed
+    ]
     return {
         "document": doc.id,
         "document_title": doc.title,
@@ -92,7 +183,8 @@ def comparison_dict(lib: Library, comparison: Comparison, typography: bool = Fal
         "from_version": serialize.version_summary(lib, old),
         "to_version": serialize.version_summary(lib, new),
         "summary": comparison.summary(),
-        "changes": [change_dict(lib, c, typography) for c in comparison.listed(typography)],
+        "kinds": _kinds(changes),
+        "changes": changes,
         "unchanged": comparison.unchanged,
         "url": compare_url(lib, doc.id, old.id, new.id),
         "api_url": compare_api_url(lib, doc.id, old.id, new.id),
@@ -100,68 +192,20 @@ def comparison_dict(lib: Library, comparison: Comparison, typography: bool = Fal
     }
 
 
-def _step_dict(lib: Library, step: Step, previous: Version | None, typography: bool) -> dict:
-    entry, change = step.entry, step.change
-    data: dict[str, Any] = {
-        "version": step.version.id,
-        "short_title": step.version.short_title,
-        "released_printed": step.version.released_printed,
-        "status": step.status,
-        "from_version": previous.id if previous else None,
-        "from_short_title": previous.short_title if previous else None,
-        "id": entry.id if entry else None,
-        "title": entry.title if entry else None,
-        "text": lib.plain(entry) if entry else None,
-        "breadcrumb": _crumbs(lib, entry),
-        "url": lib.entry_url(entry) if entry else None,
-        "api_url": lib.entry_api_url(entry) if entry else None,
-        "moved": change.moved if change else False,
-        "renamed": change.renamed if change else False,
-        "text_changed": change.text_changed if change else False,
-        "typography_only": change.typography_only if change else False,
-        "relation": change.relation if change else None,
-        "from_id": change.old.id if change and change.old else None,
-        "from_title": change.old.title if change and change.old else None,
-        "title_diff": None,
-        "diff": None,
-        "html": None,
-        "compare_url": compare_url(lib, step.version.document, previous.id, step.version.id)
-        if previous
-        else None,
-    }
-    if change and change.old and change.new:
-        changed = change.counted or typography
-        data["diff"] = (
-            diff_html(lib.plain(change.old), lib.plain(change.new), typography=typography)
-            if changed
-            else None
-        )
-        data["title_diff"] = diff_html(
-            change.old.title, change.new.title, typography=typography, casefold=True
-        )
-    elif entry is not None and step.status in ("added", "moved"):
-        data["html"] = lib.html(entry)
-    return data
+def build_all(lib: Library) -> int:
+    """Build every comparison's JSON (both ways, typography hidden and shown); how many built.
 
-
-def history_dict(
-    lib: Library, doc: Document, entry_id: str, steps: list[Step], typography: bool = False
-) -> dict[str, Any]:
-    """GET /api/history/<doc>/<id>: the entry in every version, oldest first."""
-    latest = next((s.entry for s in reversed(steps) if s.entry is not None), None)
-    previous = [None, *(s.version for s in steps[:-1])]
-    return {
-        "document": doc.id,
-        "document_title": doc.title,
-        "id": entry_id,
-        "title": latest.title,
-        "typography": "show" if typography else "hide",
-        "url": history_url(lib, doc.id, entry_id),
-        "api_url": urls.history_api(doc.id, entry_id),
-        "versions": [
-            _step_dict(lib, s, p, typography) for s, p in zip(steps, previous, strict=True)
-        ],
-    }
+    For a warm-up after start-up: comparisons depend only on the corpus, so each is built once.
+    """
+    built = 0
+    for doc in lib.corpus.held():
+        for old in doc.versions:
+            for new in doc.versions:
+                comparison = diff.compare(lib, old, new)
+                for typography in (False, True):
+                    comparison_dict(lib, comparison, typography)
+                    built += 1
+    return built
 
 
 def pairs_dict(lib: Library, doc: Document) -> dict[str, Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from judgekit import urls
+from judgekit.compare import diff
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.corpus.references import Target
 from judgekit.render.library import Library
@@ -115,6 +117,17 @@ def ref(lib: Library, target: Target) -> dict[str, Any]:
     }
 
 
+def change_url(lib: Library, entry: Entry, other: str) -> str | None:
+    """Where the comparison with another version shows this entry's change; None if unchanged."""
+    here = lib.corpus.version(entry.document, entry.version)
+    comparison = diff.compare(lib, here, lib.corpus.version(entry.document, other))
+    change = diff.change_of(comparison, entry.id)
+    if change is None or not change.counted:
+        return None
+    page = urls.compare_page(entry.document, here.id, other)
+    return f"{page}#{diff.anchor(comparison, change)}"
+
+
 def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
     """GET /api/entries/<doc>/<version>/<id>."""
     version = lib.corpus.version(entry.document, entry.version)
@@ -145,6 +158,7 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
                 "url": lib.entry_url(lib.corpus.entry(entry.document, o.version, o.id))
                 if o.id
                 else None,
+                "change_url": change_url(lib, entry, o.version),
             }
             for o in lib.other_versions(entry)
         ],

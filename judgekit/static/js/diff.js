@@ -31,3 +31,59 @@
     sync(false);
   });
 })();
+
+// The summary boxes filter the changes in place. Without this script each box is a link to the
+// same page filtered by the server (?show=kind), so the filter works either way.
+(function () {
+  "use strict";
+  var list = document.querySelector("[data-df-changes]");
+  if (!list) return;
+  var notice = document.querySelector("[data-df-filtered]");
+  var kinds = ["all", "changed", "added", "removed", "renamed", "moved"];
+
+  function current() {
+    for (var i = 0; i < kinds.length; i++) {
+      if (list.classList.contains("df-show-" + kinds[i])) return kinds[i];
+    }
+    return "all";
+  }
+
+  function apply(kind, href) {
+    kinds.forEach(function (k) { list.classList.remove("df-show-" + k); });
+    list.classList.add("df-show-" + kind);
+    document.querySelectorAll("[data-df-filter]").forEach(function (link) {
+      if (link.closest("[data-df-filtered]")) return;
+      if (link.getAttribute("data-df-filter") === kind) link.setAttribute("aria-current", "true");
+      else link.removeAttribute("aria-current");
+    });
+    if (notice) {
+      notice.hidden = kind === "all";
+      var name = notice.querySelector("[data-df-filter-name]");
+      if (name) name.textContent = kind;
+    }
+    if (href && window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", href);
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-df-filter]");
+    if (link) {
+      event.preventDefault();
+      apply(link.getAttribute("data-df-filter"), link.getAttribute("href"));
+      list.scrollIntoView({ block: "start" });
+      return;
+    }
+    // A jump to a change the filter hides shows every change first.
+    var jump = event.target.closest("a[data-df-jump]");
+    if (!jump) return;
+    var id = decodeURIComponent(jump.hash.slice(1));
+    var target = document.getElementById(id);
+    if (target && current() !== "all" && target.getAttribute("data-status") !== current()) {
+      var all = document.querySelector('.df-counts a[data-df-filter="all"]');
+      apply("all", all ? all.getAttribute("href") + "#" + id : null);
+      event.preventDefault();
+      target.scrollIntoView({ block: "start" });
+    }
+  });
+})();

@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit.compare import diff
 from judgekit.shapes import compare as diff_json
+from judgekit.shapes import history as history_json
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import (
     find_document,
@@ -46,4 +47,4 @@ def history(document: str, entry_id: str) -> ResponseReturnValue:
     """GET /api/history/<document>/<entry_id>."""
     typography = typography_arg()
     doc, steps = find_history(document, entry_id)
-    return jsonify(diff_json.history_dict(library(), doc, entry_id, steps, typography))
+    return jsonify(history_json.history_dict(library(), doc, entry_id, steps, typography))

@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 from judgekit.compare import diff
 from judgekit.corpus.model import Document
 from judgekit.shapes import compare as diff_json
+from judgekit.shapes import history as history_json
 from judgekit.shapes import reading as serialize
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import (
@@ -23,15 +24,16 @@ from judgekit.web.lookup import (
 bp = Blueprint("diff", __name__)
 
 
-def _options() -> dict[str, str]:
-    """The page's display options from the query: view and typography."""
+def _options() -> dict:
+    """The page's display options from the query: view, typography and the kind of change shown."""
     view = choice("view", ("inline", "side"))
     typography = choice("typography", ("hide", "show"))
+    show = choice("show", ("all", *diff.STATUSES))
 
     def link(**changed: str) -> str:
-        args = {"view": view, "typography": typography, **changed}
+        args = {"view": view, "typography": typography, "show": show, **changed}
         # Defaults stay out of the URL, so the canonical address is the plain one.
-        args = {k: v for k, v in args.items() if v not in ("inline", "hide")}
+        args = {k: v for k, v in args.items() if v not in ("inline", "hide", "all")}
         return url_for(request.endpoint, **request.view_args, **args)
 
     links = {
@@ -40,7 +42,14 @@ def _options() -> dict[str, str]:
         "hide": link(typography="hide"),
         "show": link(typography="show"),
     }
-    return {"view": view, "typography": typography, "links": links}
+    filters = {kind: link(show=kind) for kind in ("all", *diff.STATUSES)}
+    return {
+        "view": view,
+        "typography": typography,
+        "show": show,
+        "links": links,
+        "filters": filters,
+    }
 
 
 def _form(document: Document | None = None, old: str | None = None, new: str | None = None):
@@ -122,5 +131,5 @@ def history(document: str, entry_id: str) -> ResponseReturnValue:
     lib = library()
     options = _options()
     doc, steps = find_history(document, entry_id)
-    data = diff_json.history_dict(lib, doc, entry_id, steps, typography_arg())
+    data = history_json.history_dict(lib, doc, entry_id, steps, typography_arg())
     return render_template("diff/history.html", data=data, options=options)
