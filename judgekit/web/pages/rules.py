@@ -125,6 +125,11 @@ def show_entry(area: str, document: str, version: str, entry_id: str) -> str | R
     return render_template(f"{area}/entry.html", **entry_context(lib, found, host_url))
 
 
+def entry_slash(document: str, version: str, entry_id: str) -> Response:
+    """An entry's address with a trailing slash goes to the entry (308); an unknown one is a 404."""
+    return redirect(library().entry_url(find_entry(document, version, entry_id)), 308)
+
+
 @bp.get("/")
 def home() -> ResponseReturnValue:
     """GET /."""
@@ -149,6 +154,12 @@ def version(document: str, version: str) -> ResponseReturnValue:
 def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
     """GET /rules/<document>/<version>/<entry_id>."""
     return show_entry("rules", document, version, entry_id)
+
+
+@bp.get("/rules/<document>/<version>/<entry_id>/")
+def entry_with_slash(document: str, version: str, entry_id: str) -> ResponseReturnValue:
+    """GET /rules/<document>/<version>/<entry_id>/: the entry without the slash."""
+    return entry_slash(document, version, entry_id)
 
 
 @bp.app_template_global("closest_pages")
