@@ -157,7 +157,8 @@ def test_citation_of_a_glossary_entry(client, lib):
     url = "/rules/2e-rulebook/4/gl-attempting-missions"
     html = client.get(url, base_url="http://10.0.0.5:8000").get_data(as_text=True)
     assert (
-        'data-citation="2E Rulebook v4 (April 2015), Glossary – attempting missions\n'
+        'data-citation="2E Rulebook v4 (April 2015), Glossary – attempting missions, '
+        "in Glossary, p. 15\n"
         f'http://10.0.0.5:8000{url}"'
     ) in html
 

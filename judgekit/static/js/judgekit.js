@@ -107,9 +107,11 @@
 
   /* -- keyboard hints only where there is a keyboard (CSS hides the others the same way) ----- */
   var finePointer = window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches;
-  document.querySelectorAll("[data-key-placeholder]").forEach(function (input) {
-    if (finePointer) input.placeholder = input.getAttribute("data-key-placeholder");
-  });
+  if (!finePointer) {
+    document.querySelectorAll('input[type="search"][placeholder]').forEach(function (input) {
+      input.placeholder = input.placeholder.replace(/\s*\(\s*\/\s*\)\s*$/, "");
+    });
+  }
 
   /* -- the table of contents starts folded on a phone ------------------------------------- */
   var toc = document.querySelector("[data-toc]");
