@@ -192,3 +192,29 @@ def test_provenance_is_collapsed_and_left_out_of_print(browser, blocked, live_se
         page.emulate_media(media="print")
         assert not provenance.is_visible()
         assert page.locator(".citation-title").is_visible()
+
+
+def test_entry_page_bar_leads_to_the_open_contents(browser, blocked, live_server):
+    with context_for(browser, blocked, 360) as context:
+        page = context.new_page()
+        page.goto(live_server + "/rulings/1e-current-rulings/2000-02-28/cumulative")
+        page.mouse.wheel(0, 1500)
+        page.wait_for_function("window.scrollY > 1000")
+        assert page.locator(".reader-bar").bounding_box()["y"] == 0
+        page.locator(".reader-bar-toc").click()
+        page.wait_for_url("**/rulings/1e-current-rulings/2000-02-28/#jk-toc")
+        assert page.locator("[data-toc]").evaluate("d => d.open") is True
+        assert page.locator(".toc-letters a", has_text="C").is_visible()
+
+
+def test_without_javascript_its_controls_stay_hidden(browser, blocked, live_server):
+    with context_for(browser, blocked, 360, java_script_enabled=False) as context:
+        page = context.new_page()
+        page.goto(live_server + MAIN_PAGES["version"])
+        assert not page.locator("[data-popover-toggle]").is_visible()
+        assert not page.locator("[data-theme-toggle]").is_visible()
+        # the contents are open: nothing would unfold them
+        assert page.locator(".toc a[href='#introduction']").is_visible()
+        page.goto(live_server + MAIN_PAGES["entry"])
+        assert not page.get_by_role("button", name="Copy citation").is_visible()
+        assert page.locator(".citation-short").is_visible()

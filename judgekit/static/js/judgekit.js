@@ -116,7 +116,7 @@
   /* -- the table of contents starts folded on a phone ------------------------------------- */
   var toc = document.querySelector("[data-toc]");
   if (toc && window.matchMedia && window.matchMedia("(max-width: 59.99rem)").matches) {
-    toc.open = false;
+    toc.open = location.hash === "#jk-toc";  // arriving from "Contents" on an entry page
   }
   // "Contents" in the bar of a long page unfolds the contents it jumps to.
   document.querySelectorAll("[data-open-toc]").forEach(function (a) {
