@@ -118,16 +118,12 @@ def show_entry(area: str, document: str, version: str, entry_id: str) -> str | R
     """Render an entry's permalink page in an area's template; redirect across areas."""
     lib = library()
     found = find_entry(document, version, entry_id)
-    if _wrong_area(lib, lib.corpus.version(document, version), area):
+    # The other area's address, or this one with a trailing slash: one redirect to the entry.
+    if _wrong_area(lib, lib.corpus.version(document, version), area) or request.path.endswith("/"):
         return redirect(lib.entry_url(found), 308)
     # Not request.host_url: it decodes the Host header as IDNA and fails on one like "xn--zz".
     host_url = f"{request.scheme}://{request.host}"
     return render_template(f"{area}/entry.html", **entry_context(lib, found, host_url))
-
-
-def entry_slash(document: str, version: str, entry_id: str) -> Response:
-    """An entry's address with a trailing slash goes to the entry (308); an unknown one is a 404."""
-    return redirect(library().entry_url(find_entry(document, version, entry_id)), 308)
 
 
 @bp.get("/")
@@ -150,16 +146,11 @@ def version(document: str, version: str) -> ResponseReturnValue:
     return show_version("rules", document, version)
 
 
-@bp.get("/rules/<document>/<version>/<entry_id>")
+# strict_slashes=False: the address with a trailing slash reaches the view, which redirects it.
+@bp.get("/rules/<document>/<version>/<entry_id>", strict_slashes=False)
 def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
     """GET /rules/<document>/<version>/<entry_id>."""
     return show_entry("rules", document, version, entry_id)
-
-
-@bp.get("/rules/<document>/<version>/<entry_id>/")
-def entry_with_slash(document: str, version: str, entry_id: str) -> ResponseReturnValue:
-    """GET /rules/<document>/<version>/<entry_id>/: the entry without the slash."""
-    return entry_slash(document, version, entry_id)
 
 
 @bp.app_template_global("closest_pages")

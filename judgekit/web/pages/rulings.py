@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
-from judgekit.web.pages.rules import entry_slash, show_document, show_entry, show_version
+from judgekit.web.pages.rules import show_document, show_entry, show_version
 
 bp = Blueprint("rulings", __name__)
 
@@ -22,13 +22,8 @@ def version(document: str, version: str) -> ResponseReturnValue:
     return show_version("rulings", document, version)
 
 
-@bp.get("/rulings/<document>/<version>/<entry_id>")
+# strict_slashes=False: the address with a trailing slash reaches the view, which redirects it.
+@bp.get("/rulings/<document>/<version>/<entry_id>", strict_slashes=False)
 def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
     """GET /rulings/<document>/<version>/<entry_id>."""
     return show_entry("rulings", document, version, entry_id)
-
-
-@bp.get("/rulings/<document>/<version>/<entry_id>/")
-def entry_with_slash(document: str, version: str, entry_id: str) -> ResponseReturnValue:
-    """GET /rulings/<document>/<version>/<entry_id>/: the entry without the slash."""
-    return entry_slash(document, version, entry_id)
