@@ -66,7 +66,7 @@ def popover_state(page) -> dict:
 def test_open_a_rule(page, blocked, errors, reading_server):
     page.goto(reading_server + INTRO)
     assert page.locator("h1").inner_text() == "Introduction"
-    badge = page.locator('.icon[data-icon="command"]')
+    badge = page.locator('.entry-body .icon[data-icon="command"]')
     assert badge.get_attribute("role") == "img" and badge.get_attribute("aria-label") == "Command"
     assert badge.inner_text() == "Command"
     assert page.locator(".block-example .block-label").inner_text().lower() == "example"
@@ -158,7 +158,7 @@ def test_copy_citation(page, blocked, reading_server):
     assert page.locator(".copy-status").inner_text() == "Citation copied."
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == (
-        "Demo Book v1 (08/19/2003), Glossary – attempting missions\n"
+        "Demo Book v1 (08/19/2003), Glossary – attempting missions, in Glossary, p. 3\n"
         f"{reading_server}/rules/demo-book/1/gl-attempting-missions"
     )
     assert len(blocked) == 0
@@ -171,7 +171,9 @@ def test_copy_citation_without_the_clipboard_api(page, blocked, reading_server):
     page.get_by_role("button", name="Copy citation").click()
     assert page.locator(".copy-status").inner_text() == "Citation copied."
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.startswith("Demo Book v1 (08/19/2003), Missions – Staffing\nhttp://127.0.0.1:")
+    assert copied.startswith(
+        "Demo Book v1 (08/19/2003), Missions – Staffing, in Missions, p. 2\nhttp://127.0.0.1:"
+    )
     assert len(blocked) == 0
 
 
@@ -202,8 +204,9 @@ def test_dark_mode_follows_system_and_toggles(browser, blocked, reading_server):
         background = "getComputedStyle(document.body).backgroundColor"
         dark = tab.evaluate(background)
         toggle = tab.locator("[data-theme-toggle]")
-        assert toggle.get_attribute("aria-pressed") == "true"
+        assert toggle.inner_text() == "Light mode"  # what a tap will do
         toggle.click()
+        assert toggle.inner_text() == "Dark mode"
         assert tab.evaluate("document.documentElement.dataset.theme") == "light"
         assert tab.evaluate(background) != dark
         tab.reload()

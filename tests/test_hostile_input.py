@@ -233,7 +233,7 @@ def test_page_404_messages_are_escaped(client, path, message):
         ("/api/documents/2e-rulebook/1.1", 200, None),
         ("/api/diff/2e-rulebook/1.1/call-to-arms", 200, None),
         ("/api/entries/2e-rulebook/1.1/beaming", 200, None),
-        ("/rules/2e-rulebook/4/beaming/", 404, None),
+        ("/rules/2e-rulebook/4/beaming/", 308, "/rules/2e-rulebook/4/beaming"),  # issue #12
         ("/rules/2e-rulebook/1.1./", 404, None),
         ("/rules/2e-rulebook/1..1/", 404, None),
         ("/rules//", 404, None),

@@ -153,7 +153,8 @@ def test_cross_references_are_links_and_external_ones_are_labelled(rc):
     html = page(rc, V1 + "/missions-section")
     assert (
         '<a class="ref" href="/rules/demo-book/1/gl-attempting-missions" '
-        'title="Demo Book v1 (08/19/2003), Glossary – attempting missions">attempting missions</a>'
+        'title="Demo Book v1 (08/19/2003), Glossary – attempting missions, in Glossary, p. 3">'
+        "attempting missions</a>"
     ) in html
     assert '<span class="not-held"> [Old Glossary 1.6 – not in judgekit]</span>' in html
     assert "[Old Glossary 1.6 – not in judgekit]</span>" in html.split('id="jk-refs"')[1]
@@ -192,14 +193,32 @@ def test_other_versions_same_changed_absent_related(rc):
         assert '<a href="/history/demo-book/' in html
 
 
-def test_provenance_shows_sources_and_corrections(rc):
+def test_provenance_shows_sources_and_corrections_in_words(rc):
     html = squash(page(rc, V1 + "/introduction"))
-    assert "<code>book1.txt</code>, lines 1-4 – the first fixture text" in html
+    block = html.split('<details class="panel provenance">')[1].split("</details>")[0]
+    assert block.startswith(
+        ' <summary><h2 id="jk-provenance">Source and corrections</h2> '
+        '<span class="muted">(1 correction)</span></summary>'
+    )
+    assert "<li>Lines 1–4 of source book1.txt: the first fixture text</li>" in block
+    assert "About that text: A fixture for the reading pages." in block
+    # the corrected words show their icon drawn, never the raw {icon:command} token
     assert (
-        "<del>with Command</del> → <ins>with {icon:command}</ins> "
-        '<span class="muted">(<code>book1.txt</code> line 2; icon written as a word)</span>'
-    ) in html
-    assert "None: the text is as in the source." in squash(page(rc, V1 + "/staffing"))
+        "<li>Source book1.txt, line 2, reads <del>with Command</del>; corrected to <ins>with "
+        '<span class="icon icon-star icon-staffing" data-icon="command" role="img" '
+        'aria-label="Command" title="Command">Command</span></ins>. '
+        '<span class="why">Why: icon written as a word</span></li>'
+    ) in block
+    assert "{icon:" not in block
+    staffing = squash(page(rc, V1 + "/staffing"))
+    assert "(as in the source)</span></summary>" in staffing
+    assert "No corrections: the words are exactly as in that text." in staffing
+    assert "<li>Lines 7–8 of source book1.txt: the first fixture text</li>" in staffing
+
+
+def test_one_line_source_says_line(rc):
+    html = squash(page(rc, V1 + "/gl-aligned"))
+    assert "<li>Line 18 of source book1.txt: the first fixture text</li>" in html
 
 
 def test_citation_uses_the_configured_address_not_the_host_header():
@@ -208,7 +227,8 @@ def test_citation_uses_the_configured_address_not_the_host_header():
     )
     html = page(app.test_client(), V1 + "/gl-attempting-missions", base_url="http://evil.example")
     assert (
-        'data-citation="Demo Book v1 (08/19/2003), Glossary – attempting missions\n'
+        'data-citation="Demo Book v1 (08/19/2003), Glossary – attempting missions, '
+        "in Glossary, p. 3\n"
         'http://192.168.1.20:8000/rules/demo-book/1/gl-attempting-missions"'
     ) in html
     assert (
@@ -281,6 +301,39 @@ def test_redirects_to_the_canonical_page(rc, url, location):
     response = rc.get(url)
     assert response.status_code in (301, 302, 308)
     assert urlsplit(response.headers["Location"]).path == location
+
+
+@pytest.mark.parametrize(
+    ("url", "location"),
+    [
+        (V1 + "/introduction/", V1 + "/introduction"),
+        (V1 + "/gl-attempting-missions/?x=1", V1 + "/gl-attempting-missions"),
+        (RULINGS + "/android/", RULINGS + "/android"),
+        # the wrong area and a trailing slash: one redirect, straight to the entry
+        (RULINGS.replace("/rulings/", "/rules/") + "/android/", RULINGS + "/android"),
+        ("/rulings/demo-book/1/introduction/", V1 + "/introduction"),
+    ],
+)
+def test_an_entry_with_a_trailing_slash_redirects_to_the_entry(rc, url, location):
+    response = rc.get(url)
+    assert response.status_code == 308
+    assert response.headers["Location"] == location
+    assert page(rc, location).count("<h1>") == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (V1 + "/nope/", "unknown entry &#39;nope&#39; in &#39;demo-book&#39; &#39;1&#39;"),
+        (
+            "/rulings/demo-rulings/1999/android/",
+            "unknown version &#39;1999&#39; of &#39;demo-rulings&#39;",
+        ),
+    ],
+)
+def test_an_unknown_entry_with_a_trailing_slash_is_404(rc, url, message):
+    html = page(rc, url, status=404)
+    assert f'<p class="error-message">{message}' in html
 
 
 # -- errors and escaping ------------------------------------------------------------------------

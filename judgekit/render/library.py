@@ -4,12 +4,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from html import escape
 
 from judgekit import urls
 from judgekit.corpus import lineage
 from judgekit.corpus.model import Corpus, Document, Entry, Version
 from judgekit.corpus.references import Target, backlink_index, entry_refs, resolve
-from judgekit.render.text import Link, Linker, html_to_text, normalize_typography, to_html
+from judgekit.render.text import (
+    ICON_RE,
+    REF_RE,
+    Link,
+    Linker,
+    html_to_text,
+    icon_html,
+    normalize_typography,
+    to_html,
+)
+
+
+@dataclass(frozen=True)
+class PrintedPage:
+    """Where the printed rulebook puts an entry: its own page, or the page its section starts on."""
+
+    page: int | str
+    own: bool  # False: the page of ``section``, the nearest enclosing entry with a printed page
+    section_id: str
+    section_title: str
 
 
 @dataclass(frozen=True)
@@ -119,6 +139,14 @@ class Library:
             found = self._rendering[key] = ("\n".join(parts), "\n\n".join(texts))
         return found
 
+    def snippet_html(self, text: str) -> str:
+        """A fragment of corpus text (a correction's words) as escaped HTML, icons drawn as badges."""
+        words = REF_RE.sub(lambda m: m.group(2) or m.group(1), text)
+        escaped = escape(words)
+        return ICON_RE.sub(
+            lambda m: icon_html(self.corpus.icons.get(m.group(1)), m.group(1)), escaped
+        )
+
     def html(self, entry: Entry) -> str:
         """The entry's sanitized HTML, blocks marked by kind."""
         return self._rendered(entry)[0]
@@ -131,11 +159,49 @@ class Library:
         """A version as citations name it: "2E Rulebook v4"."""
         return f"{self.corpus.documents[version.document].short_title} {version.short_title}"
 
+    def cited_version(self, version: Version) -> str:
+        """A version with its date, once: "2E Rulebook v4 (April 2015)", "1E Current Rulings 2/28/00"."""
+        label = self.label(version)
+        if version.released_printed and version.released_printed not in label:
+            label += f" ({version.released_printed})"
+        return label
+
+    def short_label(self, version: Version) -> str:
+        """A version as said aloud: "2E v4" for a rulebook, the document's short title otherwise."""
+        doc = self.corpus.documents[version.document]
+        name = doc.edition if doc.kind == "rulebook" else doc.short_title
+        return f"{name} {version.short_title}"
+
+    def printed_page(self, entry: Entry) -> PrintedPage | None:
+        """The entry's printed page where known, else that of the nearest section around it."""
+        version = self.corpus.version(entry.document, entry.version)
+        contents = {t.entry: t.page for t in version.toc if t.page}
+        node: Entry | None = entry
+        while node is not None:
+            page = node.page or contents.get(node.id)
+            if page:
+                return PrintedPage(page, node is entry, node.id, node.title)
+            node = version.entries[node.parent] if node.parent else None
+        return None
+
     def citation_title(self, entry: Entry) -> str:
-        """ "2E Rulebook v4 (April 2015), Glossary – attempting missions"."""
+        """ "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, in 2. ..., p. 10"."""
         version = self.corpus.version(entry.document, entry.version)
         trail = [e.title for e in self.breadcrumb(entry)[-1:]] + [entry.title]
-        return f"{self.label(version)} ({version.released_printed}), " + " – ".join(trail)
+        text = f"{self.cited_version(version)}, " + " – ".join(trail)
+        where = self.printed_page(entry)
+        if where is None:
+            return text
+        if where.own:
+            return f"{text}, p. {where.page}"
+        return f"{text}, in {where.section_title}, p. {where.page}"
+
+    def citation_short(self, entry: Entry) -> str:
+        """The citation to say aloud or write on a match slip: "2E v4 p. 10, Order – Beam Personnel"."""
+        version = self.corpus.version(entry.document, entry.version)
+        where = self.printed_page(entry)
+        page = f" p. {where.page}" if where else ""
+        return f"{self.short_label(version)}{page}, {entry.title}"
 
     def breadcrumb(self, entry: Entry) -> list[Entry]:
         """The entry's ancestors, outermost first."""

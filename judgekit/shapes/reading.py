@@ -128,10 +128,58 @@ def change_url(lib: Library, entry: Entry, other: str) -> str | None:
     return f"{page}#{diff.anchor(comparison, change)}"
 
 
+def printed_page(lib: Library, entry: Entry) -> dict[str, Any] | None:
+    """The page a citation gives: the entry's own (``own``) or the page its section starts on."""
+    where = lib.printed_page(entry)
+    if where is None:
+        return None
+    section = lib.corpus.entry(entry.document, entry.version, where.section_id)
+    return {
+        "page": where.page,
+        "own": where.own,
+        "section": {"id": section.id, "title": section.title, "url": lib.entry_url(section)},
+    }
+
+
+def _source_label(file: str) -> str:
+    """The short name notes use for a seed file: "003" for "003_a1b2….txt"."""
+    head, sep, _ = file.partition("_")
+    return head if sep and head.isdigit() else file
+
+
+def provenance(lib: Library, entry: Entry, version: Version) -> dict[str, Any]:
+    """Where the entry's words came from and every change from them, in words a judge can read."""
+    described = {s.file: s.description for s in version.sources}
+    return {
+        "sources": [
+            {
+                "file": s.file,
+                "label": _source_label(s.file),
+                "description": described.get(s.file, ""),
+                "lines": s.lines,
+            }
+            for s in entry.source
+        ],
+        "corrections": [
+            {
+                "source": c.source,
+                "source_label": _source_label(c.source),
+                "line": c.line,
+                "original": c.original,
+                "corrected": c.corrected,
+                "original_html": lib.snippet_html(c.original),
+                "corrected_html": lib.snippet_html(c.corrected),
+                "evidence": c.evidence,
+            }
+            for c in version.corrections
+            if c.entry == entry.id
+        ],
+    }
+
+
 def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
     """GET /api/entries/<doc>/<version>/<id>."""
     version = lib.corpus.version(entry.document, entry.version)
-    fixes = [c for c in version.corrections if c.entry == entry.id]
     return {
         **entry_summary(lib, entry),
         "document": entry.document,
@@ -163,18 +211,8 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
             for o in lib.other_versions(entry)
         ],
         "citation": lib.citation_title(entry),
+        "citation_short": lib.citation_short(entry),
+        "printed_page": printed_page(lib, entry),
         "timing": timing_for_entry(lib, entry),
-        "provenance": {
-            "sources": [{"file": s.file, "lines": s.lines} for s in entry.source],
-            "corrections": [
-                {
-                    "source": c.source,
-                    "line": c.line,
-                    "original": c.original,
-                    "corrected": c.corrected,
-                    "evidence": c.evidence,
-                }
-                for c in fixes
-            ],
-        },
+        "provenance": provenance(lib, entry, version),
     }

@@ -11,7 +11,6 @@ from typing import Any
 
 from judgekit import urls
 from judgekit.corpus.model import Corpus, Entry, Version
-from judgekit.corpus.read import CorpusError
 from judgekit.corpus.references import Target, resolve
 from judgekit.timing.base import (
     ACTORS,

@@ -37,7 +37,10 @@
     return !!(systemDark && systemDark.matches);
   }
   function showTheme(button) {
-    button.setAttribute("aria-pressed", isDark() ? "true" : "false");
+    // The label says what a tap will do, not the state the page is in.
+    var next = isDark() ? "Light mode" : "Dark mode";
+    button.querySelector(".theme-toggle-label").textContent = next;
+    button.title = "Switch to " + next.toLowerCase();
   }
   document.querySelectorAll("[data-theme-toggle]").forEach(function (button) {
     button.hidden = false;
@@ -80,31 +83,45 @@
     });
   }
   document.querySelectorAll("[data-citation]").forEach(function (box) {
-    var button = box.querySelector("[data-copy-citation]");
     var status = box.querySelector(".copy-status");
-    if (!button) return;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      copyText(box.getAttribute("data-citation")).then(
-        function () { status.textContent = "Citation copied."; },
-        function () {
-          // Select the visible citation so the judge can copy it by hand.
-          var range = document.createRange();
-          range.selectNodeContents(box.querySelector(".citation-text"));
-          var sel = window.getSelection();
-          sel.removeAllRanges();
-          sel.addRange(range);
-          status.textContent = "Copy was blocked: the citation is selected, copy it by hand.";
-        }
-      );
+    box.querySelectorAll("button[data-copy]").forEach(function (button) {
+      var what = button.getAttribute("data-copy") === "data-citation" ? "Citation" : "Short form";
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        copyText(box.getAttribute(button.getAttribute("data-copy"))).then(
+          function () { status.textContent = what + " copied."; },
+          function () {
+            // Select the visible text so the judge can copy it by hand.
+            var shown = what === "Citation" ? ".citation-text" : ".citation-short-text";
+            var range = document.createRange();
+            range.selectNodeContents(box.querySelector(shown));
+            var sel = window.getSelection();
+            sel.removeAllRanges();
+            sel.addRange(range);
+            status.textContent = "Copy was blocked: the " + what.toLowerCase() + " is selected, copy it by hand.";
+          }
+        );
+      });
     });
   });
+
+  /* -- keyboard hints only where there is a keyboard (CSS hides the others the same way) ----- */
+  var finePointer = window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches;
+  if (!finePointer) {
+    document.querySelectorAll('input[type="search"][placeholder]').forEach(function (input) {
+      input.placeholder = input.placeholder.replace(/\s*\(\s*\/\s*\)\s*$/, "");
+    });
+  }
 
   /* -- the table of contents starts folded on a phone ------------------------------------- */
   var toc = document.querySelector("[data-toc]");
   if (toc && window.matchMedia && window.matchMedia("(max-width: 59.99rem)").matches) {
-    toc.open = false;
+    toc.open = location.hash === "#jk-toc";  // arriving from "Contents" on an entry page
   }
+  // "Contents" in the bar of a long page unfolds the contents it jumps to.
+  document.querySelectorAll("[data-open-toc]").forEach(function (a) {
+    a.addEventListener("click", function () { if (toc) toc.open = true; });
+  });
 
   /* -- glossary pop-ups: click, tap or Enter; Escape or outside click closes --------------- */
   var popover = document.getElementById("jk-popover");

@@ -126,7 +126,8 @@ def show_entry(area: str, document: str, version: str, entry_id: str) -> str | R
     """Render an entry's permalink page in an area's template; redirect across areas."""
     lib = library()
     found = find_entry(document, version, entry_id)
-    if _wrong_area(lib, lib.corpus.version(document, version), area):
+    # The other area's address, or this one with a trailing slash: one redirect to the entry.
+    if _wrong_area(lib, lib.corpus.version(document, version), area) or request.path.endswith("/"):
         return redirect(lib.entry_url(found), 308)
     # The address other judges open, never the request's Host header.
     base_url = current_app.config["BASE_URL"]
@@ -153,7 +154,8 @@ def version(document: str, version: str) -> ResponseReturnValue:
     return show_version("rules", document, version)
 
 
-@bp.get("/rules/<document>/<version>/<entry_id>")
+# strict_slashes=False: the address with a trailing slash reaches the view, which redirects it.
+@bp.get("/rules/<document>/<version>/<entry_id>", strict_slashes=False)
 def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
     """GET /rules/<document>/<version>/<entry_id>."""
     return show_entry("rules", document, version, entry_id)

@@ -22,7 +22,8 @@ def version(document: str, version: str) -> ResponseReturnValue:
     return show_version("rulings", document, version)
 
 
-@bp.get("/rulings/<document>/<version>/<entry_id>")
+# strict_slashes=False: the address with a trailing slash reaches the view, which redirects it.
+@bp.get("/rulings/<document>/<version>/<entry_id>", strict_slashes=False)
 def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
     """GET /rulings/<document>/<version>/<entry_id>."""
     return show_entry("rulings", document, version, entry_id)

@@ -1,0 +1,156 @@
+"""Citations a player can check in the printed book: pages, the short form, the date given once."""
+
+from __future__ import annotations
+
+import html as htmllib
+
+import pytest
+
+from judgekit import create_app
+from judgekit.corpus.loader import load_corpus
+from judgekit.render.library import Library
+
+from .conftest import DATA
+
+CITES = DATA / "citations"
+
+
+@pytest.fixture(scope="module")
+def clib() -> Library:
+    return Library(load_corpus(CITES))
+
+
+BASE = "http://192.168.1.20:8000"
+
+
+@pytest.fixture(scope="module")
+def cc():
+    # The address judges open: from BASE_URL where the server sets it, else the request's host.
+    app = create_app({"TESTING": True, "CORPUS_DIR": str(CITES), "BASE_URL": BASE})
+    return app.test_client()
+
+
+def cite(lib: Library, document: str, version: str, entry_id: str) -> tuple[str, str]:
+    entry = lib.corpus.entry(document, version, entry_id)
+    return lib.citation_title(entry), lib.citation_short(entry)
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "full", "short"),
+    [
+        # the entry's own printed page
+        ("introduction", "2E Book v4 (April 2015), Introduction, p. 2", "2E v4 p. 2, Introduction"),
+        (
+            "moving",
+            "2E Book v4 (April 2015), 2. Execute Orders – Order – Move a Ship, p. 9",
+            "2E v4 p. 9, Order – Move a Ship",
+        ),
+        # a page only the printed contents give
+        (
+            "execute-orders",
+            "2E Book v4 (April 2015), 2. Execute Orders, p. 8",
+            "2E v4 p. 8, 2. Execute Orders",
+        ),
+        # no page of its own: the section's, saying so
+        (
+            "beaming",
+            "2E Book v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
+            "in 2. Execute Orders, p. 8",
+            "2E v4 p. 8, Order – Beam Personnel",
+        ),
+        # two levels down: the nearest section with a page
+        (
+            "beaming-limits",
+            "2E Book v4 (April 2015), Order – Beam Personnel – Limits, in 2. Execute Orders, p. 8",
+            "2E v4 p. 8, Limits",
+        ),
+        (
+            "gl-range",
+            "2E Book v4 (April 2015), Glossary – Range, in Glossary, p. 15",
+            "2E v4 p. 15, Range",
+        ),
+        # before any paged section: no page, and none invented
+        ("front", "2E Book v4 (April 2015), Front Matter", "2E v4, Front Matter"),
+    ],
+)
+def test_citation_pages(clib, entry_id, full, short):
+    assert cite(clib, "book", "4", entry_id) == (full, short)
+
+
+def test_a_version_without_pages_cites_none(clib):
+    assert cite(clib, "book", "1", "beaming") == (
+        "2E Book v1 (08/19/2003), 2. Execute Orders – Beaming",
+        "2E v1, Beaming",
+    )
+
+
+def test_a_version_named_by_its_date_gives_the_date_once(clib):
+    assert cite(clib, "notes", "2000-02-28", "cumulative") == (
+        "1E Current Rulings 2/28/00, Rulings – cumulative",
+        "1E Current Rulings 2/28/00, cumulative",
+    )
+
+
+def test_entry_json_carries_citation_short_form_and_page(cc):
+    beaming = cc.get("/api/entries/book/4/beaming").get_json()
+    assert beaming["citation"] == (
+        "2E Book v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
+        "in 2. Execute Orders, p. 8"
+    )
+    assert beaming["citation_short"] == "2E v4 p. 8, Order – Beam Personnel"
+    assert beaming["page"] is None
+    assert beaming["printed_page"] == {
+        "page": 8,
+        "own": False,
+        "section": {
+            "id": "execute-orders",
+            "title": "2. Execute Orders",
+            "url": "/rules/book/4/execute-orders",
+        },
+    }
+    moving = cc.get("/api/entries/book/4/moving").get_json()
+    assert moving["page"] == 9
+    assert moving["printed_page"]["own"] is True
+    assert moving["printed_page"]["section"]["id"] == "moving"
+    front = cc.get("/api/entries/book/4/front").get_json()
+    assert front["page"] is None and front["printed_page"] is None
+
+
+def test_entry_page_offers_both_forms(cc):
+    html = cc.get("/rules/book/4/beaming", base_url=BASE).get_data(as_text=True)
+    full = (
+        "2E Book v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
+        "in 2. Execute Orders, p. 8"
+    )
+    assert f'<span class="citation-title">{full}</span>' in html
+    assert (
+        f'data-citation="{full}\nhttp://192.168.1.20:8000/rules/book/4/beaming" '
+        'data-citation-short="2E v4 p. 8, Order – Beam Personnel"'
+    ) in html
+    assert (
+        'Short form: <span class="citation-short-text">2E v4 p. 8, Order – Beam Personnel</span>'
+        in html
+    )
+    assert 'data-copy="data-citation" hidden>Copy citation</button>' in html
+    assert 'data-copy="data-citation-short" hidden>Copy short form</button>' in html
+
+
+def test_ruling_page_gives_the_date_once(cc):
+    html = cc.get("/rulings/notes/2000-02-28/cumulative").get_data(as_text=True)
+    assert (
+        '<span class="citation-title">1E Current Rulings 2/28/00, Rulings – cumulative</span>'
+        in html
+    )
+    assert "(2/28/00)" not in htmllib.unescape(html)
+
+
+def test_real_corpus_beaming_cites_the_section_page(lib):
+    """Version 4 prints no page for the beaming order; its section, 2. Execute Orders, is on p. 10."""
+    entry = lib.corpus.entry("2e-rulebook", "4", "beaming")
+    assert lib.citation_title(entry) == (
+        "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
+        "in 2. Execute Orders, p. 10"
+    )
+    assert lib.citation_short(entry) == "2E v4 p. 10, Order – Beam Personnel"
+    ruling = lib.corpus.entry("1e-current-rulings", "2000-02-28", "cumulative")
+    assert lib.citation_title(ruling) == "1E Current Rulings 2/28/00, Rulings – cumulative"
