@@ -4,6 +4,7 @@ big enough, long pages keep a way back to the contents, and hints and labels sui
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .test_browser_reading import guarded_context
 
@@ -110,7 +111,7 @@ def test_citation_shows_page_and_short_form(browser, blocked, live_server):
 def test_copy_short_form(page, blocked, live_server):
     page.goto(live_server + MAIN_PAGES["entry"])
     page.get_by_role("button", name="Copy short form").click()
-    assert page.locator(".copy-status").inner_text() == "Short form copied."
+    expect(page.locator(".copy-status")).to_have_text("Short form copied.")
     assert page.evaluate("navigator.clipboard.readText()") == "2E v4 p. 10, Order – Beam Personnel"
 
 

@@ -393,7 +393,7 @@ def test_turn_segments_show_their_printed_numbers(client):
         '<h2 id="tm-step-heading"><span class="tm-num">2.</span> <span class="tm-title">Execute Orders</span></h2>'
         in html
     )
-    assert step["cites"][0]["citation"].endswith("2. Execute Orders")
+    assert step["cites"][0]["citation"].endswith("2. Execute Orders, p. 10")
     assert [
         s["label"] for s in flat(client.get("/api/timing/turn?version=1.1").get_json()["steps"])
     ] == [
@@ -670,5 +670,7 @@ def test_odd_search_and_calculator_input(client, url, status, needle):
     response = client.get(url)
     assert response.status_code == status
     body = response.get_data(as_text=True)
+    if response.is_json:  # JSON writes ' as \u0027: compare the message itself
+        body = response.get_json()["message"]
     assert needle in body or needle.replace("&#39;", "'") in body
-    assert "<script>alert" not in body
+    assert "<script>alert" not in response.get_data(as_text=True)
