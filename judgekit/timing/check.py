@@ -42,6 +42,62 @@ def find_paragraph(entry: Entry, words: str) -> list[tuple[str, str]]:
     return [(kind, para) for kind, para in paragraphs(entry) if needle in _norm(para)]
 
 
+def _check_cites(corpus: Corpus, seq: Sequence, step, entries: dict[Cite, Entry]) -> list[str]:
+    """Each cite of a step resolves to a held entry, and its paragraph to exactly one."""
+    problems = []
+    where = f"{seq.id} {seq.version}"
+    for cite in step.cites:
+        found = cite_address(seq, cite, corpus)
+        if isinstance(found, str) or found.external:
+            reason = found if isinstance(found, str) else "external entries are not held"
+            problems.append(
+                f"{cite.location}: step {step.number!r} of {where} cites {cite.target!r}: {reason}"
+            )
+            continue
+        entries[cite] = corpus.entry(found.document, found.version, found.id)
+        if cite.para:
+            count = len(find_paragraph(entries[cite], cite.para))
+            if count != 1:
+                what = "no paragraph" if count == 0 else f"{count} paragraphs"
+                problems.append(
+                    f"{cite.location}: para {cite.para!r} of step {step.number!r} matches {what} of {cite.target!r}"
+                )
+    return problems
+
+
+def _check_words(step, first: Entry) -> list[str]:
+    """The step's text and title are verbatim in its first cite; a printed number heads it."""
+    problems = []
+    whole = _norm(first.title + "\n\n" + first.markdown)
+    target = step.cites[0].target
+    if _norm(step.text) not in whole:
+        problems.append(
+            f"{step.location}: text of step {step.number!r} is not verbatim in {target!r}"
+        )
+    if step.title and _norm(step.title, True) not in whole.casefold():
+        problems.append(
+            f"{step.location}: title {step.title!r} of step {step.number!r} is not in {target!r}"
+        )
+    printed = f"{step.printed}. {step.title or ''}".strip()
+    if step.printed and not _norm(first.title, True).startswith(_norm(printed, True)):
+        problems.append(
+            f"{step.location}: printed number {step.printed!r} of step {step.number!r} is not the heading of {target!r}"
+        )
+    return problems
+
+
+def _check_branches(step, entries: dict[Cite, Entry]) -> list[str]:
+    """What a branch says is verbatim in its step or the step's cites."""
+    quoted = " ".join(_norm(e.markdown) for c, e in entries.items() if c in step.cites)
+    return [
+        f"{branch.location}: 'says' of branch {branch.label!r} of step {step.number!r} is not verbatim in the step or its cites"
+        for branch in step.branches
+        if branch.says
+        and (said := _norm(branch.says)) not in _norm(step.text)
+        and said not in quoted
+    ]
+
+
 def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
     problems = []
     where = f"{seq.id} {seq.version}"
@@ -51,49 +107,15 @@ def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
         source = None
     entries: dict[Cite, Entry] = {}
     for step in seq.flat:
-        for cite in step.cites:
-            found = cite_address(seq, cite, corpus)
-            if isinstance(found, str) or found.external:
-                reason = found if isinstance(found, str) else "external entries are not held"
-                problems.append(
-                    f"{cite.location}: step {step.number!r} of {where} cites {cite.target!r}: {reason}"
-                )
-                continue
-            entries[cite] = corpus.entry(found.document, found.version, found.id)
-            if cite.para:
-                count = len(find_paragraph(entries[cite], cite.para))
-                if count != 1:
-                    what = "no paragraph" if count == 0 else f"{count} paragraphs"
-                    problems.append(
-                        f"{cite.location}: para {cite.para!r} of step {step.number!r} matches {what} of {cite.target!r}"
-                    )
+        problems.extend(_check_cites(corpus, seq, step, entries))
         first = entries.get(step.cites[0]) if step.cites else None
         if seq.official and source and (first is None or first.id != source.id):
             problems.append(
                 f"{step.location}: official step {step.number!r} must cite the source {seq.source!r} first"
             )
         if first is not None:
-            whole = _norm(first.title + "\n\n" + first.markdown)
-            if _norm(step.text) not in whole:
-                problems.append(
-                    f"{step.location}: text of step {step.number!r} is not verbatim in {step.cites[0].target!r}"
-                )
-            if step.title and _norm(step.title, True) not in whole.casefold():
-                problems.append(
-                    f"{step.location}: title {step.title!r} of step {step.number!r} is not in {step.cites[0].target!r}"
-                )
-            printed = f"{step.printed}. {step.title or ''}".strip()
-            if step.printed and not _norm(first.title, True).startswith(_norm(printed, True)):
-                problems.append(
-                    f"{step.location}: printed number {step.printed!r} of step {step.number!r} is not the heading of {step.cites[0].target!r}"
-                )
-        quoted = " ".join(_norm(e.markdown) for c, e in entries.items() if c in step.cites)
-        for branch in step.branches:
-            said = _norm(branch.says) if branch.says else ""
-            if said and said not in _norm(step.text) and said not in quoted:
-                problems.append(
-                    f"{branch.location}: 'says' of branch {branch.label!r} of step {step.number!r} is not verbatim in the step or its cites"
-                )
+            problems.extend(_check_words(step, first))
+        problems.extend(_check_branches(step, entries))
     if seq.intro and source:
         entry = corpus.entry(source.document, source.version, source.id)
         if _norm(seq.intro) not in _norm(entry.markdown):
