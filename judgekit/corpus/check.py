@@ -9,6 +9,7 @@ from pathlib import Path
 from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.render.text import ICON_RE, normalize_typography
+from judgekit.search.vocabulary import vocabulary_problems
 from judgekit.timing.check import timing_problems
 
 DEBRIS = [
@@ -172,7 +173,7 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     """Every problem of a loaded corpus and its timing files; seeds default to ``seeds_dir``."""
     if seeds is None:
         seeds = seeds_dir(corpus.root)
-    return check_corpus(corpus, seeds) + timing_problems(corpus)
+    return check_corpus(corpus, seeds) + timing_problems(corpus) + vocabulary_problems(corpus)
 
 
 def run_check(root: str | Path | None = None, seeds: Path | None = None) -> list[str]:

@@ -204,11 +204,18 @@ class Speller:
         # No word longer than this plus 2 is within 2 edits of a known one.
         self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
-        for word in frequencies:
+        self.learn(frequencies)
+
+    def learn(self, known: Iterable[str]) -> None:
+        """Add words that corrections may propose (the corpus's, then a judge's vocabulary)."""
+        for word in known:
             if len(word) < 3 or word.isdigit() or word in STOPS:
                 continue  # never "correct" a word into a stop word: it would search nothing
+            self.longest = max(self.longest, len(word))
             for key in _deletes(word) | {word}:
-                self.near.setdefault(key, []).append(word)
+                bucket = self.near.setdefault(key, [])
+                if word not in bucket:
+                    bucket.append(word)
 
     def __contains__(self, word: str) -> bool:
         return word in self.freq
@@ -243,7 +250,7 @@ class Speller:
         for cand in candidates:
             dist = edit_distance(word, cand, maxdist + 1)
             if dist <= maxdist:
-                scored.append((dist, -self.freq[cand], cand))
+                scored.append((dist, -self.freq.get(cand, 0), cand))
         scored.sort()
         return [cand for _, _, cand in scored[:limit]]
 

@@ -12,7 +12,7 @@ from whoosh.index import Index
 from judgekit.search.analysis import Speller, analyzer, title_key, vocabulary
 from judgekit.search.index import SearchIndex
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 TITLE_BOOST = 3.0
 
 
@@ -30,6 +30,7 @@ def make_schema() -> Schema:
         vorder=NUMERIC(stored=True),
         current=STORED(),
         successors=STORED(),
+        parent=STORED(),
         name=STORED(),
         title=TEXT(analyzer=ana, phrase=True, field_boost=TITLE_BOOST),
         title_key=KEYWORD(commas=True, scorable=False),
@@ -53,6 +54,7 @@ class IndexDoc:
     heading: str = ""  # what results show, when not the (searched) title
     current: bool = True  # in the version in force
     successors: tuple[str, ...] = ()  # topics this one was merged into or replaced by
+    parent: str = ""  # the id of the entry this one is a sub-section of, in the same version
 
     @property
     def topic(self) -> str:
@@ -88,6 +90,7 @@ def write_docs(ix: Index, docs: Iterable[IndexDoc]) -> int:
                 vorder=doc.vorder,
                 current=doc.current,
                 successors=list(doc.successors),
+                parent=f"{doc.document}/{doc.version}/{doc.parent}" if doc.parent else "",
                 name=doc.heading or doc.title,
                 title=" ; ".join(names),
                 title_key=",".join(k for k in {title_key(n) for n in names} if k),
