@@ -295,7 +295,7 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
             if not counts[hits[i][2]]:
                 del counts[hits[i][2]]
         # Some words of context before the first mark; a full window near the end.
-        start = min(max(0, hits[best][0] - 40), len(flat) - width)
+        start = min(max(0, hits[best][0] - 24), len(flat) - width)
         if start:
             space = flat.find(" ", start)
             start = space + 1 if 0 <= space < hits[best][0] else hits[best][0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from whoosh import query as Q
 from whoosh import scoring
@@ -123,9 +123,10 @@ class SearchIndex:
         return found
 
     # -- query building ----------------------------------------------------------------------
-    def plan(self, query: str, edition: str | None = None) -> Plan:
+    def plan(self, query: str, edition: str | None = None, fuzzy: bool = True) -> Plan:
         """The query's groups, the vocabulary's concepts, and the words no rule uses."""
-        groups = word_groups(parse_query(query), self.speller, self.known, self.vocab.said())
+        known = self.known if fuzzy else _always
+        groups = word_groups(parse_query(query), self.speller, known, self.vocab.said())
         live, unknown = set(), []
         for i, group in enumerate(groups):
             if any(self._has(stem) for stem in group.terms):
@@ -155,8 +156,22 @@ class SearchIndex:
         all_versions: bool = False,
         limit: int = 20,
     ) -> Outcome:
-        """Rank items for a judge's query; collapse versions of a topic unless all_versions."""
-        plan = self.plan(query, filters.edition)
+        """Rank items for a judge's query; collapse versions of a topic unless all_versions.
+
+        "Did you mean" is offered only when the correction changes the answer: when the words
+        as typed, uncorrected, would find other entries first.
+        """
+        found = self._search(query, filters, all_versions, limit)
+        if found.suggestion:
+            literal = self._search(query, filters, all_versions, limit, fuzzy=False)
+            if _top(literal) == _top(found):
+                found = replace(found, suggestion=None)
+        return found
+
+    def _search(
+        self, query: str, filters: Filters, all_versions: bool, limit: int, fuzzy: bool = True
+    ) -> Outcome:
+        plan = self.plan(query, filters.edition, fuzzy)
         suggestion = suggest(query, plan.groups)
         wanted = plan.live.union(*(c.covers for c in plan.concepts))
         terms = frozenset(stem for g in plan.all for stem in g.terms)
@@ -256,6 +271,14 @@ class SearchIndex:
             Q.Or([Q.Term("title_key", key) for key in keys]), filter=fq, limit=None
         )
         return {hit.docnum: 4 if hit["kind"] in EXACT_FIRST else 3 for hit in found}
+
+
+def _always(_word: str) -> bool:
+    return True
+
+
+def _top(outcome: Outcome) -> list[tuple[str, str, str]]:
+    return [(h.document, h.version, h.id) for h in outcome.hits[:3]]
 
 
 def _order(item: list) -> tuple:

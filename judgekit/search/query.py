@@ -105,7 +105,8 @@ def word_groups(
 def concepts(vocab: Vocabulary, groups: list[Group], edition: str | None) -> list[Group]:
     """The vocabulary's rulebook words for the judge's words and phrases found in the query."""
     words = [(i, g) for i, g in enumerate(groups) if not g.part.phrase]
-    seq = [stems(g.part.text)[0] if stems(g.part.text) else "" for _, g in words]
+    # A corrected word counts as its correction: "hand sise" is the judge's "hand size".
+    seq = [(stems(g.correction or g.part.text) or [""])[0] for _, g in words]
     out = []
     for match in find_said(vocab, seq, edition):
         terms: dict[str, float] = {}

@@ -320,7 +320,8 @@ class SearchService:
         data["also_in"] = []
         older = {(v, i): text for v, i, text in hit.older}
         for other_version, other_id in hit.also_in:
-            other = replace(hit, version=other_version, id=other_id, also_in=())
+            other = replace(hit, version=other_version, id=other_id, also_in=(), older=())
+            passage = older.get((other_version, other_id))
             found = lib.corpus.entry(hit.document, other_version, other_id)
             data["also_in"].append(
                 {
@@ -330,9 +331,7 @@ class SearchService:
                     "title": found.title if found else hit.title,
                     "url": self._url(other),
                     # This older version's passage holds more of the words asked about.
-                    "snippet": snippet(older[key], terms)
-                    if (key := (other_version, other_id)) in older
-                    else None,
+                    "snippet": snippet(passage, terms) if passage else None,
                 }
             )
         return data
