@@ -193,15 +193,17 @@ class SearchIndex:
         total, hits = collapse(self, ranked, all_versions, limit)
         return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as)
 
-    def _matched(self, hit, plan: Plan, owner: dict) -> tuple[set[int], set[int]]:
+    def _matched(self, hit, plan: Plan, owner: dict, own: dict) -> tuple[set[int], set[int]]:
         """The word groups an item holds (itself or in the rulebook's words), and in its title."""
         found: set[int] = set()
         in_title: set[int] = set()
         for name, term in hit.matched_terms():
-            idx = owner.get((name, term.decode() if isinstance(term, bytes) else term), ())
-            found.update(idx)
+            key = (name, term.decode() if isinstance(term, bytes) else term)
+            found.update(owner.get(key, ()))
             if name == "title":
-                in_title.update(idx)
+                # The title tier is for the judge's own words: an expansion ("win": points)
+                # must not lift every entry titled with it.
+                in_title.update(own.get(key, ()))
         for concept in plan.concepts:
             if concept.phrases and not concept.covers <= found:
                 flat = self._joined(hit.docnum)
@@ -226,15 +228,18 @@ class SearchIndex:
         the version in force, and down for the other game when the words lean to one.
         """
         lean, strong = leaning
-        owner: dict[tuple[str, str], set[int]] = {}
+        owner: dict[tuple[str, str], set[int]] = {}  # (field, term): the groups it stands for
+        own: dict[tuple[str, str], set[int]] = {}  # the same for the judge's own words only
         for i, group in enumerate(plan.all):
             idx = group.covers if group.part is None else {i}
             for stem in group.terms:
                 for name in FIELDS:
                     owner.setdefault((name, stem), set()).update(idx)
+                    if group.part is not None:
+                        own.setdefault((name, stem), set()).update(idx)
         ranked = []
         for hit in results:
-            found, in_title = self._matched(hit, plan, owner)
+            found, in_title = self._matched(hit, plan, owner, own)
             found &= wanted
             tier = exact.get(hit.docnum, 0) or (2 if in_title >= wanted else 0)
             value = hit.score * (len(found) / len(wanted)) ** COORD_POWER
