@@ -10,7 +10,14 @@ from whoosh import scoring
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
-from judgekit.search.analysis import Speller, parse_query, proximity, stems, title_key
+from judgekit.search.analysis import (
+    Speller,
+    is_number,
+    parse_query,
+    proximity,
+    stems,
+    title_key,
+)
 from judgekit.search.query import (
     FIELDS,
     NUMBER_CUE,
@@ -33,6 +40,7 @@ LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong t
 # With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole
 # game there, while the 1E corpus is one rulings document answering narrower questions.
 DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
+NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
 
 
 def weighting() -> scoring.WeightingModel:
@@ -265,7 +273,10 @@ class SearchIndex:
         seq = self._stems.get(docnum)
         if seq is None:
             seq = self._stems[docnum] = stems(self.texts[docnum])
-        return proximity(seq, stem_groups, count, number)
+        factor = proximity(seq, stem_groups, count, number)
+        if number and not any(map(is_number, seq)):
+            factor *= NO_NUMBER
+        return factor
 
     def _exact(self, searcher, wordings: list[str], fq: Q.Query | None) -> dict[int, int]:
         """Docnums whose title or alias equals a wording (stemmed): 4 for terms, 3 otherwise."""
