@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.index import Index
 
 from judgekit.search.analysis import Speller, analyzer, title_key, vocabulary
@@ -115,6 +116,18 @@ def vocab_of(docs: Iterable[IndexDoc]) -> dict[str, int]:
     return vocabulary(" ".join((d.title, *d.aliases, d.text)) for d in docs)
 
 
+class PrivateRamStorage(RamStorage):
+    """Memory storage whose scratch files go in a folder of its own.
+
+    Whoosh names them after the index (/tmp/MAIN.tmp for every index in every process), and a
+    writer removes that folder when it is done: two processes building at once broke each other.
+    """
+
+    def temp_storage(self, name: str | None = None) -> FileStorage:
+        """A new private scratch folder (the writer destroys it when done)."""
+        return FileStorage(tempfile.mkdtemp(prefix="judgekit-whoosh-")).create()
+
+
 def build_ram(docs: Sequence[IndexDoc]) -> SearchIndex:
     """An index held in memory only."""
-    return build_in(RamStorage().create_index(make_schema()), docs)
+    return build_in(PrivateRamStorage().create_index(make_schema()), docs)

@@ -22,8 +22,10 @@ from judgekit.search.query import (
     FIELDS,
     NUMBER_CUE,
     Plan,
+    VersionName,
     concepts,
     group_query,
+    strip_versions,
     suggest,
     word_groups,
     wordings,
@@ -41,6 +43,7 @@ LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong t
 # game there, while the 1E corpus is one rulings document answering narrower questions.
 DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
+MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
 
 
 def weighting() -> scoring.WeightingModel:
@@ -85,6 +88,7 @@ class SearchIndex:
         self._stems: dict[int, list[str]] = {}  # each item's text as index terms, on demand
         self._flat: dict[int, str] = {}  # and its title and text, space-joined
         self.vocab = Vocabulary()
+        self.versions: tuple[VersionName, ...] = ()  # how questions name versions
         self.known_words: frozenset[str] = english_words()
         # Ranking reads a few fields of every match, results their text: keep them in memory
         # rather than unpickle (and decompress) stored fields on every query.
@@ -112,6 +116,10 @@ class SearchIndex:
         self.vocab = vocab
         self.known_words = english_words() | vocab.known_words()
         self.speller.learn(sorted(vocab.known_words() - set(self.speller.freq)))
+
+    def use_versions(self, names: tuple[VersionName, ...]) -> None:
+        """Recognise versions named in a question ("beaming in 1.1")."""
+        self.versions = names
 
     def known(self, word: str) -> bool:
         """A word of the corpus, the vocabulary or English: never 'corrected'."""
@@ -143,7 +151,7 @@ class SearchIndex:
                 unknown.append(group.part.text)
         found = [
             c
-            for c in concepts(self.vocab, groups, edition)
+            for c in concepts(self.vocab, groups, edition, query)
             if any(self._has(s) for s in c.terms) or c.phrases
         ]
         read_as = tuple(
@@ -179,8 +187,13 @@ class SearchIndex:
     def _search(
         self, query: str, filters: Filters, all_versions: bool, limit: int, fuzzy: bool = True
     ) -> Outcome:
+        typed = query
+        # A version named in the question is no word to look for: it says where to look.
+        query, mentioned = strip_versions(query, self.versions)
+        if filters.version or filters.document:
+            mentioned = frozenset()
         plan = self.plan(query, filters.edition, fuzzy)
-        suggestion = suggest(query, plan.groups)
+        suggestion = suggest(typed, plan.groups)
         wanted = plan.live.union(*(c.covers for c in plan.concepts))
         terms = frozenset(stem for g in plan.all for stem in g.terms)
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
@@ -196,9 +209,15 @@ class SearchIndex:
         lean = None if filters.edition else lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
         ranked = self._rank(
-            results, plan, wanted, exact, number, (lean or DEFAULT_LEAN, lean is not None)
+            results,
+            plan,
+            wanted,
+            exact,
+            number,
+            (lean or DEFAULT_LEAN, lean is not None),
+            mentioned,
         )
-        total, hits = collapse(self, ranked, all_versions, limit)
+        total, hits = collapse(self, ranked, all_versions, limit, mentioned)
         return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as)
 
     def _matched(self, hit, plan: Plan, owner: dict, own: dict) -> tuple[set[int], set[int]]:
@@ -227,6 +246,7 @@ class SearchIndex:
         exact: dict[int, int],
         number: bool,
         leaning: tuple[str | None, bool],
+        mentioned: frozenset[tuple[str, str]] = frozenset(),
     ) -> list:
         """Order hits: exact titles, then titles holding every word, then by relevance.
 
@@ -256,6 +276,8 @@ class SearchIndex:
                 value *= SUPERSEDED
             if lean and meta["edition"] != lean:
                 value *= LEAN_AWAY if lean != DEFAULT_LEAN or strong else DEFAULT_AWAY
+            if (meta["document"], meta["version"]) in mentioned:
+                value *= MENTIONED
             ranked.append([tier, value, hit.docnum, len(found)])
         ranked.sort(key=_order)
         if len(wanted) > 1 or number:

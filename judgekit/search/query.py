@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from whoosh import query as Q
 
 from judgekit.search.analysis import QueryPart, Speller, stems
-from judgekit.search.vocabulary import Term, Vocabulary, find_said
+from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
@@ -18,11 +18,47 @@ FIELDS = ("title", "text")
 
 # A question about a number: the passage stating that number near the words asked about wins.
 NUMBER_CUE = re.compile(
-    r"\b(?:how\s+(?:many|much|long|far)|number\s+of|minimum|maximum|min|max|limit|limits|size|"
+    r"\b(?:how\s+(?:many|much|long|far|small|big|large)|number\s+of|minimum|maximum|min|max|limit|limits|size|"
     r"at\s+least|at\s+most|up\s+to|more\s+than|fewer\s+than|less\s+than|cost\s+to|costs?|"
     r"total|count)\b",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class VersionName:
+    """How a judge may name a version in a question ("Call to Arms", "v1.1", "version 4")."""
+
+    pattern: re.Pattern[str]
+    document: str
+    version: str
+
+
+def version_names(versions: Sequence[tuple[str, str, str]]) -> tuple[VersionName, ...]:
+    """Patterns for (document, version id, short title) triples; a bare number never counts."""
+    out = []
+    for document, version, short in versions:
+        forms = {f"v{re.escape(version)}", rf"version\s+{re.escape(version)}"}
+        if "." in version or "-" in version:  # "1.1", "call-to-arms": distinctive alone
+            forms.add(r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", version))))
+        if short and not re.fullmatch(r"v?\d+", short):
+            forms.add(r"\s+".join(map(re.escape, short.split())))
+        alternatives = "|".join(sorted(forms))
+        pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w.])", re.I)
+        out.append(VersionName(pattern, document, version))
+    return tuple(out)
+
+
+def strip_versions(
+    query: str, names: Sequence[VersionName]
+) -> tuple[str, frozenset[tuple[str, str]]]:
+    """The query without the versions it names, and those versions (document, version)."""
+    found = set()
+    for name in names:
+        query, count = name.pattern.subn(lambda m: " " * len(m.group()), query)
+        if count:
+            found.add((name.document, name.version))
+    return query, frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -102,24 +138,34 @@ def word_groups(
     return groups
 
 
-def concepts(vocab: Vocabulary, groups: list[Group], edition: str | None) -> list[Group]:
+def _concept(said: tuple[Term, ...], covers: frozenset[int]) -> Group:
+    terms: dict[str, float] = {}
+    phrases: list[tuple[str, ...]] = []
+    for term in said:
+        for target in term.means:
+            key = tuple(stems(target))
+            if len(key) == 1:
+                terms.setdefault(key[0], EXPANSION_WEIGHT)
+            elif key and key not in phrases:
+                phrases.append(key)
+    return Group(None, terms, phrases=tuple(phrases), covers=covers, said=said)
+
+
+def concepts(
+    vocab: Vocabulary, groups: list[Group], edition: str | None, query: str = ""
+) -> list[Group]:
     """The vocabulary's rulebook words for the judge's words and phrases found in the query."""
     words = [(i, g) for i, g in enumerate(groups) if not g.part.phrase]
     # A corrected word counts as its correction: "hand sise" is the judge's "hand size".
     seq = [(stems(g.correction or g.part.text) or [""])[0] for _, g in words]
-    out = []
-    for match in find_said(vocab, seq, edition):
-        terms: dict[str, float] = {}
-        phrases: list[tuple[str, ...]] = []
-        for term in match.terms:
-            for target in term.means:
-                key = tuple(stems(target))
-                if len(key) == 1:
-                    terms.setdefault(key[0], EXPANSION_WEIGHT)
-                elif key and key not in phrases:
-                    phrases.append(key)
-        covers = frozenset(words[k][0] for k in range(match.start, match.end))
-        out.append(Group(None, terms, phrases=tuple(phrases), covers=covers, said=match.terms))
+    out = [
+        _concept(m.terms, frozenset(words[k][0] for k in range(m.start, m.end)))
+        for m in find_said(vocab, seq, edition)
+    ]
+    for start, end, term in find_raw(vocab, query, edition):
+        covers = frozenset(i for i, g in words if start <= g.part.start and g.part.end <= end)
+        if covers:
+            out.append(_concept((term,), covers))
     return out
 
 

@@ -71,11 +71,18 @@ def _fold(index: Any, topics: dict[str, list]) -> dict[str, list]:
     return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
 
 
-def collapse(index: Any, ranked: list, all_versions: bool, limit: int) -> tuple[int, tuple]:
+def collapse(
+    index: Any,
+    ranked: list,
+    all_versions: bool,
+    limit: int,
+    mentioned: frozenset[tuple[str, str]] = frozenset(),
+) -> tuple[int, tuple]:
     """One hit per topic in its newest matched version, with chips for the others.
 
     An older version whose passage holds more of the query's words than the one shown (v4
-    dropped some Call to Arms sentences) is kept beside it with its text.
+    dropped some Call to Arms sentences) is kept beside it with its text. A version the
+    question names ("under Call to Arms") is shown rather than the one in force.
     """
     meta = index.meta
     topics: dict[str, list] = {}
@@ -86,7 +93,14 @@ def collapse(index: Any, ranked: list, all_versions: bool, limit: int) -> tuple[
         topics = _fold(index, topics)
     hits = []
     for items in list(topics.values())[:limit]:
-        best = max(items, key=lambda it: (meta[it[2]]["current"], meta[it[2]]["vorder"]))
+        best = max(
+            items,
+            key=lambda it: (
+                (meta[it[2]]["document"], meta[it[2]]["version"]) in mentioned,
+                meta[it[2]]["current"],
+                meta[it[2]]["vorder"],
+            ),
+        )
         others = sorted(
             (it for it in items if it is not best), key=lambda it: meta[it[2]]["vorder"]
         )

@@ -16,6 +16,7 @@ from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query, snippet
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
+from judgekit.search.query import version_names
 from judgekit.search.vocabulary import load_vocabulary
 from judgekit.shapes.reading import entry_summary
 from judgekit.timing import model as timing
@@ -264,6 +265,9 @@ class SearchService:
         )
         # The vocabulary is read at every start, not cached: it shapes queries, not the index.
         index.use_vocabulary(load_vocabulary(corpus.root))
+        index.use_versions(
+            version_names([(v.document, v.id, v.short_title) for v in corpus.versions()])
+        )
         return index
 
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from judgekit.corpus.model import Corpus
 from judgekit.corpus.yamlio import YamlError, load_yaml
-from judgekit.search.analysis import stems, words
+from judgekit.search.analysis import STOPS, stems, words
 
 FILES = ("rules/vocabulary.yaml", "rulings/vocabulary.yaml")
 EDITIONS = ("2E", "1E")
@@ -60,15 +60,44 @@ class Vocabulary:
         return id(self)
 
 
+def _has_stop(phrase: str) -> bool:
+    return any(word in STOPS for word in words(phrase))
+
+
 @cache
 def _said(vocab: Vocabulary) -> dict[tuple[str, ...], list[Term]]:
     out: dict[tuple[str, ...], list[Term]] = {}
     for term in vocab.terms:
         for phrase in term.say:
             key = tuple(stems(phrase))
-            if key:
+            if key and not _has_stop(phrase):
                 out.setdefault(key, []).append(term)
     return out
+
+
+@cache
+def _raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
+    # A phrase with a stop word ("in order", "at least") is matched word for word in the
+    # question: as index terms it would shrink to one common word ("order").
+    return tuple(
+        (
+            re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, words(phrase))) + r"(?!\w)", re.I),
+            term,
+        )
+        for term in vocab.terms
+        for phrase in term.say
+        if _has_stop(phrase)
+    )
+
+
+def find_raw(vocab: Vocabulary, query: str, edition: str | None) -> list[tuple[int, int, Term]]:
+    """Where say phrases holding stop words stand in the question: (start, end, term)."""
+    return [
+        (m.start(), m.end(), term)
+        for pattern, term in _raw_said(vocab)
+        if not edition or term.edition == edition
+        for m in pattern.finditer(query)
+    ]
 
 
 @cache
