@@ -141,23 +141,45 @@ def parse_query(query: str) -> list[QueryPart]:
     return meaningful[:MAX_GROUPS]
 
 
-def proximity(seq: list[str], stem_groups: dict[str, set[int]], count: int, number: bool) -> float:
+@dataclass(frozen=True)
+class Positions:
+    """Where each index term of a text stands, and its numerals: what proximity reads."""
+
+    length: int
+    at: dict[str, tuple[int, ...]]
+    numerals: tuple[int, ...]
+
+
+def positions(seq: list[str]) -> Positions:
+    """The Positions of a text given as index terms."""
+    at: dict[str, list[int]] = {}
+    for pos, stem in enumerate(seq):
+        at.setdefault(stem, []).append(pos)
+    numerals = tuple(pos for pos, stem in enumerate(seq) if is_number(stem))
+    return Positions(len(seq), {k: tuple(v) for k, v in at.items()}, numerals)
+
+
+def proximity(
+    where: Positions, stem_groups: dict[str, set[int]], count: int, number: bool
+) -> float:
     """1 + up to PROXIMITY when the query's words stand close together in a text's terms.
 
-    seq is the text as index terms; stem_groups maps each query term to its word(s) of the
-    query; count is how many words the query has. With number, any numeral is one more word.
+    stem_groups maps each query term to its word(s) of the query; count is how many words the
+    query has. With number, any numeral is one more word.
     """
-    numeral = {count - 1} if number else set()
-    spots = [
-        (pos, stem_groups.get(s) or numeral)
-        for pos, s in enumerate(seq)
-        if s in stem_groups or (number and is_number(s))
-    ]
+    found: dict[int, set[int]] = {}
+    for stem, groups in stem_groups.items():
+        for pos in where.at.get(stem, ()):
+            found.setdefault(pos, set()).update(groups)
+    if number:
+        for pos in where.numerals:
+            found.setdefault(pos, {count - 1})
+    spots = sorted(found.items())
     present = set().union(*(g for _, g in spots)) if spots else set()
     if len(present) < 2:
         return 1.0
     # The shortest run of words holding every query word the text holds.
-    need, have, best, left = len(present), {}, len(seq) + 1, 0
+    need, have, best, left = len(present), {}, where.length + 1, 0
     for pos, gs in spots:
         for g in gs:
             have[g] = have.get(g, 0) + 1
@@ -276,12 +298,23 @@ def _tokens(flat: str) -> tuple[tuple[int, int, str], ...]:
     )
 
 
+@lru_cache(maxsize=4096)
+def _flat(text: str) -> tuple[str, dict[str, tuple[int, ...]]]:
+    """A text with its whitespace made single, and where each index term stands in its tokens."""
+    flat = " ".join(text.split())
+    at: dict[str, list[int]] = {}
+    for i, token in enumerate(_tokens(flat)):
+        at.setdefault(token[2], []).append(i)
+    return flat, {k: tuple(v) for k, v in at.items()}
+
+
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
-    flat = " ".join(text.split())
+    flat, at = _flat(text)
     if not flat:
         return ""
-    hits = [token for token in _tokens(flat) if token[2] in terms]
+    tokens = _tokens(flat)
+    hits = [tokens[i] for i in sorted(i for t in terms for i in at.get(t, ()))]
     start = 0
     if hits and len(flat) > width:
         # Slide a window along the marks; keep the first with most distinct terms.

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
-from whoosh.filedb.filestore import FileStorage, RamStorage
+from whoosh.filedb.filestore import RamStorage
 from whoosh.index import Index
 
 from judgekit.search.analysis import Speller, analyzer, title_key, vocabulary
@@ -117,15 +116,15 @@ def vocab_of(docs: Iterable[IndexDoc]) -> dict[str, int]:
 
 
 class PrivateRamStorage(RamStorage):
-    """Memory storage whose scratch files go in a folder of its own.
+    """Memory storage whose writer's scratch files stay in memory too.
 
-    Whoosh names them after the index (/tmp/MAIN.tmp for every index in every process), and a
-    writer removes that folder when it is done: two processes building at once broke each other.
+    Whoosh puts them in a folder named after the index (/tmp/MAIN.tmp for every index in
+    every process) and removes it when done: two processes building at once broke each other.
     """
 
-    def temp_storage(self, name: str | None = None) -> FileStorage:
-        """A new private scratch folder (the writer destroys it when done)."""
-        return FileStorage(tempfile.mkdtemp(prefix="judgekit-whoosh-")).create()
+    def temp_storage(self, name: str | None = None) -> RamStorage:
+        """Scratch space of its own, in memory (nothing on disk to share or to lack)."""
+        return RamStorage()
 
 
 def build_ram(docs: Sequence[IndexDoc]) -> SearchIndex:

@@ -11,9 +11,10 @@ from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from judgekit.search.analysis import (
+    Positions,
     Speller,
-    is_number,
     parse_query,
+    positions,
     proximity,
     stems,
     title_key,
@@ -24,13 +25,13 @@ from judgekit.search.query import (
     Plan,
     VersionName,
     concepts,
-    group_query,
     strip_versions,
     suggest,
     word_groups,
     wordings,
 )
 from judgekit.search.ranking import Hit, collapse, prefer_subsections
+from judgekit.search.scoring import TermScores, accumulate
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
 EXACT_FIRST = ("glossary", "ruling")  # an exact term or ruling topic beats everything
@@ -85,7 +86,7 @@ class SearchIndex:
         self.ix = ix
         self.speller = speller
         self._local = threading.local()
-        self._stems: dict[int, list[str]] = {}  # each item's text as index terms, on demand
+        self._stems: dict[int, Positions] = {}  # where each item's terms stand, on demand
         self._flat: dict[int, str] = {}  # and its title and text, space-joined
         self.vocab = Vocabulary()
         self.versions: tuple[VersionName, ...] = ()  # how questions name versions
@@ -99,6 +100,7 @@ class SearchIndex:
             {k: v for k, v in fields.items() if k != "text"} for fields in stored
         ]
         self.by_key: dict[str, int] = {m["key"]: i for i, m in enumerate(self.meta)}
+        self.scores = TermScores(self.searcher, self.meta)
 
     def searcher(self) -> Searcher:
         """This thread's searcher: Whoosh searchers must not be shared between threads."""
@@ -127,8 +129,7 @@ class SearchIndex:
 
     def _has(self, stem: str) -> bool:
         """Whether any item holds this index term."""
-        searcher = self.searcher()
-        return any(searcher.doc_frequency(name, stem) for name in FIELDS)
+        return any(self.scores.of(name, stem) for name in FIELDS)
 
     def _joined(self, docnum: int) -> str:
         """An item's title and text as space-joined index terms, for vocabulary phrases."""
@@ -199,17 +200,14 @@ class SearchIndex:
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
         if not wanted:
             return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as)
-        searcher = self.searcher()
-        fq = filters.query()
-        results = searcher.search(
-            Q.Or([group_query(g) for g in plan.all]), filter=fq, limit=None, terms=True
-        )
-        exact = self._exact(searcher, wordings(query, suggestion, plan), fq)
+        allowed = self.scores.allowed(filters)
+        acc = accumulate(self.scores, plan.all, allowed, self._phrase_in)
+        exact = self._exact(wordings(query, suggestion, plan), allowed)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
         lean = None if filters.edition else lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
         ranked = self._rank(
-            results,
+            acc,
             plan,
             wanted,
             exact,
@@ -220,27 +218,9 @@ class SearchIndex:
         total, hits = collapse(self, ranked, all_versions, limit, mentioned)
         return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as)
 
-    def _matched(self, hit, plan: Plan, owner: dict, own: dict) -> tuple[set[int], set[int]]:
-        """The word groups an item holds (itself or in the rulebook's words), and in its title."""
-        found: set[int] = set()
-        in_title: set[int] = set()
-        for name, term in hit.matched_terms():
-            key = (name, term.decode() if isinstance(term, bytes) else term)
-            found.update(owner.get(key, ()))
-            if name == "title":
-                # The title tier is for the judge's own words: an expansion ("win": points)
-                # must not lift every entry titled with it.
-                in_title.update(own.get(key, ()))
-        for concept in plan.concepts:
-            if concept.phrases and not concept.covers <= found:
-                flat = self._joined(hit.docnum)
-                if any(f" {' '.join(seq)} " in flat for seq in concept.phrases):
-                    found |= concept.covers
-        return found, in_title
-
     def _rank(
         self,
-        results,
+        acc: dict[int, list],
         plan: Plan,
         wanted: frozenset[int],
         exact: dict[int, int],
@@ -256,59 +236,56 @@ class SearchIndex:
         the version in force, and down for the other game when the words lean to one.
         """
         lean, strong = leaning
-        owner: dict[tuple[str, str], set[int]] = {}  # (field, term): the groups it stands for
-        own: dict[tuple[str, str], set[int]] = {}  # the same for the judge's own words only
-        for i, group in enumerate(plan.all):
-            idx = group.covers if group.part is None else {i}
-            for stem in group.terms:
-                for name in FIELDS:
-                    owner.setdefault((name, stem), set()).update(idx)
-                    if group.part is not None:
-                        own.setdefault((name, stem), set()).update(idx)
+        want = sum(1 << i for i in wanted)
         ranked = []
-        for hit in results:
-            found, in_title = self._matched(hit, plan, owner, own)
-            found &= wanted
-            tier = exact.get(hit.docnum, 0) or (2 if in_title >= wanted else 0)
-            value = hit.score * (len(found) / len(wanted)) ** COORD_POWER
-            meta = self.meta[hit.docnum]
+        for docnum, (score, found, in_title) in acc.items():
+            found &= want
+            tier = exact.get(docnum, 0) or (2 if in_title & want == want else 0)
+            value = score * (found.bit_count() / len(wanted)) ** COORD_POWER
+            meta = self.meta[docnum]
             if not meta["current"]:
                 value *= SUPERSEDED
             if lean and meta["edition"] != lean:
                 value *= LEAN_AWAY if lean != DEFAULT_LEAN or strong else DEFAULT_AWAY
             if (meta["document"], meta["version"]) in mentioned:
                 value *= MENTIONED
-            ranked.append([tier, value, hit.docnum, len(found)])
+            ranked.append([tier, value, docnum, found.bit_count()])
         ranked.sort(key=_order)
         if len(wanted) > 1 or number:
             stem_groups: dict[str, set[int]] = {}
-            for (_name, stem), idx in owner.items():
-                stem_groups.setdefault(stem, set()).update(idx)
+            for i, group in enumerate(plan.all):
+                idx = group.covers if group.part is None else {i}
+                for stem in group.terms:
+                    stem_groups.setdefault(stem, set()).update(idx)
             count = len(plan.groups) + number  # a wanted number counts as one more word
             for item in ranked[:RERANK]:
-                item[1] *= self._proximity(item[2], stem_groups, count, number)
+                if item[3] > 1 or number:  # one word alone stands close to nothing
+                    item[1] *= self._proximity(item[2], stem_groups, count, number)
             ranked.sort(key=_order)
         return prefer_subsections(self, ranked)
 
     def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""
-        seq = self._stems.get(docnum)
-        if seq is None:
-            seq = self._stems[docnum] = stems(self.texts[docnum])
-        factor = proximity(seq, stem_groups, count, number)
-        if number and not any(map(is_number, seq)):
+        where = self._stems.get(docnum)
+        if where is None:
+            where = self._stems[docnum] = positions(stems(self.texts[docnum]))
+        factor = proximity(where, stem_groups, count, number)
+        if number and not where.numerals:
             factor *= NO_NUMBER
         return factor
 
-    def _exact(self, searcher, wordings: list[str], fq: Q.Query | None) -> dict[int, int]:
+    def _exact(self, wordings: list[str], allowed: frozenset[int] | None) -> dict[int, int]:
         """Docnums whose title or alias equals a wording (stemmed): 4 for terms, 3 otherwise."""
-        keys = {key for key in map(title_key, wordings) if key}
-        if not keys:
-            return {}
-        found = searcher.search(
-            Q.Or([Q.Term("title_key", key) for key in keys]), filter=fq, limit=None
-        )
-        return {hit.docnum: 4 if hit["kind"] in EXACT_FIRST else 3 for hit in found}
+        found = {}
+        for key in {key for key in map(title_key, wordings) if key}:
+            for docnum in self.scores.titled(key):
+                if allowed is None or docnum in allowed:
+                    found[docnum] = 4 if self.meta[docnum]["kind"] in EXACT_FIRST else 3
+        return found
+
+    def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
+        """Whether a phrase's terms stand in a row in an item's title or text."""
+        return f" {' '.join(seq)} " in self._joined(docnum)
 
 
 def _always(_word: str) -> bool:

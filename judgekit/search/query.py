@@ -6,8 +6,6 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from whoosh import query as Q
-
 from judgekit.search.analysis import QueryPart, Speller, stems
 from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
@@ -167,22 +165,6 @@ def concepts(
         if covers:
             out.append(_concept((term,), covers))
     return out
-
-
-def group_query(group: Group) -> Q.Query:
-    """The Whoosh clause of one group."""
-    if group.part is not None and group.part.phrase and len(group.terms) > 1:
-        seq = list(group.terms)
-        return Q.Or([Q.Phrase("title", seq), Q.Phrase("text", seq)])
-    clauses: list[Q.Query] = [
-        Q.Term(name, stem, boost=weight) for stem, weight in group.terms.items() for name in FIELDS
-    ]
-    clauses += [
-        Q.Phrase(name, list(seq), boost=EXPANSION_WEIGHT)
-        for seq in group.phrases
-        for name in FIELDS
-    ]
-    return Q.Or(clauses)
 
 
 def wordings(query: str, suggestion: str | None, plan: Plan) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +235,7 @@ class SearchService:
         self.extras = {extra.kind: extra for extra in extras}
         self.kinds = ENTRY_KINDS + tuple(self.extras)
         self.how = ""  # "cache", "built" or "memory", once the index exists
+        self._static: dict[tuple[str, str, str, str], dict] = {}  # see _where
         self._index: SearchIndex | None = None
         self._lock = threading.Lock()
 
@@ -290,54 +291,66 @@ class SearchService:
 
     def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:
         """One result: where it is, what it says, and where else the topic matched."""
-        lib = self.lib
-        data: dict[str, Any] = {
-            "id": hit.id,
-            "kind": hit.kind,
-            "title": hit.title,
-            "document": hit.document,
-            "version": hit.version,
-            "url": "",
-            "api_url": None,
-            "snippet": snippet(hit.text, terms),
-            "text": hit.text,
-        }
-        doc = lib.corpus.documents[hit.document]
-        version = doc.version(hit.version)
-        data["edition"] = doc.edition
-        data["edition_label"] = EDITION_LABELS.get(doc.edition, doc.edition)
-        data["in_force"] = lib.corpus.in_force(version)
-        data["document_title"] = doc.short_title
-        data["version_title"] = version.short_title
+        data = dict(self._where(hit.document, hit.version, hit.id, hit.kind, hit.title))
+        data["snippet"] = snippet(hit.text, terms)
         data["exact"] = hit.exact
-        entry = version.get(hit.id) if hit.kind in ENTRY_KINDS else None
-        data["url"] = self._url(hit)
-        if entry is not None:
-            data["api_url"] = lib.entry_api_url(entry)
-            data["citation"] = lib.citation_title(entry)
-            data["breadcrumb"] = [entry_summary(lib, e) for e in lib.breadcrumb(entry)]
-        elif hit.kind in self.extras:
-            extra = self.extras[hit.kind]
-            data["api_url"] = extra.urls(hit)[1]
-            data["citation"] = f"{lib.label(version)}, {hit.title}"
-            data["breadcrumb"] = extra.breadcrumb(hit)
-        data["also_in"] = []
         older = {(v, i): text for v, i, text in hit.older}
+        data["also_in"] = []
         for other_version, other_id in hit.also_in:
-            other = replace(hit, version=other_version, id=other_id, also_in=(), older=())
+            other = self._where(hit.document, other_version, other_id, hit.kind, hit.title)
             passage = older.get((other_version, other_id))
-            found = lib.corpus.entry(hit.document, other_version, other_id)
             data["also_in"].append(
                 {
                     "version": other_version,
-                    "short_title": getattr(doc.version(other_version), "short_title", ""),
+                    "short_title": other["version_title"],
                     "id": other_id,
-                    "title": found.title if found else hit.title,
-                    "url": self._url(other),
+                    "title": other["title"],
+                    "url": other["url"],
                     # This older version's passage holds more of the words asked about.
                     "snippet": snippet(passage, terms) if passage else None,
                 }
             )
+        return data
+
+    def _where(self, document: str, version_id: str, item: str, kind: str, title: str) -> dict:
+        """What a result says of an item besides its snippet: the same for every query, so kept
+        (a result's dict copies it; nothing changes it)."""
+        key = (document, version_id, item, kind)
+        found = self._static.get(key)
+        if found is None:
+            found = self._static[key] = self._describe(document, version_id, item, kind, title)
+        return found
+
+    def _describe(self, document: str, version_id: str, item: str, kind: str, title: str) -> dict:
+        lib = self.lib
+        doc = lib.corpus.documents[document]
+        version = doc.version(version_id)
+        entry = version.get(item) if kind in ENTRY_KINDS else None
+        hit = Hit(document, version_id, item, kind, title, "", 0.0, False)
+        data: dict[str, Any] = {
+            "id": item,
+            "kind": kind,
+            "title": entry.title if entry is not None and kind != "step" else title,
+            "document": document,
+            "version": version_id,
+            "url": self._url(hit),
+            "api_url": None,
+            "text": self.index.texts[self.index.by_key[f"{document}/{version_id}/{item}"]],
+            "edition": doc.edition,
+            "edition_label": EDITION_LABELS.get(doc.edition, doc.edition),
+            "in_force": lib.corpus.in_force(version),
+            "document_title": doc.short_title,
+            "version_title": version.short_title,
+        }
+        if entry is not None:
+            data["api_url"] = lib.entry_api_url(entry)
+            data["citation"] = lib.citation_title(entry)
+            data["breadcrumb"] = [entry_summary(lib, e) for e in lib.breadcrumb(entry)]
+        elif kind in self.extras:
+            extra = self.extras[kind]
+            data["api_url"] = extra.urls(hit)[1]
+            data["citation"] = f"{lib.label(version)}, {title}"
+            data["breadcrumb"] = extra.breadcrumb(hit)
         return data
 
     def _url(self, hit: Hit) -> str:

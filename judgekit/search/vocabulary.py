@@ -101,6 +101,11 @@ def find_raw(vocab: Vocabulary, query: str, edition: str | None) -> list[tuple[i
 
 
 @cache
+def _longest(vocab: Vocabulary) -> int:
+    return max(map(len, vocab.said()), default=0)
+
+
+@cache
 def _leaning(vocab: Vocabulary) -> dict[tuple[str, ...], str]:
     return {
         key: edition
@@ -122,7 +127,7 @@ class Match:
 def find_said(vocab: Vocabulary, seq: list[str], edition: str | None) -> list[Match]:
     """The longest say phrases found in a query's terms, left to right, without overlap."""
     said = vocab.said()
-    longest = max(map(len, said), default=0)
+    longest = _longest(vocab)
     out, i = [], 0
     while i < len(seq):
         for size in range(min(longest, len(seq) - i), 0, -1):
