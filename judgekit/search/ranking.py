@@ -71,12 +71,32 @@ def _fold(index: Any, topics: dict[str, list]) -> dict[str, list]:
     return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
 
 
+def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
+    """How many results a full collapse of every match would give (without collapsing it)."""
+    meta = index.meta
+    field = "key" if all_versions else "topic"
+    live: dict[str, bool] = {}
+    for item in ranked:
+        fields = meta[item[2]]
+        live[fields[field]] = live.get(fields[field], False) or fields["current"]
+    if all_versions:
+        return len(live)
+    folded = {
+        meta[item[2]]["topic"]
+        for item in ranked
+        if not live[meta[item[2]]["topic"]]
+        and any(live.get(s) for s in meta[item[2]]["successors"])
+    }
+    return len(live) - len(folded)
+
+
 def collapse(
     index: Any,
     ranked: list,
     all_versions: bool,
     limit: int,
     mentioned: frozenset[tuple[str, str]] = frozenset(),
+    every: list | None = None,
 ) -> tuple[int, tuple]:
     """One hit per topic in its newest matched version, with chips for the others.
 
@@ -85,12 +105,23 @@ def collapse(
     question names ("under Call to Arms") is shown rather than the one in force.
     """
     meta = index.meta
+    field = "key" if all_versions else "topic"
     topics: dict[str, list] = {}
     for item in ranked:
-        fields = meta[item[2]]
-        topics.setdefault(fields["key"] if all_versions else fields["topic"], []).append(item)
+        topics.setdefault(meta[item[2]][field], []).append(item)
     if not all_versions:
         topics = _fold(index, topics)
+    total = len(topics)
+    if every is not None and len(every) > len(ranked):
+        # ranked is the best of every match: count every match's topics, and give the topics
+        # shown their other versions that ranked below the cut.
+        total = count_topics(index, every, all_versions)
+        shown = {topic: topics[topic] for topic in list(topics)[:limit]}
+        seen = {item[2] for item in ranked}
+        for item in every:
+            topic = meta[item[2]][field]
+            if topic in shown and item[2] not in seen:
+                shown[topic].append(item)
     hits = []
     for items in list(topics.values())[:limit]:
         best = max(
@@ -124,4 +155,4 @@ def collapse(
                 ),
             )
         )
-    return len(topics), tuple(hits)
+    return total, tuple(hits)
