@@ -170,10 +170,12 @@ def proximity(
     found: dict[int, set[int]] = {}
     for stem, groups in stem_groups.items():
         for pos in where.at.get(stem, ()):
-            found.setdefault(pos, set()).update(groups)
+            prev = found.get(pos)  # the groups are only read: share them, unite on a clash
+            found[pos] = groups if prev is None else prev | groups
     if number:
+        numeral = {count - 1}
         for pos in where.numerals:
-            found.setdefault(pos, {count - 1})
+            found.setdefault(pos, numeral)
     spots = sorted(found.items())
     present = set().union(*(g for _, g in spots)) if spots else set()
     if len(present) < 2:

@@ -38,7 +38,7 @@ from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 EXACT_FIRST = ("glossary", "ruling")  # an exact term or ruling topic beats everything
 COORD_POWER = 2  # an item holding half the query's words scores a quarter
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
-RERANK = 50  # how many of the best hits are checked for proximity
+RERANK = 30  # how many of the best hits are checked for proximity
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
 LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
 # With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole

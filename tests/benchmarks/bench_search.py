@@ -42,8 +42,13 @@ CLIENTS = 8
 HELLO = """
 import sys, flask, waitress
 app = flask.Flask("hello")
-app.get("/")(lambda: "hello")
-app.get("/api/search")(lambda: {"query": flask.request.args.get("q", "")})
+
+
+@app.get("/api/search")
+def hello():
+    return {"query": flask.request.args.get("q", "")}
+
+
 waitress.serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=8, ident="hello")
 """
 
@@ -195,21 +200,28 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
 
 def serve_and_hammer(command: list[str], port: int, path: str, queries: list[str]) -> dict:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     try:
-        wait_for(port, f"{path}?q=warm")
+        try:
+            wait_for(port, f"{path}?q=warm")
+        except RuntimeError:
+            log.seek(0)
+            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
         hammer(port, path, [f"warm {w}" for w in ("dilemma", "beam", "mission")] * 8)
         return hammer(port, path, queries)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        log.close()
 
 
 def server(lib: Library, cache: str) -> None:
     queries = distinct_queries(lib)
     assert len(set(queries)) == len(queries) >= 1000
     port = free_port()
-    judgekit = [sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)]
+    script = "from judgekit.cli import main; raise SystemExit(main())"
+    judgekit = [sys.executable, "-c", script, "serve", "--port", str(port)]
     env_cache = {"JUDGEKIT_SEARCH_CACHE_DIR": cache}
     os.environ.update(env_cache)
     real = serve_and_hammer(judgekit, port, "/api/search", queries)
