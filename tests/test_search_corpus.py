@@ -141,10 +141,10 @@ def test_a_word_the_rules_never_use_gets_the_nearest_rules(client):
 def test_a_judge_who_chose_2e_never_sees_1e(client, query):
     for result in search(client, q=query, edition="2E", limit=100)["results"]:
         assert result["edition"] == "2E", result["id"]
-    client.post("/search/edition", data={"choice": "2E", "next": "/search"})
+    client.get("/search/edition", query_string={"choice": "2E", "next": "/search"})
     body = client.get("/search", query_string={"q": query, "limit": "100"}).get_data(as_text=True)
     assert 'class="badge badge-ed ed-1E"' not in body
-    client.post("/search/edition", data={"choice": "", "next": "/search"})
+    client.get("/search/edition", query_string={"choice": "", "next": "/search"})
 
 
 def test_every_result_says_which_game_it_belongs_to(client, corpus):

@@ -31,7 +31,7 @@ def editions(body: str) -> set[str]:
 
 
 def choose(ec, choice: str, next_url: str = "/search?q=stopped+ship"):
-    return ec.post("/search/edition", data={"choice": choice, "next": next_url})
+    return ec.get("/search/edition", query_string={"choice": choice, "next": next_url})
 
 
 def test_without_a_choice_both_games_are_searched_and_labelled(ec):
@@ -145,3 +145,23 @@ def test_choices_parse_and_apply(corpus):
     choice = parse_choice(corpus, "2E:4")
     assert with_choice({"q": "x"}, choice) == {"q": "x", "edition": "2E", "version": "4"}
     assert with_choice({"q": "x", "edition": ""}, choice) == {"q": "x", "edition": ""}
+
+
+@pytest.mark.parametrize(
+    "choice",
+    ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "x" * 5000, "2E:\x00", "%ff"],
+)
+def test_a_hostile_choice_is_a_400_and_escaped(ec, choice):
+    response = choose(ec, choice)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "<script>alert" not in body and "<img src=x" not in body
+    assert COOKIE not in response.headers.get("Set-Cookie", "")
+
+
+def test_a_hostile_next_is_never_followed_off_site_nor_breaks_the_header(ec):
+    for target in ("/search?q=<script>", "/\r\nSet-Cookie: x=1", "javascript:alert(1)"):
+        response = choose(ec, "2E", target)
+        assert response.status_code == 303
+        location = response.headers["Location"]
+        assert location.startswith("/") and "\n" not in location and "<" not in location

@@ -95,16 +95,20 @@ def results() -> ResponseReturnValue:
     return _run("search/_results.html")
 
 
-@bp.post("/search/edition")
+@bp.get("/search/edition")
 def edition() -> ResponseReturnValue:
-    """Remember (or, with an empty choice, forget) the game this device judges; go back."""
-    value = request.form.get("choice", "")
+    """Remember (or, with an empty choice, forget) the game this device judges; go back.
+
+    A GET, like a language switch: a link or a plain form sets it without JavaScript, and all
+    it changes is this device's own preference.
+    """
+    value = request.args.get("choice", "")
     choice = parse_choice(library().corpus, value)
     if value.strip() and choice is None:
         return render_template(
             "search/edition_error.html", value=value[:80], choices=choices(library().corpus)
         ), 400
-    response = redirect(safe_next(request.form.get("next")), code=303)
+    response = redirect(safe_next(request.args.get("next")), code=303)
     if choice is None:
         response.delete_cookie(COOKIE, path="/")
     else:
