@@ -149,7 +149,7 @@ def test_choices_parse_and_apply(corpus):
 
 @pytest.mark.parametrize(
     "choice",
-    ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "x" * 5000, "2E:\x00", "%ff"],
+    ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "x" * 5000, "2E:\x00", "%ff"],
 )
 def test_a_hostile_choice_is_a_400_and_escaped(ec, choice):
     response = choose(ec, choice)
