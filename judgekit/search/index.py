@@ -35,7 +35,9 @@ from judgekit.search.ranking import Hit, collapse, prefer_subsections
 from judgekit.search.scoring import TermScores, accumulate
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
-EXACT_FIRST = ("glossary", "ruling")  # an exact term or ruling topic beats everything
+# An exact card title beats everything (the card page gathers its rulings), then an exact
+# term or ruling topic; any other exact title comes next (tier 3). (As on main, issue #15.)
+EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
 COORD_POWER = 2  # an item holding half the query's words scores a quarter
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
 RERANK = 30  # how many of the best hits are checked for proximity
@@ -101,6 +103,10 @@ class SearchIndex:
             {k: v for k, v in fields.items() if k != "text"} for fields in stored
         ]
         self.by_key: dict[str, int] = {m["key"]: i for i, m in enumerate(self.meta)}
+        # Card titles complete as the judge types: "devidian d" means the card Devidian Door.
+        self.card_names = sorted(
+            {(title_key(m["name"]), m["name"]) for m in self.meta if m.get("kind") == "card"}
+        )
         # What ranking reads of every match, as lists: faster than the meta dicts.
         self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
         self._editions = [m["edition"] for m in self.meta]
@@ -207,7 +213,8 @@ class SearchIndex:
             return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as)
         allowed = self.scores.allowed(filters)
         acc = accumulate(self.scores, plan.all, allowed, self._phrase_in)
-        exact = self._exact(wordings(query, suggestion, plan), allowed)
+        said = wordings(query, suggestion, plan) + self._card_completions(query)
+        exact = self._exact(said, allowed)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
         lean = None if filters.edition else lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
@@ -285,13 +292,27 @@ class SearchIndex:
         return factor
 
     def _exact(self, wordings: list[str], allowed: frozenset[int] | None) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed): 4 for terms, 3 otherwise."""
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
         found = {}
         for key in {key for key in map(title_key, wordings) if key}:
             for docnum in self.scores.titled(key):
                 if allowed is None or docnum in allowed:
-                    found[docnum] = 4 if self.meta[docnum]["kind"] in EXACT_FIRST else 3
+                    found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
         return found
+
+    def _card_completions(self, query: str, most: int = 5) -> list[str]:
+        """Card titles the query is most of the start of, as exact wordings.
+
+        At least three letters and half the title: "devidian d" is Devidian Door, while
+        "stopped" is a rule word, not the start of Stop First Contact.
+        """
+        key = title_key(query)
+        if len(key) < 3 or not self.card_names:
+            return []
+        found = [
+            name for k, name in self.card_names if k.startswith(key) and len(key) * 2 >= len(k)
+        ]
+        return found[:most]
 
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""

@@ -160,6 +160,7 @@ class ExtraSource:
     docs: Callable[[], list[IndexDoc]]
     urls: Callable[[Hit], tuple[str, str | None]]  # (page url, api url)
     breadcrumb: Callable[[Hit], list[dict[str, Any]]]
+    describe: Callable[[Hit], dict[str, Any]] | None = None  # fields that replace the defaults
 
 
 def timing_source(lib: Library) -> ExtraSource | None:
@@ -351,6 +352,8 @@ class SearchService:
             data["api_url"] = extra.urls(hit)[1]
             data["citation"] = f"{lib.label(version)}, {title}"
             data["breadcrumb"] = extra.breadcrumb(hit)
+            if extra.describe is not None:
+                data.update(extra.describe(hit))
         return data
 
     def _url(self, hit: Hit) -> str:
