@@ -54,6 +54,7 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "diff.history": ({"document": BOOK, "entry_id": "beaming"}, {}, 200),
     "search.search": ({}, {"q": "beam"}, 200),
     "search.results": ({}, {"q": "beam"}, 200),
+    "search.edition": ({}, {"choice": "2E", "next": "/search"}, 303),
     "timing.index": ({}, {}, 200),
     "timing.sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
     "static": ({"filename": "css/judgekit.css"}, {}, 200),

@@ -34,7 +34,15 @@ def api(sc, **params):
 
 def test_the_answer_has_the_documented_shape(sc):
     data = api(sc, q="dilemma")
-    assert list(data) == ["query", "total", "results", "suggestion"]
+    assert list(data) == [
+        "query",
+        "total",
+        "results",
+        "suggestion",
+        "not_in_rules",
+        "read_as",
+        "filters",
+    ]
     assert data["query"] == "dilemma" and data["total"] == 6 and data["suggestion"] is None
     for result in data["results"]:
         assert RESULT_KEYS <= set(result)
@@ -70,6 +78,7 @@ def test_chips_name_the_other_versions(sc):
             "id": "beaming",
             "title": "Beaming",
             "url": "/rules/book/1/beaming",
+            "snippet": None,  # v1's passage holds no more of the words than v2's
         }
     ]
     every = api(sc, q="beam ", all_versions="1")
@@ -232,7 +241,8 @@ def test_the_page_renders_the_api_results(sc):
 def test_the_page_shows_chips_and_the_version_in_force(sc):
     body = sc.get("/search?q=beam+").get_data(as_text=True)
     assert (
-        '<span class="chip chip-here" title="This result is from v2">v2 · in force</span>' in body
+        '<span class="chip chip-here ed-2E" title="This result is from the Second Edition '
+        'Book v2">2E v2 · in force</span>' in body
     )
     assert '<a class="chip" href="/rules/book/1/beaming"' in body
 
@@ -255,7 +265,8 @@ def test_a_zero_result_search_suggests_what_to_do(sc):
     assert "unknown kind" in body  # steps are not in this corpus
     body = sc.get("/search?q=xyzzy+plugh&kind=ruling").get_data(as_text=True)
     assert "No results for <q>xyzzy plugh</q> with these filters." in body
-    assert '<a href="/search?q=xyzzy+plugh">Search without the filters</a>' in body
+    # edition= (both games): without it a remembered edition would filter again.
+    assert '<a href="/search?q=xyzzy+plugh&amp;edition=">Search without the filters</a>' in body
     body = sc.get("/search?q=comandeer+a+ship").get_data(as_text=True)
     assert 'Did you mean <a href="/search?q=commandeer+a+ship">commandeer a ship</a>?' in body
 

@@ -134,3 +134,39 @@ def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
     finally:
         context.close()
     assert off_host == []
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 1280, "height": 800}, {"width": 360, "height": 740}]
+)
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_judged_edition_is_a_chip_that_one_tap_clears(
+    browser, live_server, viewport, javascript
+):
+    context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/search?q=stopped")
+        assert page.locator(".result .badge-ed.ed-1E").count() > 0  # both games at first
+        with page.expect_navigation():
+            page.locator(".edition-choice button[value='2E']").click()
+        chip = page.locator(".chip-judging")
+        assert chip.inner_text() == "Judging 2E"
+        assert chip.is_visible()
+        assert page.locator(".result .badge-ed.ed-1E").count() == 0
+        assert page.locator(".result .badge-ed.ed-2E").count() > 0
+        assert urlsplit(page.url).path == "/search"  # back where the judge was
+        # Every page's search box shows it, and another search keeps it.
+        page.goto(f"{live_server}/rules/2e-rulebook/4/beaming")
+        assert page.locator(".chip-judging").inner_text() == "Judging 2E"
+        page.goto(f"{live_server}/search?q=score+points")
+        assert page.locator(".result .badge-ed.ed-1E").count() == 0
+        clear = page.locator(".chip-clear")
+        box = clear.bounding_box()
+        assert box and box["width"] >= 30 and box["height"] >= 30  # a tap target on a phone
+        with page.expect_navigation():
+            clear.click()
+        assert page.locator(".chip-judging").count() == 0
+        assert page.locator(".result .badge-ed.ed-1E").count() > 0
+    finally:
+        context.close()

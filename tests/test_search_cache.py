@@ -55,8 +55,8 @@ def test_built_once_then_opened_from_the_cache(corpus_copy, tmp_path):
         == [
             "gl-dilemma",
             "dilemmas",
-            "dilemmas-timing",
             "facing-dilemmas",
+            "dilemmas-timing",
             "gl-attempting-missions",
             "gl-stopped",
         ]

@@ -111,3 +111,50 @@ def test_the_index_holds_every_entry_step_and_card(app, corpus):
     steps = sum(len(seq.flat) for seq in sequences_for(corpus))
     cards = len(corpus.cards.cards)
     assert service.index.doc_count() == entries + steps + cards
+
+
+# -- a judge's words, on the real corpus (issue #11) ------------------------------------------
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        ("hand size", "2e-rulebook/4/discard-excess-cards"),
+        ("deck size", "2e-rulebook/4/building-a-deck"),
+        ("hq", "2e-rulebook/4/mission"),
+    ],
+)
+def test_table_talk_finds_the_2e_rule_with_no_did_you_mean(client, query, answer):
+    data = search(client, q=query)
+    top = [f"{r['document']}/{r['version']}/{r['id']}" for r in data["results"][:3]]
+    assert answer in top, top
+    assert data["suggestion"] is None
+
+
+def test_a_word_the_rules_never_use_gets_the_nearest_rules(client):
+    data = search(client, q="mulligan")
+    assert data["not_in_rules"] == ["mulligan"]
+    assert data["read_as"][0]["words"] == "mulligan"
+    assert data["results"][0]["id"] == "setting-up-the-game"
+    body = client.get("/search?q=mulligan").get_data(as_text=True)
+    assert "<q>mulligan</q>: not in the rules. Showing the rules about <q>opening hand</q>" in body
+
+
+@pytest.mark.parametrize("query", [*QUERIES, "stopped ship move", "score points", "hq"])
+def test_a_judge_who_chose_2e_never_sees_1e(client, query):
+    for result in search(client, q=query, edition="2E", limit=100)["results"]:
+        assert result["edition"] == "2E", result["id"]
+    client.get("/search/edition", query_string={"choice": "2E", "next": "/search"})
+    body = client.get("/search", query_string={"q": query, "limit": "100"}).get_data(as_text=True)
+    assert 'class="badge badge-ed ed-1E"' not in body
+    client.get("/search/edition", query_string={"choice": "", "next": "/search"})
+
+
+def test_every_result_says_which_game_it_belongs_to(client, corpus):
+    for query in QUERIES:
+        for result in search(client, q=query, limit=100)["results"]:
+            assert result["edition"] == corpus.documents[result["document"]].edition
+            assert result["edition_label"] in ("Second Edition", "First Edition")
+
+
+@pytest.mark.parametrize("query", ["stopped", "stopped ship move", "score points"])
+def test_with_no_choice_a_2e_question_ranks_2e_first(client, query):
+    assert search(client, q=query)["results"][0]["edition"] == "2E"

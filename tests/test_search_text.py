@@ -10,6 +10,7 @@ from judgekit.search.analysis import (
     edit_distance,
     game_stem,
     parse_query,
+    positions,
     proximity,
     snippet,
     snippet_plain,
@@ -163,4 +164,4 @@ def test_snippet_plain():
 )
 def test_proximity(seq, number, factor):
     groups = {"beam": {0}, "personnel": {1}}
-    assert proximity(seq, groups, 2 + number, number) == pytest.approx(factor)
+    assert proximity(positions(seq), groups, 2 + number, number) == pytest.approx(factor)

@@ -10,6 +10,7 @@ from judgekit.corpus.cards_check import check_cards
 from judgekit.corpus.model import Corpus, Entry, Version
 from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.render.text import normalize_typography
+from judgekit.search.vocabulary import vocabulary_problems
 from judgekit.timing.check import timing_problems
 
 DEBRIS = [
@@ -172,7 +173,7 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     """Every problem of a loaded corpus and its timing files; seeds default to ``seeds_dir``."""
     if seeds is None:
         seeds = seeds_dir(corpus.root)
-    return check_corpus(corpus, seeds) + timing_problems(corpus)
+    return check_corpus(corpus, seeds) + timing_problems(corpus) + vocabulary_problems(corpus)
 
 
 def validate(

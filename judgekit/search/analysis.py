@@ -27,7 +27,8 @@ TOKEN_RE = re.compile(TOKEN_PATTERN)
 STOPS = frozenset(STOP_WORDS)
 QUESTION_WORDS = frozenset(
     "how what which who whom whose why where does do did done i i'm me my mine happen happens "
-    "happened there should would could get gets got rule rules about many much".split()
+    "happened there should would could get gets got rule rules about many much need needs "
+    "needed its it's their theirs they them his her he she our".split()
 )
 
 # Where Porter2 splits a game word's forms or merges two game words, say what we mean.
@@ -140,23 +141,47 @@ def parse_query(query: str) -> list[QueryPart]:
     return meaningful[:MAX_GROUPS]
 
 
-def proximity(seq: list[str], stem_groups: dict[str, set[int]], count: int, number: bool) -> float:
+@dataclass(frozen=True)
+class Positions:
+    """Where each index term of a text stands, and its numerals: what proximity reads."""
+
+    length: int
+    at: dict[str, tuple[int, ...]]
+    numerals: tuple[int, ...]
+
+
+def positions(seq: list[str]) -> Positions:
+    """The Positions of a text given as index terms."""
+    at: dict[str, list[int]] = {}
+    for pos, stem in enumerate(seq):
+        at.setdefault(stem, []).append(pos)
+    numerals = tuple(pos for pos, stem in enumerate(seq) if is_number(stem))
+    return Positions(len(seq), {k: tuple(v) for k, v in at.items()}, numerals)
+
+
+def proximity(
+    where: Positions, stem_groups: dict[str, set[int]], count: int, number: bool
+) -> float:
     """1 + up to PROXIMITY when the query's words stand close together in a text's terms.
 
-    seq is the text as index terms; stem_groups maps each query term to its word(s) of the
-    query; count is how many words the query has. With number, any numeral is one more word.
+    stem_groups maps each query term to its word(s) of the query; count is how many words the
+    query has. With number, any numeral is one more word.
     """
-    numeral = {count - 1} if number else set()
-    spots = [
-        (pos, stem_groups.get(s) or numeral)
-        for pos, s in enumerate(seq)
-        if s in stem_groups or (number and is_number(s))
-    ]
+    found: dict[int, set[int]] = {}
+    for stem, groups in stem_groups.items():
+        for pos in where.at.get(stem, ()):
+            prev = found.get(pos)  # the groups are only read: share them, unite on a clash
+            found[pos] = groups if prev is None else prev | groups
+    if number:
+        numeral = {count - 1}
+        for pos in where.numerals:
+            found.setdefault(pos, numeral)
+    spots = sorted(found.items())
     present = set().union(*(g for _, g in spots)) if spots else set()
     if len(present) < 2:
         return 1.0
     # The shortest run of words holding every query word the text holds.
-    need, have, best, left = len(present), {}, len(seq) + 1, 0
+    need, have, best, left = len(present), {}, where.length + 1, 0
     for pos, gs in spots:
         for g in gs:
             have[g] = have.get(g, 0) + 1
@@ -204,11 +229,18 @@ class Speller:
         # No word longer than this plus 2 is within 2 edits of a known one.
         self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
-        for word in frequencies:
+        self.learn(frequencies)
+
+    def learn(self, known: Iterable[str]) -> None:
+        """Add words that corrections may propose (the corpus's, then a judge's vocabulary)."""
+        for word in known:
             if len(word) < 3 or word.isdigit() or word in STOPS:
                 continue  # never "correct" a word into a stop word: it would search nothing
+            self.longest = max(self.longest, len(word))
             for key in _deletes(word) | {word}:
-                self.near.setdefault(key, []).append(word)
+                bucket = self.near.setdefault(key, [])
+                if word not in bucket:
+                    bucket.append(word)
 
     def __contains__(self, word: str) -> bool:
         return word in self.freq
@@ -243,7 +275,7 @@ class Speller:
         for cand in candidates:
             dist = edit_distance(word, cand, maxdist + 1)
             if dist <= maxdist:
-                scored.append((dist, -self.freq[cand], cand))
+                scored.append((dist, -self.freq.get(cand, 0), cand))
         scored.sort()
         return [cand for _, _, cand in scored[:limit]]
 
@@ -268,12 +300,23 @@ def _tokens(flat: str) -> tuple[tuple[int, int, str], ...]:
     )
 
 
+@lru_cache(maxsize=4096)
+def _flat(text: str) -> tuple[str, dict[str, tuple[int, ...]]]:
+    """A text with its whitespace made single, and where each index term stands in its tokens."""
+    flat = " ".join(text.split())
+    at: dict[str, list[int]] = {}
+    for i, token in enumerate(_tokens(flat)):
+        at.setdefault(token[2], []).append(i)
+    return flat, {k: tuple(v) for k, v in at.items()}
+
+
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
-    flat = " ".join(text.split())
+    flat, at = _flat(text)
     if not flat:
         return ""
-    hits = [token for token in _tokens(flat) if token[2] in terms]
+    tokens = _tokens(flat)
+    hits = [tokens[i] for i in sorted(i for t in terms for i in at.get(t, ()))]
     start = 0
     if hits and len(flat) > width:
         # Slide a window along the marks; keep the first with most distinct terms.
@@ -288,7 +331,7 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
             if not counts[hits[i][2]]:
                 del counts[hits[i][2]]
         # Some words of context before the first mark; a full window near the end.
-        start = min(max(0, hits[best][0] - 40), len(flat) - width)
+        start = min(max(0, hits[best][0] - 24), len(flat) - width)
         if start:
             space = flat.find(" ", start)
             start = space + 1 if 0 <= space < hits[best][0] else hits[best][0]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -13,7 +12,7 @@ from whoosh.index import Index
 from judgekit.search.analysis import Speller, analyzer, title_key, vocabulary
 from judgekit.search.index import SearchIndex
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 TITLE_BOOST = 3.0
 
 
@@ -31,6 +30,7 @@ def make_schema() -> Schema:
         vorder=NUMERIC(stored=True),
         current=STORED(),
         successors=STORED(),
+        parent=STORED(),
         name=STORED(),
         title=TEXT(analyzer=ana, phrase=True, field_boost=TITLE_BOOST),
         title_key=KEYWORD(commas=True, scorable=False),
@@ -54,6 +54,7 @@ class IndexDoc:
     heading: str = ""  # what results show, when not the (searched) title
     current: bool = True  # in the version in force
     successors: tuple[str, ...] = ()  # topics this one was merged into or replaced by
+    parent: str = ""  # the id of the entry this one is a sub-section of, in the same version
 
     @property
     def topic(self) -> str:
@@ -89,6 +90,7 @@ def write_docs(ix: Index, docs: Iterable[IndexDoc]) -> int:
                 vorder=doc.vorder,
                 current=doc.current,
                 successors=list(doc.successors),
+                parent=f"{doc.document}/{doc.version}/{doc.parent}" if doc.parent else "",
                 name=doc.heading or doc.title,
                 title=" ; ".join(names),
                 title_key=",".join(k for k in {title_key(n) for n in names} if k),
@@ -113,9 +115,18 @@ def vocab_of(docs: Iterable[IndexDoc]) -> dict[str, int]:
     return vocabulary(" ".join((d.title, *d.aliases, d.text)) for d in docs)
 
 
+class PrivateRamStorage(RamStorage):
+    """Memory storage whose writer's scratch files stay in memory too.
+
+    Whoosh puts them in a folder named after the index (/tmp/MAIN.tmp for every index in
+    every process) and removes it when done: two processes building at once broke each other.
+    """
+
+    def temp_storage(self, name: str | None = None) -> RamStorage:
+        """Scratch space of its own, in memory (nothing on disk to share or to lack)."""
+        return RamStorage()
+
+
 def build_ram(docs: Sequence[IndexDoc]) -> SearchIndex:
     """An index held in memory only."""
-    # Whoosh's writer spills to tempdir/<indexname>.tmp: a name of its own per build, or two
-    # processes indexing in memory at once ("MAIN.tmp") delete each other's files.
-    name = f"judgekit-{uuid.uuid4().hex}"
-    return build_in(RamStorage().create_index(make_schema(), indexname=name), docs)
+    return build_in(PrivateRamStorage().create_index(make_schema()), docs)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import heapq
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from whoosh import query as Q
 from whoosh import scoring
@@ -12,24 +12,42 @@ from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from judgekit.search.analysis import (
-    HOW_MANY,
-    QueryPart,
+    Positions,
     Speller,
     parse_query,
+    positions,
     proximity,
     stems,
     title_key,
 )
+from judgekit.search.query import (
+    FIELDS,
+    NUMBER_CUE,
+    Plan,
+    VersionName,
+    concepts,
+    strip_versions,
+    suggest,
+    word_groups,
+    wordings,
+)
+from judgekit.search.ranking import Hit, collapse, prefer_subsections
+from judgekit.search.scoring import TermScores, accumulate
+from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
-PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
-FUZZY_WEIGHT = 0.8  # so does a spelling correction
 # An exact card title beats everything (the card page gathers its rulings), then an exact
-# term or ruling topic; any other exact title comes next (tier 3).
+# term or ruling topic; any other exact title comes next (tier 3). (As on main, issue #15.)
 EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
 COORD_POWER = 2  # an item holding half the query's words scores a quarter
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
-RERANK = 50  # how many of the best hits are checked for proximity
+RERANK = 30  # how many of the best hits are checked for proximity
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
+LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
+# With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole
+# game there, while the 1E corpus is one rulings document answering narrower questions.
+DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
+NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
+MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
 
 
 def weighting() -> scoring.WeightingModel:
@@ -53,21 +71,6 @@ class Filters:
 
 
 @dataclass(frozen=True)
-class Hit:
-    """One result: an item, and the other versions in which the same topic matched."""
-
-    document: str
-    version: str
-    id: str
-    kind: str
-    title: str
-    text: str
-    score: float
-    exact: bool
-    also_in: tuple[tuple[str, str], ...] = ()  # (version, id), oldest first
-
-
-@dataclass(frozen=True)
 class Outcome:
     """What a search found: the hits to show, how many topics matched, and hints."""
 
@@ -75,16 +78,8 @@ class Outcome:
     hits: tuple[Hit, ...]
     terms: frozenset[str]  # index terms to highlight
     suggestion: str | None
-
-
-@dataclass(frozen=True)
-class _Group:
-    """A query word or phrase as weighted index terms."""
-
-    part: QueryPart
-    terms: dict[str, float]  # word: alternative stems; phrase: the sequence (weights 1)
-    correction: str | None = None
-    completions: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()  # the judge's words that no rule uses
+    read_as: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (judge's words, rulebook's words)
 
 
 class SearchIndex:
@@ -94,7 +89,11 @@ class SearchIndex:
         self.ix = ix
         self.speller = speller
         self._local = threading.local()
-        self._stems: dict[int, list[str]] = {}  # each item's text as index terms, on demand
+        self._stems: dict[int, Positions] = {}  # where each item's terms stand, on demand
+        self._flat: dict[int, str] = {}  # and its title and text, space-joined
+        self.vocab = Vocabulary()
+        self.versions: tuple[VersionName, ...] = ()  # how questions name versions
+        self.known_words: frozenset[str] = english_words()
         # Ranking reads a few fields of every match, results their text: keep them in memory
         # rather than unpickle (and decompress) stored fields on every query.
         with ix.searcher() as searcher:
@@ -103,10 +102,16 @@ class SearchIndex:
         self.meta: list[dict] = [
             {k: v for k, v in fields.items() if k != "text"} for fields in stored
         ]
+        self.by_key: dict[str, int] = {m["key"]: i for i, m in enumerate(self.meta)}
         # Card titles complete as the judge types: "devidian d" means the card Devidian Door.
         self.card_names = sorted(
             {(title_key(m["name"]), m["name"]) for m in self.meta if m.get("kind") == "card"}
         )
+        # What ranking reads of every match, as lists: faster than the meta dicts.
+        self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
+        self._editions = [m["edition"] for m in self.meta]
+        self._places = [(m["document"], m["version"]) for m in self.meta]
+        self.scores = TermScores(self.searcher, self.meta)
 
     def searcher(self) -> Searcher:
         """This thread's searcher: Whoosh searchers must not be shared between threads."""
@@ -119,46 +124,57 @@ class SearchIndex:
         """How many items the index holds."""
         return self.searcher().doc_count()
 
-    # -- query building ----------------------------------------------------------------------
-    def _groups(self, parts: Sequence[QueryPart]) -> list[_Group]:
-        groups = []
-        for part in parts:
-            if part.phrase:
-                seq = stems(part.text)
-                if seq:
-                    groups.append(_Group(part, dict.fromkeys(seq, 1.0)))
-                continue
-            own = stems(part.text)
-            terms: dict[str, float] = {own[0]: 1.0} if own else {}
-            correction = None
-            # A one-letter prefix matches half the corpus: expand it to fewer words.
-            width = {1: 4, 2: 8}.get(len(part.text), 12)
-            completions = self.speller.complete(part.text, width) if part.last else []
-            for word in completions:
-                for stem in stems(word):
-                    terms.setdefault(stem, PREFIX_WEIGHT)
-            if part.text not in self.speller and not completions:
-                fixes = self.speller.correct(part.text)
-                correction = fixes[0] if fixes else None
-                for word in fixes:
-                    for stem in stems(word):
-                        terms.setdefault(stem, FUZZY_WEIGHT)
-            if terms:
-                groups.append(_Group(part, terms, correction, tuple(completions[:3])))
-        return groups
+    def use_vocabulary(self, vocab: Vocabulary) -> None:
+        """Expand queries with a judge's vocabulary; its words and English are not misspellings."""
+        self.vocab = vocab
+        self.known_words = english_words() | vocab.known_words()
+        self.speller.learn(sorted(vocab.known_words() - set(self.speller.freq)))
 
-    @staticmethod
-    def _group_query(group: _Group) -> Q.Query:
-        if group.part.phrase and len(group.terms) > 1:
-            seq = list(group.terms)
-            return Q.Or([Q.Phrase("title", seq), Q.Phrase("text", seq)])
-        return Q.Or(
-            [
-                Q.Term(field, stem, boost=weight)
-                for stem, weight in group.terms.items()
-                for field in ("title", "text")
-            ]
+    def use_versions(self, names: tuple[VersionName, ...]) -> None:
+        """Recognise versions named in a question ("beaming in 1.1")."""
+        self.versions = names
+
+    def known(self, word: str) -> bool:
+        """A word of the corpus, the vocabulary or English: never 'corrected'."""
+        return word in self.speller or word in self.known_words
+
+    def _has(self, stem: str) -> bool:
+        """Whether any item holds this index term."""
+        return any(self.scores.of(name, stem) for name in FIELDS)
+
+    def _joined(self, docnum: int) -> str:
+        """An item's title and text as space-joined index terms, for vocabulary phrases."""
+        found = self._flat.get(docnum)
+        if found is None:
+            seq = stems(f"{self.meta[docnum]['name']} . {self.texts[docnum]}")
+            found = self._flat[docnum] = f" {' '.join(seq)} "
+        return found
+
+    # -- query building ----------------------------------------------------------------------
+    def plan(self, query: str, edition: str | None = None, fuzzy: bool = True) -> Plan:
+        """The query's groups, the vocabulary's concepts, and the words no rule uses."""
+        known = self.known if fuzzy else _always
+        groups = word_groups(parse_query(query), self.speller, known, self.vocab.said())
+        live, unknown = set(), []
+        for i, group in enumerate(groups):
+            if any(self._has(stem) for stem in group.terms):
+                live.add(i)
+            elif not group.part.phrase and not group.correction:
+                unknown.append(group.part.text)
+        found = [
+            c
+            for c in concepts(self.vocab, groups, edition, query)
+            if any(self._has(s) for s in c.terms) or c.phrases
+        ]
+        read_as = tuple(
+            (
+                " ".join(groups[i].part.text for i in sorted(c.covers)),
+                tuple(dict.fromkeys(t for term in c.said for t in term.means)),
+            )
+            for c in found
+            if any(groups[i].part.text in unknown for i in c.covers)
         )
+        return Plan(groups, found, frozenset(live), tuple(unknown), read_as)
 
     # -- searching ---------------------------------------------------------------------------
     def search(
@@ -168,23 +184,121 @@ class SearchIndex:
         all_versions: bool = False,
         limit: int = 20,
     ) -> Outcome:
-        """Rank items for a judge's query; collapse versions of a topic unless all_versions."""
-        parts = parse_query(query)
-        groups = self._groups(parts)
-        suggestion = _suggest(query, groups)
-        if not groups:
-            return Outcome(0, (), frozenset(), suggestion)
-        searcher = self.searcher()
-        fq = filters.query()
-        results = searcher.search(
-            Q.Or([self._group_query(g) for g in groups]), filter=fq, limit=None, terms=True
+        """Rank items for a judge's query; collapse versions of a topic unless all_versions.
+
+        "Did you mean" is offered only when the correction changes the answer: when the words
+        as typed, uncorrected, would find other entries first.
+        """
+        found = self._search(query, filters, all_versions, limit)
+        if found.suggestion:
+            literal = self._search(query, filters, all_versions, limit, fuzzy=False)
+            if _top(literal) == _top(found):
+                found = replace(found, suggestion=None)
+        return found
+
+    def _search(
+        self, query: str, filters: Filters, all_versions: bool, limit: int, fuzzy: bool = True
+    ) -> Outcome:
+        typed = query
+        # A version named in the question is no word to look for: it says where to look.
+        query, mentioned = strip_versions(query, self.versions)
+        if filters.version or filters.document:
+            mentioned = frozenset()
+        plan = self.plan(query, filters.edition, fuzzy)
+        suggestion = suggest(typed, plan.groups)
+        wanted = plan.live.union(*(c.covers for c in plan.concepts))
+        terms = frozenset(stem for g in plan.all for stem in g.terms)
+        terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
+        if not wanted:
+            return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as)
+        allowed = self.scores.allowed(filters)
+        acc = accumulate(self.scores, plan.all, allowed, self._phrase_in)
+        said = wordings(query, suggestion, plan) + self._card_completions(query)
+        exact = self._exact(said, allowed)
+        seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
+        lean = None if filters.edition else lean_of(self.vocab, seq)
+        number = bool(NUMBER_CUE.search(query))
+        ranked, every = self._rank(
+            acc,
+            plan,
+            wanted,
+            exact,
+            number,
+            (lean or DEFAULT_LEAN, lean is not None),
+            mentioned,
+            limit,
         )
-        wordings = _wordings(query, suggestion, groups) + self._card_completions(query)
-        exact = self._exact(searcher, wordings, fq)
-        ranked = self._rank(results, groups, exact, bool(HOW_MANY.search(query)))
-        hits = self._collapse(ranked, all_versions, limit)
-        terms = frozenset(stem for g in groups for stem in g.terms)
-        return Outcome(hits[0], hits[1], terms, suggestion)
+        total, hits = collapse(self, ranked, all_versions, limit, mentioned, every)
+        return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as)
+
+    def _rank(
+        self,
+        acc: dict[int, list],
+        plan: Plan,
+        wanted: frozenset[int],
+        exact: dict[int, int],
+        number: bool,
+        leaning: tuple[str | None, bool],
+        mentioned: frozenset[tuple[str, str]] = frozenset(),
+        limit: int = 20,
+    ) -> tuple[list, list]:
+        """Order hits: exact titles, then titles holding every word, then by relevance.
+
+        Relevance is Whoosh's BM25F score (titles boosted), scaled by the share of the query's
+        words the item holds (itself or in the rulebook's words for it), by how close together
+        they stand (with a number, for a number question), down a little for an item not in
+        the version in force, and down for the other game when the words lean to one.
+        """
+        lean, strong = leaning
+        want = sum(1 << i for i in wanted)
+        coord = [(k / len(wanted)) ** COORD_POWER for k in range(len(plan.all) + 1)]
+        away = LEAN_AWAY if lean != DEFAULT_LEAN or strong else DEFAULT_AWAY
+        base, editions, places = self._base, self._editions, self._places
+        ranked = []
+        for docnum, (score, found, in_title) in acc.items():
+            found &= want
+            count = found.bit_count()
+            value = score * coord[count] * base[docnum]
+            if lean and editions[docnum] != lean:
+                value *= away
+            if mentioned and places[docnum] in mentioned:
+                value *= MENTIONED
+            tier = exact.get(docnum, 0) or (2 if in_title & want == want else 0)
+            ranked.append([tier, value, docnum, count])
+        # Only the best need ordering: a bigger corpus must not sort every match.
+        every = ranked
+        ranked = heapq.nsmallest(max(limit, RERANK) * 3, every, key=_order)
+        if len(wanted) > 1 or number:
+            stem_groups: dict[str, set[int]] = {}
+            for i, group in enumerate(plan.all):
+                idx = group.covers if group.part is None else {i}
+                for stem in group.terms:
+                    stem_groups.setdefault(stem, set()).update(idx)
+            count = len(plan.groups) + number  # a wanted number counts as one more word
+            for item in ranked[:RERANK]:
+                if item[3] > 1 or number:  # one word alone stands close to nothing
+                    item[1] *= self._proximity(item[2], stem_groups, count, number)
+            ranked.sort(key=_order)
+        return prefer_subsections(self, ranked), every
+
+    def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
+        """1 + a bonus when the query's words stand close together in the item's text."""
+        where = self._stems.get(docnum)
+        if where is None:
+            where = self._stems[docnum] = positions(stems(self.texts[docnum]))
+        factor = proximity(where, stem_groups, count, number)
+        if number and not where.numerals:
+            factor *= NO_NUMBER
+        return factor
+
+    def _exact(self, wordings: list[str], allowed: frozenset[int] | None) -> dict[int, int]:
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
+        found = {}
+        for key in {key for key in map(title_key, wordings) if key}:
+            for docnum in self.scores.titled(key):
+                if allowed is None or docnum in allowed:
+                    found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
+        return found
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:
         """Card titles the query is most of the start of, as exact wordings.
@@ -193,138 +307,25 @@ class SearchIndex:
         "stopped" is a rule word, not the start of Stop First Contact.
         """
         key = title_key(query)
-        if len(key) < 3:
+        if len(key) < 3 or not self.card_names:
             return []
         found = [
             name for k, name in self.card_names if k.startswith(key) and len(key) * 2 >= len(k)
         ]
         return found[:most]
 
-    def _rank(self, results, groups: list[_Group], exact: dict[int, int], number: bool) -> list:
-        """Order hits: exact titles, then titles holding every word, then by relevance.
-
-        Relevance is Whoosh's BM25F score (titles boosted), scaled by the share of the query's
-        words the item holds, by how close together they stand (with a number, for "how
-        many"), and down a little for an item that is not in the version in force.
-        """
-        owner: dict[tuple[str, str], set[int]] = {}
-        for i, group in enumerate(groups):
-            for stem in group.terms:
-                for field in ("title", "text"):
-                    owner.setdefault((field, stem), set()).add(i)
-        ranked = []
-        for hit in results:
-            found: set[int] = set()
-            in_title: set[int] = set()
-            for field, term in hit.matched_terms():
-                idx = owner.get((field, term.decode() if isinstance(term, bytes) else term), ())
-                found.update(idx)
-                if field == "title":
-                    in_title.update(idx)
-            tier = exact.get(hit.docnum, 0) or (2 if len(in_title) == len(groups) else 0)
-            value = hit.score * (len(found) / len(groups)) ** COORD_POWER
-            if not self.meta[hit.docnum]["current"]:
-                value *= SUPERSEDED
-            ranked.append([tier, value, hit.docnum, hit.score])
-        ranked.sort(key=lambda item: (-item[0], -item[1], item[2]))
-        if len(groups) > 1 or number:
-            stem_groups: dict[str, set[int]] = {}
-            for i, group in enumerate(groups):
-                for stem in group.terms:
-                    stem_groups.setdefault(stem, set()).add(i)
-            wanted = len(groups) + number  # a wanted number counts as one more word
-            for item in ranked[:RERANK]:
-                item[1] *= self._proximity(item[2], stem_groups, wanted, number)
-            ranked.sort(key=lambda item: (-item[0], -item[1], item[2]))
-        return ranked
-
-    def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
-        """1 + a bonus when the query's words stand close together in the item's text."""
-        seq = self._stems.get(docnum)
-        if seq is None:
-            seq = self._stems[docnum] = stems(self.texts[docnum])
-        return proximity(seq, stem_groups, count, number)
-
-    def _fold(self, topics: dict[str, list]) -> dict[str, list]:
-        """A rule gone from the version in force joins the rule it was merged into, if found."""
-        place = {topic: i for i, topic in enumerate(topics)}
-        live = {
-            t for t, items in topics.items() if any(self.meta[it[2]]["current"] for it in items)
-        }
-        for topic, items in list(topics.items()):
-            if topic in live:
-                continue
-            heirs = [s for it in items for s in self.meta[it[2]]["successors"] if s in live]
-            if heirs:
-                heir = min(heirs, key=place.__getitem__)
-                topics[heir].extend(topics.pop(topic))
-                place[heir] = min(place[heir], place.pop(topic))
-        return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
-
-    def _exact(self, searcher, wordings: list[str], fq: Q.Query | None) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
-        keys = {key for key in map(title_key, wordings) if key}
-        if not keys:
-            return {}
-        found = searcher.search(
-            Q.Or([Q.Term("title_key", key) for key in keys]), filter=fq, limit=None
-        )
-        return {hit.docnum: EXACT_TIERS.get(hit["kind"], 3) for hit in found}
-
-    def _collapse(
-        self, ranked: list, all_versions: bool, limit: int
-    ) -> tuple[int, tuple[Hit, ...]]:
-        """One hit per topic in its newest matched version, with chips for the others."""
-        topics: dict[str, list] = {}
-        for item in ranked:
-            fields = self.meta[item[2]]
-            topics.setdefault(fields["key"] if all_versions else fields["topic"], []).append(item)
-        if not all_versions:
-            topics = self._fold(topics)
-        hits = []
-        for items in list(topics.values())[:limit]:
-            best = max(
-                items, key=lambda it: (self.meta[it[2]]["current"], self.meta[it[2]]["vorder"])
-            )
-            others = sorted(
-                (self.meta[it[2]] for it in items if it is not best), key=lambda f: f["vorder"]
-            )
-            fields = self.meta[best[2]]
-            hits.append(
-                Hit(
-                    document=fields["document"],
-                    version=fields["version"],
-                    id=fields["entry"],
-                    kind=fields["kind"],
-                    title=fields["name"],
-                    text=self.texts[best[2]],
-                    score=round(max(it[1] for it in items), 4),
-                    exact=max(it[0] for it in items) >= 3,
-                    also_in=tuple((f["version"], f["entry"]) for f in others),
-                )
-            )
-        return len(topics), tuple(hits)
+    def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
+        """Whether a phrase's terms stand in a row in an item's title or text."""
+        return f" {' '.join(seq)} " in self._joined(docnum)
 
 
-def _wordings(query: str, suggestion: str | None, groups: list[_Group]) -> list[str]:
-    """What the judge may mean, best first: as typed, as corrected, or with the last word done."""
-    out = [query] + ([suggestion] if suggestion else [])
-    typing = [g for g in groups if g.completions]
-    if typing:
-        last = typing[-1].part
-        out += [query[: last.start] + word + query[last.end :] for word in typing[-1].completions]
-    return out
+def _always(_word: str) -> bool:
+    return True
 
 
-def _suggest(query: str, groups: list[_Group]) -> str | None:
-    """The query with each misspelled word replaced by its likeliest correction."""
-    fixes = [g for g in groups if g.correction]
-    if not fixes:
-        return None
-    out, pos = [], 0
-    for group in sorted(fixes, key=lambda g: g.part.start):
-        out.append(query[pos : group.part.start])
-        out.append(group.correction)
-        pos = group.part.end
-    out.append(query[pos:])
-    return "".join(out).strip()
+def _top(outcome: Outcome) -> list[tuple[str, str, str]]:
+    return [(h.document, h.version, h.id) for h in outcome.hits[:3]]
+
+
+def _order(item: list) -> tuple:
+    return (-item[0], -item[1], item[2])

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,8 @@ from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query, snippet
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
+from judgekit.search.query import version_names
+from judgekit.search.vocabulary import load_vocabulary
 from judgekit.shapes.reading import entry_summary
 from judgekit.timing import model as timing
 
@@ -29,6 +30,7 @@ MAX_LIMIT = 100
 TRUE = ("1", "true", "yes", "on")
 FALSE = ("", "0", "false", "no", "off")
 EDITIONS = ("2E", "1E")
+EDITION_LABELS = {"2E": "Second Edition", "1E": "First Edition"}
 
 
 def entry_docs(lib: Library) -> list[IndexDoc]:
@@ -50,6 +52,7 @@ def entry_docs(lib: Library) -> list[IndexDoc]:
                         aliases=entry.aliases,
                         current=lib.corpus.in_force(version),
                         successors=successors(lib, entry),
+                        parent=entry.parent or "",
                     )
                 )
     return out
@@ -83,34 +86,45 @@ def _known(what: str, value: str, known: list[str], of: str = "") -> SearchParam
     return SearchParamError(f"unknown {what} {quoted(value)}{of} (known: {', '.join(known)})")
 
 
-def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ...]) -> SearchParams:
-    """Check every parameter against the corpus; raise SearchParamError naming the bad one."""
+def _query(params: Mapping[str, str]) -> str:
     raw_q = params.get("q") or ""
     if len(raw_q) > MAX_QUERY_CHARS:
         raise SearchParamError(
             f"query is too long: {len(raw_q)} characters (the limit is {MAX_QUERY_CHARS})"
         )
-    held = {doc.id: doc for doc in corpus.held()}
+    return clean_query(raw_q)
+
+
+def _document(corpus: Corpus, params: Mapping[str, str]) -> str | None:
+    held = [doc.id for doc in corpus.held()]
     document = (params.get("document") or "").strip() or None
     if document is not None and document not in held:
         if document in corpus.documents:
             raise SearchParamError(f"document {quoted(document)} is not held in judgekit")
-        raise _known("document", document, list(held))
+        raise _known("document", document, held)
+    return document
+
+
+def _version(corpus: Corpus, params: Mapping[str, str], document: str | None) -> str | None:
     version = (params.get("version") or "").strip() or None
     if version is not None:
-        docs = [held[document]] if document else list(held.values())
+        docs = [corpus.documents[document]] if document else list(corpus.held())
         known = [v.id for doc in docs for v in doc.versions]
         if version not in known:
             raise _known("version", version, known, f" of {document!r}" if document else "")
-    kind = (params.get("kind") or "").strip() or None
-    if kind is not None and kind not in kinds:
-        raise _known("kind", kind, list(kinds))
-    edition = (params.get("edition") or "").strip().upper() or None
-    if edition is not None and edition not in EDITIONS:
-        raise _known("edition", params.get("edition", ""), list(EDITIONS))
-    flag = (params.get("all_versions") or "").strip().lower()
-    if flag not in TRUE + FALSE:
-        raise SearchParamError(f"all_versions must be 1 or 0, not {quoted(params['all_versions'])}")
+    return version
+
+
+def _choice(params: Mapping[str, str], name: str, known: tuple[str, ...]) -> str | None:
+    value = (params.get(name) or "").strip()
+    if name == "edition":
+        value = value.upper()
+    if value and value not in known:
+        raise _known(name, params.get(name, ""), list(known))
+    return value or None
+
+
+def _limit(params: Mapping[str, str]) -> int:
     limit_text = (params.get("limit") or "").strip() or str(DEFAULT_LIMIT)
     # Length first: int() of thousands of digits is slow, then refused by Python.
     if not (len(limit_text) <= 3 and limit_text.isascii() and limit_text.isdigit()) or not (
@@ -119,11 +133,24 @@ def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ..
         raise SearchParamError(
             f"limit must be a whole number from 1 to {MAX_LIMIT}, not {quoted(params.get('limit'))}"
         )
+    return int(limit_text)
+
+
+def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ...]) -> SearchParams:
+    """Check every parameter against the corpus; raise SearchParamError naming the bad one."""
+    q = _query(params)
+    document = _document(corpus, params)
+    version = _version(corpus, params, document)
+    kind = _choice(params, "kind", kinds)
+    edition = _choice(params, "edition", EDITIONS)
+    flag = (params.get("all_versions") or "").strip().lower()
+    if flag not in TRUE + FALSE:
+        raise SearchParamError(f"all_versions must be 1 or 0, not {quoted(params['all_versions'])}")
     return SearchParams(
-        q=clean_query(raw_q),
+        q=q,
         filters=Filters(document, version, kind, edition),
         all_versions=flag in TRUE,
-        limit=int(limit_text),
+        limit=_limit(params),
     )
 
 
@@ -224,7 +251,7 @@ class SearchService:
         self.extras = {extra.kind: extra for extra in extras}
         self.kinds = ENTRY_KINDS + tuple(self.extras)
         self.how = ""  # "cache", "built" or "memory", once the index exists
-        self.seconds = 0.0
+        self._static: dict[tuple[str, str, str, str], dict] = {}  # see _where
         self._index: SearchIndex | None = None
         self._lock = threading.Lock()
 
@@ -246,7 +273,6 @@ class SearchService:
         return self._index
 
     def _load(self) -> SearchIndex:
-        start = time.perf_counter()
         corpus = self.lib.corpus
         extra = [doc for source in self.extras.values() for doc in source.docs()]
         expected = sum(len(v.entries) for v in corpus.versions()) + len(extra)
@@ -254,7 +280,11 @@ class SearchService:
         index, self.how = load_or_build(
             self.cache_dir, key, expected, lambda: entry_docs(self.lib) + extra
         )
-        self.seconds = time.perf_counter() - start
+        # The vocabulary is read at every start, not cached: it shapes queries, not the index.
+        index.use_vocabulary(load_vocabulary(corpus.root))
+        index.use_versions(
+            version_names([(v.document, v.id, v.short_title) for v in corpus.versions()])
+        )
         return index
 
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:
@@ -270,55 +300,75 @@ class SearchService:
             "total": outcome.total,
             "results": [self.result(hit, outcome.terms) for hit in outcome.hits],
             "suggestion": outcome.suggestion,
+            "not_in_rules": list(outcome.unknown),
+            "read_as": [{"words": said, "means": list(means)} for said, means in outcome.read_as],
+            "filters": {k: v for k, v in parsed.filters.__dict__.items() if v},
         }
 
     def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:
         """One result: where it is, what it says, and where else the topic matched."""
-        lib = self.lib
-        data: dict[str, Any] = {
-            "id": hit.id,
-            "kind": hit.kind,
-            "title": hit.title,
-            "document": hit.document,
-            "version": hit.version,
-            "url": "",
-            "api_url": None,
-            "snippet": snippet(hit.text, terms),
-            "text": hit.text,
-        }
-        doc = lib.corpus.documents[hit.document]
-        version = doc.version(hit.version)
-        data["edition"] = doc.edition
-        data["in_force"] = lib.corpus.in_force(version)
-        data["document_title"] = doc.short_title
-        data["version_title"] = version.short_title
+        data = dict(self._where(hit.document, hit.version, hit.id, hit.kind, hit.title))
+        data["snippet"] = snippet(hit.text, terms)
         data["exact"] = hit.exact
-        entry = version.get(hit.id) if hit.kind in ENTRY_KINDS else None
-        data["url"] = self._url(hit)
+        older = {(v, i): text for v, i, text in hit.older}
+        data["also_in"] = []
+        for other_version, other_id in hit.also_in:
+            other = self._where(hit.document, other_version, other_id, hit.kind, hit.title)
+            passage = older.get((other_version, other_id))
+            data["also_in"].append(
+                {
+                    "version": other_version,
+                    "short_title": other["version_title"],
+                    "id": other_id,
+                    "title": other["title"],
+                    "url": other["url"],
+                    # This older version's passage holds more of the words asked about.
+                    "snippet": snippet(passage, terms) if passage else None,
+                }
+            )
+        return data
+
+    def _where(self, document: str, version_id: str, item: str, kind: str, title: str) -> dict:
+        """What a result says of an item besides its snippet: the same for every query, so kept
+        (a result's dict copies it; nothing changes it)."""
+        key = (document, version_id, item, kind)
+        found = self._static.get(key)
+        if found is None:
+            found = self._static[key] = self._describe(document, version_id, item, kind, title)
+        return found
+
+    def _describe(self, document: str, version_id: str, item: str, kind: str, title: str) -> dict:
+        lib = self.lib
+        doc = lib.corpus.documents[document]
+        version = doc.version(version_id)
+        entry = version.get(item) if kind in ENTRY_KINDS else None
+        hit = Hit(document, version_id, item, kind, title, "", 0.0, False)
+        data: dict[str, Any] = {
+            "id": item,
+            "kind": kind,
+            "title": entry.title if entry is not None and kind != "step" else title,
+            "document": document,
+            "version": version_id,
+            "url": self._url(hit),
+            "api_url": None,
+            "text": self.index.texts[self.index.by_key[f"{document}/{version_id}/{item}"]],
+            "edition": doc.edition,
+            "edition_label": EDITION_LABELS.get(doc.edition, doc.edition),
+            "in_force": lib.corpus.in_force(version),
+            "document_title": doc.short_title,
+            "version_title": version.short_title,
+        }
         if entry is not None:
             data["api_url"] = lib.entry_api_url(entry)
             data["citation"] = lib.citation_title(entry)
             data["breadcrumb"] = [entry_summary(lib, e) for e in lib.breadcrumb(entry)]
-        elif hit.kind in self.extras:
-            extra = self.extras[hit.kind]
+        elif kind in self.extras:
+            extra = self.extras[kind]
             data["api_url"] = extra.urls(hit)[1]
-            data["citation"] = f"{lib.label(version)}, {hit.title}"
+            data["citation"] = f"{lib.label(version)}, {title}"
             data["breadcrumb"] = extra.breadcrumb(hit)
             if extra.describe is not None:
                 data.update(extra.describe(hit))
-        data["also_in"] = []
-        for other_version, other_id in hit.also_in:
-            other = replace(hit, version=other_version, id=other_id, also_in=())
-            found = lib.corpus.entry(hit.document, other_version, other_id)
-            data["also_in"].append(
-                {
-                    "version": other_version,
-                    "short_title": getattr(doc.version(other_version), "short_title", ""),
-                    "id": other_id,
-                    "title": found.title if found else hit.title,
-                    "url": self._url(other),
-                }
-            )
         return data
 
     def _url(self, hit: Hit) -> str:

@@ -1,12 +1,14 @@
-"""The search page (/search) and its live-results fragment."""
+"""The search page (/search), its live-results fragment, and the judge's remembered edition."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
+from judgekit.search.choice import COOKIE, MAX_AGE, Choice, choices, parse_choice, safe_next
+from judgekit.search.choice import with_choice as apply_choice
 from judgekit.search.service import SearchParamError, SearchService
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search
@@ -23,14 +25,25 @@ EXAMPLES = (
 )
 
 
-def _form(svc: SearchService) -> dict[str, Any]:
+def judging() -> Choice | None:
+    """The edition this device remembers (the cookie), or None."""
+    return parse_choice(library().corpus, request.cookies.get(COOKIE))
+
+
+@bp.app_context_processor
+def _judging() -> dict[str, Any]:
+    # Every page's search box shows the remembered edition as a chip.
+    return {"judging": judging()}
+
+
+def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
     """What the filter form offers and what is chosen (chosen values as the judge sent them)."""
     lib = library()
     docs = list(lib.corpus.held())
     return {
-        "q": request.args.get("q", ""),
-        "chosen": {name: request.args.get(name, "") for name in FILTERS},
-        "all_versions": request.args.get("all_versions", "") not in ("", "0", "false", "no", "off"),
+        "q": params.get("q", ""),
+        "chosen": {name: params.get(name, "") for name in FILTERS},
+        "all_versions": params.get("all_versions", "") not in ("", "0", "false", "no", "off"),
         "editions": sorted({d.edition for d in docs}, reverse=True),
         "documents": [{"id": d.id, "title": d.short_title} for d in docs],
         "versions": [
@@ -38,28 +51,34 @@ def _form(svc: SearchService) -> dict[str, Any]:
             for d in docs
         ],
         "kinds": list(svc.kinds),
-        "filtered": any(request.args.get(name) for name in FILTERS),
+        "filtered": any(params.get(name) for name in FILTERS),
+        # Links keep what the URL said (an explicit "any edition", edition=, too), not the
+        # remembered choice: clearing the chip must change every link.
         "params": {
             name: value
             for name in (*FILTERS, "all_versions")
-            if (value := request.args.get(name, "")) not in ("", "0")
+            if name in request.args
+            and ((value := request.args.get(name, "")) not in ("", "0") or name == "edition")
         },
         "examples": EXAMPLES,
+        "choices": choices(lib.corpus),
+        "from_cookie": params != dict(request.args.items()),
     }
 
 
 def _run(template: str):
     svc = current_search()
+    params = apply_choice(request.args, judging())
     data, error = None, None
     try:
-        data = svc.search(request.args)
+        data = svc.search(params)
     except SearchParamError as exc:
         error = str(exc)
     return render_template(
         template,
         data=data,
         error=error,
-        form=_form(svc),
+        form=_form(svc, params),
         compact=request.args.get("compact") == "1",
     ), (400 if error else 200)
 
@@ -74,3 +93,26 @@ def search() -> ResponseReturnValue:
 def results() -> ResponseReturnValue:
     """The results list alone: what search.js swaps in as the judge types."""
     return _run("search/_results.html")
+
+
+@bp.get("/search/edition")
+def edition() -> ResponseReturnValue:
+    """Remember (or, with an empty choice, forget) the game this device judges; go back.
+
+    A GET, like a language switch: a link or a plain form sets it without JavaScript, and all
+    it changes is this device's own preference.
+    """
+    value = request.args.get("choice", "")
+    choice = parse_choice(library().corpus, value)
+    if value.strip() and choice is None:
+        return render_template(
+            "search/edition_error.html", value=value[:80], choices=choices(library().corpus)
+        ), 400
+    response = redirect(safe_next(request.args.get("next")), code=303)
+    if choice is None:
+        response.delete_cookie(COOKIE, path="/")
+    else:
+        response.set_cookie(
+            COOKIE, choice.value, max_age=MAX_AGE, path="/", samesite="Lax", httponly=True
+        )
+    return response

@@ -1,0 +1,86 @@
+"""The game a judge is judging (2E or 1E, optionally one version), remembered on the device.
+
+Kept in a cookie so it works without JavaScript; a URL parameter overrides it. Flask-free: the
+search pages read and write the cookie with these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from judgekit.corpus.model import Corpus
+
+COOKIE = "judgekit_edition"
+MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie: a judge sets it once
+LABELS = {"2E": "Second Edition", "1E": "First Edition"}
+FILTERS = ("edition", "document", "version")  # a URL with any of these says what to search
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An edition and, optionally, one of its versions."""
+
+    edition: str
+    version: str | None = None
+    version_title: str = ""
+
+    @property
+    def value(self) -> str:
+        """The cookie's value: "2E" or "2E:4"."""
+        return f"{self.edition}:{self.version}" if self.version else self.edition
+
+    @property
+    def label(self) -> str:
+        """What the chip says: "2E" or "2E v4"."""
+        return f"{self.edition} {self.version_title}" if self.version else self.edition
+
+    @property
+    def title(self) -> str:
+        """The edition's full name, for a tooltip."""
+        return LABELS.get(self.edition, self.edition)
+
+
+def parse_choice(corpus: Corpus, value: str | None) -> Choice | None:
+    """The choice a cookie or form names, or None when it names nothing held (a stale cookie)."""
+    edition, _, version = (value or "").strip().partition(":")
+    edition = edition.upper()
+    if edition not in LABELS:
+        return None
+    if not version:
+        return Choice(edition)
+    for doc in corpus.held():
+        found = doc.version(version) if doc.edition == edition else None
+        if found is not None:
+            return Choice(edition, version, found.short_title)
+    return None
+
+
+def choices(corpus: Corpus) -> list[Choice]:
+    """Every choice a judge can make: each edition, then each held version of it."""
+    out = []
+    for edition in LABELS:
+        out.append(Choice(edition))
+        for doc in corpus.held():
+            if doc.edition == edition:
+                out += [Choice(edition, v.id, v.short_title) for v in reversed(doc.versions)]
+    return out
+
+
+def with_choice(args: Mapping[str, str], choice: Choice | None) -> dict[str, str]:
+    """Search parameters: the URL's, with the remembered choice where the URL names none."""
+    params = {key: args.get(key, "") for key in args}
+    if choice is not None and not any(name in args for name in FILTERS):
+        params["edition"] = choice.edition
+        if choice.version:
+            params["version"] = choice.version
+    return params
+
+
+def safe_next(target: str | None) -> str:
+    """A local path to go back to after setting the choice (never another site)."""
+    target = (target or "").strip()
+    unsafe = any(c.isspace() or not c.isprintable() or c == "\\" for c in target)
+    if unsafe or not target.startswith("/") or target.startswith("//"):
+        return "/search"
+    return target

@@ -1,0 +1,197 @@
+"""From a judge's words to a Whoosh query: completions, corrections and the judge's vocabulary."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+
+from judgekit.search.analysis import QueryPart, Speller, stems
+from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
+
+PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
+FUZZY_WEIGHT = 0.8  # so does a spelling correction
+EXPANSION_WEIGHT = 0.5  # and the rulebook's words for a judge's own words count less again
+FIELDS = ("title", "text")
+
+# A question about a number: the passage stating that number near the words asked about wins.
+NUMBER_CUE = re.compile(
+    r"\b(?:how\s+(?:many|much|long|far|small|big|large)|number\s+of|minimum|maximum|min|max|limit|limits|size|"
+    r"at\s+least|at\s+most|up\s+to|more\s+than|fewer\s+than|less\s+than|cost\s+to|costs?|"
+    r"total|count)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class VersionName:
+    """How a judge may name a version in a question ("Call to Arms", "v1.1", "version 4")."""
+
+    pattern: re.Pattern[str]
+    document: str
+    version: str
+
+
+def version_names(versions: Sequence[tuple[str, str, str]]) -> tuple[VersionName, ...]:
+    """Patterns for (document, version id, short title) triples; a bare number never counts."""
+    out = []
+    for document, version, short in versions:
+        forms = {f"v{re.escape(version)}", rf"version\s+{re.escape(version)}"}
+        if "." in version or "-" in version:  # "1.1", "call-to-arms": distinctive alone
+            forms.add(r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", version))))
+        if short and not re.fullmatch(r"v?\d+", short):
+            forms.add(r"\s+".join(map(re.escape, short.split())))
+        alternatives = "|".join(sorted(forms))
+        pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w.])", re.I)
+        out.append(VersionName(pattern, document, version))
+    return tuple(out)
+
+
+def strip_versions(
+    query: str, names: Sequence[VersionName]
+) -> tuple[str, frozenset[tuple[str, str]]]:
+    """The query without the versions it names, and those versions (document, version)."""
+    found = set()
+    for name in names:
+        query, count = name.pattern.subn(lambda m: " " * len(m.group()), query)
+        if count:
+            found.add((name.document, name.version))
+    return query, frozenset(found)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A query word or phrase, or a vocabulary concept, as weighted index terms."""
+
+    part: QueryPart | None  # None for a concept from the vocabulary
+    terms: dict[str, float]  # word: alternative stems; phrase: the sequence (weights 1)
+    correction: str | None = None
+    completions: tuple[str, ...] = ()
+    phrases: tuple[tuple[str, ...], ...] = ()  # a concept's multi-word targets
+    covers: frozenset[int] = frozenset()  # a concept: the word groups it stands for
+    said: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a search needs from the query: groups, concepts and what the judge is told."""
+
+    groups: list[Group]  # the judge's own words and phrases
+    concepts: list[Group] = field(default_factory=list)
+    live: frozenset[int] = frozenset()  # word groups that can match something
+    unknown: tuple[str, ...] = ()  # the judge's words that no rule uses
+    read_as: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (judge's words, rulebook's words)
+
+    @property
+    def all(self) -> list[Group]:
+        """Word groups then concepts: the clauses of the query."""
+        return self.groups + self.concepts
+
+
+def _in_phrase(said: Collection[tuple[str, ...]], before: str, word: str, after: str) -> bool:
+    """Whether a correction makes a judge's phrase with its neighbours ("hand sise": size)."""
+    stem = stems(word)[:1]
+    return bool(stem) and any(
+        key in said for key in ((before, stem[0]), (stem[0], after), (stem[0],)) if "" not in key
+    )
+
+
+def word_groups(
+    parts: Sequence[QueryPart],
+    speller: Speller,
+    known: Callable[[str], bool],
+    said: Collection[tuple[str, ...]] = (),
+) -> list[Group]:
+    """Each word with its completions (if being typed) and corrections (if unknown)."""
+    groups = []
+    own_stems = [(stems(p.text)[:1] or [""])[0] if not p.phrase else "" for p in parts]
+    for n, part in enumerate(parts):
+        if part.phrase:
+            seq = stems(part.text)
+            if seq:
+                groups.append(Group(part, dict.fromkeys(seq, 1.0)))
+            continue
+        own = stems(part.text)
+        terms: dict[str, float] = {own[0]: 1.0} if own else {}
+        correction = None
+        # A one-letter prefix matches half the corpus: expand it to fewer words.
+        width = {1: 4, 2: 8}.get(len(part.text), 12)
+        completions = speller.complete(part.text, width) if part.last else []
+        for word in completions:
+            for stem in stems(word):
+                terms.setdefault(stem, PREFIX_WEIGHT)
+        if not completions and not known(part.text):
+            before = own_stems[n - 1] if n else ""
+            after = own_stems[n + 1] if n + 1 < len(parts) else ""
+            fixes = sorted(
+                speller.correct(part.text, limit=12),
+                key=lambda w: not _in_phrase(said, before, w, after),
+            )[:3]
+            correction = fixes[0] if fixes else None
+            for word in fixes:
+                for stem in stems(word):
+                    terms.setdefault(stem, FUZZY_WEIGHT)
+        if terms:
+            groups.append(Group(part, terms, correction, tuple(completions[:3])))
+    return groups
+
+
+def _concept(said: tuple[Term, ...], covers: frozenset[int]) -> Group:
+    terms: dict[str, float] = {}
+    phrases: list[tuple[str, ...]] = []
+    for term in said:
+        for target in term.means:
+            key = tuple(stems(target))
+            if len(key) == 1:
+                terms.setdefault(key[0], EXPANSION_WEIGHT)
+            elif key and key not in phrases:
+                phrases.append(key)
+    return Group(None, terms, phrases=tuple(phrases), covers=covers, said=said)
+
+
+def concepts(
+    vocab: Vocabulary, groups: list[Group], edition: str | None, query: str = ""
+) -> list[Group]:
+    """The vocabulary's rulebook words for the judge's words and phrases found in the query."""
+    words = [(i, g) for i, g in enumerate(groups) if not g.part.phrase]
+    # A corrected word counts as its correction: "hand sise" is the judge's "hand size".
+    seq = [(stems(g.correction or g.part.text) or [""])[0] for _, g in words]
+    out = [
+        _concept(m.terms, frozenset(words[k][0] for k in range(m.start, m.end)))
+        for m in find_said(vocab, seq, edition)
+    ]
+    for start, end, term in find_raw(vocab, query, edition):
+        covers = frozenset(i for i, g in words if start <= g.part.start and g.part.end <= end)
+        if covers:
+            out.append(_concept((term,), covers))
+    return out
+
+
+def wordings(query: str, suggestion: str | None, plan: Plan) -> list[str]:
+    """What the judge may mean, best first: as typed, as corrected, with the last word done,
+    or with a judge's word put in the rulebook's words."""
+    out = [query] + ([suggestion] if suggestion else [])
+    typing = [g for g in plan.groups if g.completions]
+    if typing:
+        last = typing[-1].part
+        out += [query[: last.start] + word + query[last.end :] for word in typing[-1].completions]
+    for concept in plan.concepts:
+        spans = [plan.groups[i].part for i in sorted(concept.covers)]
+        start, end = spans[0].start, spans[-1].end
+        for term in concept.said:
+            out += [query[:start] + target + query[end:] for target in term.means]
+    return out
+
+
+def suggest(query: str, groups: list[Group]) -> str | None:
+    """The query with each misspelled word replaced by its likeliest correction."""
+    fixes = [g for g in groups if g.correction]
+    if not fixes:
+        return None
+    out, pos = [], 0
+    for group in sorted(fixes, key=lambda g: g.part.start):
+        out.append(query[pos : group.part.start])
+        out.append(group.correction)
+        pos = group.part.end
+    out.append(query[pos:])
+    return "".join(out).strip()

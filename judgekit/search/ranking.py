@@ -1,0 +1,158 @@
+"""After scoring: prefer the sub-section that answers, and collapse versions of a topic.
+
+A ranked item is [tier, value, docnum, words found]; the index passed in is a SearchIndex
+(its `meta`, `texts` and `by_key`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
+RERANK = 50
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result: an item, and the other versions in which the same topic matched."""
+
+    document: str
+    version: str
+    id: str
+    kind: str
+    title: str
+    text: str
+    score: float
+    exact: bool
+    also_in: tuple[tuple[str, str], ...] = ()  # (version, id), oldest first
+    edition: str = ""
+    older: tuple[tuple[str, str, str], ...] = ()  # (version, id, text) that matched more words
+
+
+def _order(item: list) -> tuple:
+    return (-item[0], -item[1], item[2])
+
+
+def prefer_subsections(index: Any, ranked: list) -> list:
+    """Move a sub-section just above its parent when it holds as many of the query's words.
+
+    "Play and Draw Cards" and its "Drawing Cards" both match "draw a card": the narrower entry
+    answers. A parent whose title the judge typed exactly (tier 3 or more) keeps its place.
+    """
+    place = {item[2]: item for item in ranked[:RERANK]}
+    moved = False
+    for item in ranked[:RERANK]:
+        parent_key = index.meta[item[2]].get("parent")
+        parent = place.get(index.by_key.get(parent_key, -1)) if parent_key else None
+        if parent is None or parent[0] >= 3 or _order(parent) > _order(item):
+            continue
+        if item[3] >= parent[3] and item[1] >= CHILD_SHARE * parent[1]:
+            item[0], item[1] = parent[0], parent[1] * 1.001
+            moved = True
+    if moved:
+        ranked.sort(key=_order)
+    return ranked
+
+
+def _fold(index: Any, topics: dict[str, list]) -> dict[str, list]:
+    """A rule gone from the version in force joins the rule it was merged into, if found."""
+    meta = index.meta
+    place = {topic: i for i, topic in enumerate(topics)}
+    live = {t for t, items in topics.items() if any(meta[it[2]]["current"] for it in items)}
+    for topic, items in list(topics.items()):
+        if topic in live:
+            continue
+        heirs = [s for it in items for s in meta[it[2]]["successors"] if s in live]
+        if heirs:
+            heir = min(heirs, key=place.__getitem__)
+            topics[heir].extend(topics.pop(topic))
+            place[heir] = min(place[heir], place.pop(topic))
+    return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
+
+
+def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
+    """How many results a full collapse of every match would give (without collapsing it)."""
+    meta = index.meta
+    field = "key" if all_versions else "topic"
+    live: dict[str, bool] = {}
+    for item in ranked:
+        fields = meta[item[2]]
+        live[fields[field]] = live.get(fields[field], False) or fields["current"]
+    if all_versions:
+        return len(live)
+    folded = {
+        meta[item[2]]["topic"]
+        for item in ranked
+        if not live[meta[item[2]]["topic"]]
+        and any(live.get(s) for s in meta[item[2]]["successors"])
+    }
+    return len(live) - len(folded)
+
+
+def collapse(
+    index: Any,
+    ranked: list,
+    all_versions: bool,
+    limit: int,
+    mentioned: frozenset[tuple[str, str]] = frozenset(),
+    every: list | None = None,
+) -> tuple[int, tuple]:
+    """One hit per topic in its newest matched version, with chips for the others.
+
+    An older version whose passage holds more of the query's words than the one shown (v4
+    dropped some Call to Arms sentences) is kept beside it with its text. A version the
+    question names ("under Call to Arms") is shown rather than the one in force.
+    """
+    meta = index.meta
+    field = "key" if all_versions else "topic"
+    topics: dict[str, list] = {}
+    for item in ranked:
+        topics.setdefault(meta[item[2]][field], []).append(item)
+    if not all_versions:
+        topics = _fold(index, topics)
+    total = len(topics)
+    if every is not None and len(every) > len(ranked):
+        # ranked is the best of every match: count every match's topics, and give the topics
+        # shown their other versions that ranked below the cut.
+        total = count_topics(index, every, all_versions)
+        shown = {topic: topics[topic] for topic in list(topics)[:limit]}
+        seen = {item[2] for item in ranked}
+        for item in every:
+            topic = meta[item[2]][field]
+            if topic in shown and item[2] not in seen:
+                shown[topic].append(item)
+    hits = []
+    for items in list(topics.values())[:limit]:
+        best = max(
+            items,
+            key=lambda it: (
+                (meta[it[2]]["document"], meta[it[2]]["version"]) in mentioned,
+                meta[it[2]]["current"],
+                meta[it[2]]["vorder"],
+            ),
+        )
+        others = sorted(
+            (it for it in items if it is not best), key=lambda it: meta[it[2]]["vorder"]
+        )
+        fields = meta[best[2]]
+        hits.append(
+            Hit(
+                document=fields["document"],
+                version=fields["version"],
+                id=fields["entry"],
+                kind=fields["kind"],
+                title=fields["name"],
+                text=index.texts[best[2]],
+                score=round(max(it[1] for it in items), 4),
+                exact=max(it[0] for it in items) >= 3,
+                also_in=tuple((meta[it[2]]["version"], meta[it[2]]["entry"]) for it in others),
+                edition=fields["edition"],
+                older=tuple(
+                    (meta[it[2]]["version"], meta[it[2]]["entry"], index.texts[it[2]])
+                    for it in others
+                    if it[3] > best[3]
+                ),
+            )
+        )
+    return total, tuple(hits)

@@ -1,0 +1,75 @@
+"""Hit@1, hit@3 and MRR of the relevance questions, per category (tests and the benchmark)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+QUESTIONS_FILE = Path(__file__).parent / "relevance_questions.yaml"
+CATEGORIES = (
+    "paraphrase",
+    "number",
+    "keyword",
+    "card",
+    "misspelling",
+    "timing",
+    "version-specific",
+    "edition",
+)
+
+
+def load_questions(path: Path = QUESTIONS_FILE) -> list[dict]:
+    """The questions: q, category, expect (document/version/id), quote, optional params."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@dataclass
+class Score:
+    """Ranks of the expected entries (None: not in the results) for one group of questions."""
+
+    ranks: list[int | None] = field(default_factory=list)
+
+    def hit(self, k: int) -> float:
+        """The share of questions whose entry is in the top k."""
+        return sum(1 for r in self.ranks if r is not None and r <= k) / len(self.ranks)
+
+    @property
+    def mrr(self) -> float:
+        """Mean reciprocal rank."""
+        return sum(1 / r for r in self.ranks if r) / len(self.ranks)
+
+
+def rank_of(results: Iterable[dict], expect: str) -> int | None:
+    """The 1-based place of an entry (document/version/id) among API results."""
+    keys = [f"{r['document']}/{r['version']}/{r['id']}" for r in results]
+    return keys.index(expect) + 1 if expect in keys else None
+
+
+def measure(
+    search: Callable[[dict], dict], questions: list[dict]
+) -> tuple[dict[str, Score], list[tuple[dict, int | None]]]:
+    """Scores per category and overall ("all"), and every question with its rank."""
+    scores: dict[str, Score] = {}
+    ranked = []
+    for item in questions:
+        answer = search({"q": item["q"], **item.get("params", {})})
+        rank = rank_of(answer["results"], item["expect"])
+        ranked.append((item, rank))
+        for name in (item["category"], "all"):
+            scores.setdefault(name, Score()).ranks.append(rank)
+    return scores, ranked
+
+
+def table(scores: dict[str, Score]) -> str:
+    """A Markdown table of the scores, categories in a fixed order, then all."""
+    lines = ["| category | n | hit@1 | hit@3 | MRR |", "|---|---:|---:|---:|---:|"]
+    for name in [*CATEGORIES, "all"]:
+        if name in scores:
+            s = scores[name]
+            lines.append(
+                f"| {name} | {len(s.ranks)} | {s.hit(1):.2f} | {s.hit(3):.2f} | {s.mrr:.2f} |"
+            )
+    return "\n".join(lines)
