@@ -153,10 +153,8 @@ def blocked() -> BlockedRequests:
     return BlockedRequests()
 
 
-@pytest.fixture()
-def page(browser, blocked):
-    """A fresh browser page whose requests to any host but localhost are blocked and counted."""
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+def guard_routes(context, blocked: BlockedRequests) -> None:
+    """Let a browser context reach this machine only; count and abort anything else."""
 
     def guard(route):
         host = urlsplit(route.request.url).hostname or ""
@@ -169,6 +167,23 @@ def page(browser, blocked):
             route.abort()
 
     context.route("**/*", guard)
-    page = context.new_page()
-    yield page
-    context.close()
+
+
+@contextlib.contextmanager
+def guarded_context(browser, blocked: BlockedRequests, **options):
+    """A browser context of its own (touch, no JavaScript...) that blocks off-host requests."""
+    context = browser.new_context(**options)
+    guard_routes(context, blocked)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture()
+def page(browser, blocked):
+    """A fresh browser page whose requests to any host but localhost are blocked and counted."""
+    with guarded_context(
+        browser, blocked, permissions=["clipboard-read", "clipboard-write"]
+    ) as context:
+        yield context.new_page()

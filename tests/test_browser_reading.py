@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
-from urllib.parse import urlsplit
 
 import pytest
 
 from judgekit import create_app
 
-from .conftest import DATA, BlockedRequests, serving, wait_until
+from .conftest import DATA, guarded_context, serving, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -32,25 +30,6 @@ def errors(page) -> list[str]:
     page.on("pageerror", lambda exc: found.append(str(exc)))
     page.on("console", lambda msg: found.append(msg.text) if msg.type == "error" else None)
     return found
-
-
-@contextmanager
-def guarded_context(browser, blocked: BlockedRequests, **options):
-    """A browser context of its own (touch, no JavaScript...) that blocks off-host requests."""
-    context = browser.new_context(**options)
-
-    def guard(route):
-        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            blocked.urls.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 def popover_state(page) -> dict:

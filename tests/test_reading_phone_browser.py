@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser_reading import guarded_context
+from .conftest import guarded_context
 
 pytestmark = pytest.mark.browser
 

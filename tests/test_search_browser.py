@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import wait_until
+from .conftest import BlockedRequests, guard_routes, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -104,17 +104,8 @@ def test_hostile_queries_are_shown_as_text(page, live_server, blocked):
 
 def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
     context = browser.new_context(java_script_enabled=False)
-    off_host = []
-
-    def guard(route):
-        host = urlsplit(route.request.url).hostname or ""
-        if host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            off_host.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
+    off_host = BlockedRequests()
+    guard_routes(context, off_host)
     page = context.new_page()
     try:
         page.goto(f"{live_server}/rules/2e-rulebook/4/beaming")
@@ -133,7 +124,7 @@ def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
         assert kinds and set(kinds) == {"Ruling"}
     finally:
         context.close()
-    assert off_host == []
+    assert off_host.urls == []
 
 
 @pytest.mark.parametrize(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
+
+from .conftest import guard_routes
 
 pytestmark = pytest.mark.browser
 
@@ -119,15 +120,7 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 def phone_context(browser, blocked, **options):
     """A 360×740 touch phone whose requests off 127.0.0.1 are blocked and counted."""
     context = browser.new_context(**PHONE, **options)
-
-    def guard(route):
-        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            blocked.urls.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
+    guard_routes(context, blocked)
     return context
 
 
