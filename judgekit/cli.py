@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from judgekit.corpus.check import check_loaded, seeds_dir
 from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.pack.cli import add_build_parser
 
 
 def _corpus_or_exit(root: str | None):
@@ -183,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )
     serve.set_defaults(func=cmd_serve)
+
+    add_build_parser(sub)
 
     search = sub.add_parser("search", help="search the rules")
     search.add_argument("query")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import permutations
+from urllib.parse import quote
 
 from judgekit import urls
 from judgekit.corpus.model import Document
@@ -19,6 +20,9 @@ def reading_paths(lib: Library) -> Iterator[str]:
     """The home page, every version and every entry, with their JSON."""
     yield urls.HOME
     yield urls.DOCUMENTS_API
+    for doc in lib.corpus.held():
+        # A document's own address goes to the version in force (a redirect).
+        yield f"/{lib.area(doc)}/{quote(doc.id, safe='')}/"
     for version in lib.corpus.versions():
         yield lib.version_url(version)
         yield lib.version_api_url(version)
@@ -53,6 +57,10 @@ def timing_paths(timing: Timing) -> Iterator[str]:
     """Every sequence in every version, at every step, with their JSON."""
     yield urls.TIMING
     yield urls.TIMING_API
+    for sequence_id in timing.ids():
+        # Without ?version=: the version in force, as a citation without a version opens it.
+        yield f"{urls.TIMING}/{quote(sequence_id, safe='')}"
+        yield f"{urls.TIMING_API}/{quote(sequence_id, safe='')}"
     for seq in timing:
         yield sequence_url(seq)
         yield sequence_api_url(seq)
