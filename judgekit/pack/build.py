@@ -25,6 +25,7 @@ from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
 
 PACK_ZIP = "pack.zip"
+SEARCH_API = "/api/search"
 
 
 class BuildError(Exception):
@@ -102,7 +103,8 @@ def copy_static(app: Flask, out: Path) -> list[str]:
     assets = app.extensions["judgekit.assets"]
     folder = Path(app.static_folder)
     written = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    # The service worker's code goes to the root, behind the pack's version (offline.py).
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "sw.js"):
         name = assets.hashed_name(path.relative_to(folder).as_posix())
         target = out / "static" / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -157,7 +159,8 @@ def build(
     lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
-    addresses = all_paths(lib, app.extensions["judgekit"]["timing"])
+    # The empty search's JSON too: the search page names it as its JSON twin.
+    addresses = [*all_paths(lib, app.extensions["judgekit"]["timing"]), SEARCH_API]
     files = write_answers(app, out, addresses)
     files += copy_static(app, out)
     version = pack_version(app, out, when)

@@ -1,0 +1,88 @@
+/* The judge pack in the browser: open the stored page a query stands for, install the service
+   worker (HTTPS or localhost), and say when a newer pack has replaced the rules.
+   Only in packs written by `judgekit build`; the pages work without it. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  // This file is static/js/pack.<hash>.js: the pack's root is two folders up.
+  var root = new URL("../../", script ? script.src : window.location.href).href;
+  var meta = document.querySelector('meta[name="judgekit-pack"]');
+  var id = meta ? meta.getAttribute("content") : "";
+  var api = window.judgekit = window.judgekit || {};
+  api.pack = {root: root, id: id, stored: false};
+
+  /* -- a query the build wrote as a page of its own (the stepper's version and step) ------- */
+  var VARIANT_KEYS = {"timing/": ["step", "version"]};
+  function escapeValue(value) {
+    var out = "";
+    var bytes = new TextEncoder().encode(value);
+    for (var i = 0; i < bytes.length; i++) {
+      var c = String.fromCharCode(bytes[i]);
+      out += /[A-Za-z0-9._-]/.test(c) ? c : "~" + (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16).toUpperCase();
+    }
+    return out;
+  }
+  function variantOf(here) {
+    if (!here.search || here.href.indexOf(root) !== 0) return null;
+    var path = here.href.slice(root.length).split(/[?#]/)[0].replace(/index\.html$/, "");
+    if (path.indexOf("/~") !== -1) return null;   // already a variant
+    var area = Object.keys(VARIANT_KEYS).filter(function (a) { return path.indexOf(a) === 0; })[0];
+    if (!area || path === area) return null;
+    var params = new URLSearchParams(here.search);
+    var keys = VARIANT_KEYS[area].filter(function (k) { return params.get(k); });
+    if (!keys.length) return null;
+    var name = "~" + keys.map(function (k) { return k + "=" + escapeValue(params.get(k)); }).join(",");
+    keys.forEach(function (k) { params.delete(k); });
+    var rest = params.toString();
+    return root + path.replace(/\/?$/, "/") + name + "/index.html" + (rest ? "?" + rest : "") + here.hash;
+  }
+  var variant = variantOf(window.location);
+  if (variant) { window.location.replace(variant); return; }
+
+  /* -- "rules updated: …" ----------------------------------------------------------------- */
+  function notice(text) {
+    var box = document.querySelector(".pack-notice");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "pack-notice";
+      box.setAttribute("role", "status");
+      document.body.appendChild(box);
+    }
+    box.textContent = text + " ";
+    var reload = document.createElement("button");
+    reload.type = "button";
+    reload.textContent = "Reload";
+    reload.addEventListener("click", function () { window.location.reload(); });
+    box.appendChild(reload);
+  }
+  function stored(key, value) {
+    try {
+      if (value === undefined) return localStorage.getItem(key);
+      localStorage.setItem(key, value);
+    } catch (e) { /* private mode: no memory of the last pack */ }
+    return null;
+  }
+  var seen = stored("jk-pack");
+  if (id && seen && seen !== id) {
+    notice("rules updated: pack of " + id.slice(-14, -6).replace(/(\d{4})(\d\d)(\d\d)/, "$1-$2-$3"));
+  }
+  if (id) stored("jk-pack", id);
+
+  /* -- the service worker: HTTPS or localhost only (browsers allow no other) ---------------- */
+  if (!("serviceWorker" in navigator) || !window.isSecureContext || !/^https?:$/.test(window.location.protocol)) return;
+  navigator.serviceWorker.onmessage = function (event) {
+    var data = event.data || {};
+    if (data.type !== "judgekit-pack") return;
+    api.pack.stored = true;
+    api.pack.storedId = data.id;
+    if (data.updated) {
+      stored("jk-pack", data.id);
+      notice("rules updated: " + data.updated);
+    }
+  };
+  navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function () {
+    return navigator.serviceWorker.ready;
+  }).then(function (registration) {
+    if (registration.active) registration.active.postMessage("judgekit-pack-version");
+  }).catch(function () { /* the pack still reads online */ });
+})();
