@@ -19,8 +19,10 @@ from typing import Any
 
 from flask import Flask
 
+from judgekit.corpus.model import Version
 from judgekit.pack import offline
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
+from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
 
@@ -118,21 +120,25 @@ def pack_id(digest: str, when: datetime) -> str:
     return f"{digest[:12]}-{when:%Y%m%d%H%M%S}"
 
 
-def pack_version(app: Flask, out: Path, when: datetime | None = None) -> dict[str, Any]:
-    """The pack's version: the corpus hash and date, and a hash of each version's JSON."""
+def version_hash(version: Version, timing: Timing) -> str:
+    """A short hash of a version's text and timing sequences (frozen dataclasses: stable reprs)."""
+    sequences = [s for s in timing if (s.document, s.version) == (version.document, version.id)]
+    return hashlib.sha256(repr((version, sequences)).encode()).hexdigest()[:12]
+
+
+def pack_version(app: Flask, when: datetime) -> dict[str, Any]:
+    """The pack's version: the corpus hash and date, and a hash of each version's text."""
     lib = library_of(app)
-    when = when or datetime.now(UTC)
-    versions = []
-    for version in lib.corpus.versions():
-        body = (out / pack_file(lib.version_api_url(version), True)).read_bytes()
-        versions.append(
-            {
-                "document": version.document,
-                "version": version.id,
-                "title": lib.label(version),
-                "hash": hashlib.sha256(body).hexdigest()[:12],
-            }
-        )
+    timing = app.extensions["judgekit"]["timing"]
+    versions = [
+        {
+            "document": version.document,
+            "version": version.id,
+            "title": lib.label(version),
+            "hash": version_hash(version, timing),
+        }
+        for version in lib.corpus.versions()
+    ]
     digest = lib.corpus.digest
     return {
         "id": pack_id(digest, when),
@@ -163,7 +169,7 @@ def build(
     addresses = [*all_paths(lib, app.extensions["judgekit"]["timing"]), SEARCH_API]
     files = write_answers(app, out, addresses)
     files += copy_static(app, out)
-    version = pack_version(app, out, when)
+    version = pack_version(app, when)
     files += offline.write_offline_files(app, out, version, files)
     size = sum((out / name).stat().st_size for name in files)
     if zip_path is not None:

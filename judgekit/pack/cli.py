@@ -29,7 +29,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"--out {args.out} is a file, not a folder", file=sys.stderr)
         return 2
     if out.exists() and any(out.iterdir()) and not (out / "pack.json").exists():
-        print(f"--out {args.out} is not empty and holds no pack: refusing to empty it", file=sys.stderr)
+        print(
+            f"--out {args.out} is not empty and holds no pack: refusing to empty it",
+            file=sys.stderr,
+        )
         return 2
     try:
         app = pack_app(args.root, args.base_url)

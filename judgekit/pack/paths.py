@@ -25,7 +25,9 @@ VARIANT_MARK = "~"
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 # href="/…", src="/…", action="/…", data-url="/…" (not "//host", which is another host).
 _PATH = re.compile(r"^/(?!/)\S*$")
-_ATTR = re.compile(r'(?P<lead>\s(?:href|src|action|data-url)=)(?P<q>["\'])(?P<url>/(?!/)[^"\']*)(?P=q)')
+_ATTR = re.compile(
+    r'(?P<lead>\s(?:href|src|action|data-url)=)(?P<q>["\'])(?P<url>/(?!/)[^"\']*)(?P=q)'
+)
 
 
 def _escape_value(value: str) -> str:

@@ -80,7 +80,9 @@
       notice("rules updated: " + data.updated);
     }
   };
-  navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function () {
+  navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function (registration) {
+    // Look for a newer pack on every online visit, not only when the browser gets round to it.
+    if (navigator.onLine) registration.update().catch(function () {});
     return navigator.serviceWorker.ready;
   }).then(function (registration) {
     if (registration.active) registration.active.postMessage("judgekit-pack-version");
