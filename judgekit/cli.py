@@ -91,6 +91,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import threading
 
     from judgekit import create_app
+    from judgekit.pack.handout import print_qr
     from judgekit.web.server import lan_address, make_server, public_url
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
@@ -112,6 +113,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"judgekit serving on {public_url(args.host, server.effective_port)}/", flush=True)
     if network:
         print(f"other judges on this network can open {app.config['BASE_URL']}/", flush=True)
+        print_qr(app.config["BASE_URL"] + "/")  # judges scan it from the screen
     else:
         print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
     if args.base_url:

@@ -10,7 +10,7 @@ from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
 from judgekit.web.api import timing as api_timing
 from judgekit.web.context import library_of
-from judgekit.web.pages import compare, rules, rulings, search, timing
+from judgekit.web.pages import compare, pack, rules, rulings, search, timing
 
 BLUEPRINTS = (
     rules,
@@ -22,6 +22,7 @@ BLUEPRINTS = (
     api_search,
     api_compare,
     api_timing,
+    pack,
 )
 
 
