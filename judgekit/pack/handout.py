@@ -1,13 +1,14 @@
 """Handing the reference out at an event: a QR code of the address, and the pack as one zip.
 
 The zip is built once per server, in the background (a build renders every page: a minute or
-two on a laptop), from the corpus the server reads and with citations to the address it serves.
+two on a laptop) in a process of its own, from the corpus the server reads and with citations to the address it serves.
 """
 
 from __future__ import annotations
 
 import io
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -66,15 +67,19 @@ class ZipBuild:
         ).start()
 
     def _run(self, root: str, base_url: str) -> None:
-        from judgekit.pack.build import build, pack_app
-
-        try:
-            site = self.folder / "site"
-            build(pack_app(root, base_url), site, zip_path=self.zip_path)
-            shutil.rmtree(site, ignore_errors=True)
+        # A process of its own: the build does not take the serving threads' interpreter lock.
+        site = self.folder / "site"
+        command = [sys.executable, "-m", "judgekit.cli", "--root", root, "build"]
+        command += ["--out", str(site), "--zip"]
+        if base_url:
+            command += ["--base-url", base_url]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        shutil.rmtree(site, ignore_errors=True)
+        if done.returncode == 0:
+            (self.folder / "site.zip").replace(self.zip_path)
             self.state = "ready"
-        except Exception as exc:  # noqa: BLE001 -- any failure is reported on /pack.zip
-            self.error = f"{type(exc).__name__}: {exc}"
+        else:
+            self.error = done.stderr.strip() or f"exit status {done.returncode}"
             self.state = "failed"
 
 
