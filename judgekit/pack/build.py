@@ -22,6 +22,7 @@ from flask import Flask
 from judgekit.corpus.model import Version
 from judgekit.pack import offline
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
+from judgekit.pack.search import write_search_data
 from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
@@ -169,6 +170,7 @@ def build(
     addresses = [*all_paths(lib, app.extensions["judgekit"]["timing"]), SEARCH_API]
     files = write_answers(app, out, addresses)
     files += copy_static(app, out)
+    files += write_search_data(app, out)
     version = pack_version(app, when)
     files += offline.write_offline_files(app, out, version, files)
     size = sum((out / name).stat().st_size for name in files)
