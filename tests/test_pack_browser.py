@@ -126,6 +126,20 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         assert "“When . . . begins” triggers process." in page.inner_text("main")
         page.click(".tm-prevnext a[rel='next']")
         assert "~step=2,version=2/index.html" in page.url
+        # Search: the page from its address, live results as the judge types, the script API.
+        page.goto(f"{base}/search/index.html?q=dilemma+wrong+type")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        assert page.inner_text("#search-results .result-title") == "Attempting missions, step 2"
+        page.fill("#q", "acess denied")
+        wait_until(page, "!!document.querySelector('#search-results .did-you-mean')")
+        assert page.inner_text("#search-results .did-you-mean") == "Did you mean access denied?"
+        answer = page.evaluate("window.judgekit.search('count personnel', {all_versions: '1'})")
+        assert [(r["version"], r["id"]) for r in answer["results"]] == [
+            ("1", "attempt.count"),
+            ("1", "attempting"),
+            ("2", "attempting"),
+            ("1", "attempt.fail"),
+        ]
         assert off == []
 
 
@@ -140,6 +154,9 @@ def test_pack_reads_from_a_folder(browser, tmp_path, corpus_copy):
         assert "count them." in page.inner_text("main")
         page.goto(result.out.joinpath("timing/attempt/index.html").as_uri() + "?version=1&step=2")
         assert page.url.endswith("/timing/attempt/~step=2,version=1/index.html")
+        page.goto(result.out.joinpath("search/index.html").as_uri() + "?q=access")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        assert page.inner_text("#search-results .result-title") == "Access Denied"
         assert off == []
 
 
