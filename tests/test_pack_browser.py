@@ -107,6 +107,9 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         page = ctx.new_page()
         page.goto(f"{base}/index.html")
         _wait_stored(page, result.version["id"])
+        assert page.inner_text(".pack-notice") == (
+            "The whole pack is stored on this device: it works with no network now."
+        )
         ctx.set_offline(True)
 
         # Entries, a whole version, a ruling, a comparison, a timing step: all from the phone.
@@ -126,6 +129,13 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         assert "“When . . . begins” triggers process." in page.inner_text("main")
         page.click(".tm-prevnext a[rel='next']")
         assert "~step=2,version=2/index.html" in page.url
+        # The calculator, from the server's address of a step with its inputs.
+        page.goto(f"{base}/timing/attempt/index.html?version=2&step=1&personnel=5&overcome=1")
+        assert (
+            page.url == f"{base}/timing/attempt/~step=1,version=2/index.html?personnel=5&overcome=1"
+        )
+        wait_until(page, "!!document.querySelector('[data-calc=drawn]')")
+        assert page.inner_text("[data-calc=drawn]") == "4"
         # Search: the page from its address, live results as the judge types, the script API.
         page.goto(f"{base}/search/index.html?q=dilemma+wrong+type")
         wait_until(page, "!!document.querySelector('#search-results .result')")

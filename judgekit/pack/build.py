@@ -171,6 +171,7 @@ def build(
     files = write_answers(app, out, addresses)
     files += copy_static(app, out)
     files += write_search_data(app, out)
+    files += offline.write_calculators(app, out)
     version = pack_version(app, when)
     files += offline.write_offline_files(app, out, version, files)
     size = sum((out / name).stat().st_size for name in files)

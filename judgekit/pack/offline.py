@@ -16,6 +16,7 @@ from flask import Flask
 MANIFEST = "manifest.webmanifest"
 SERVICE_WORKER = "sw.js"
 VERSION_FILE = "pack.json"
+CALCULATORS = "timing-calculators.js"
 
 
 def manifest(app: Flask) -> dict[str, Any]:
@@ -53,3 +54,26 @@ def write_offline_files(
     # GitHub Pages runs Jekyll unless told not to; Jekyll drops files whose names start with _.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     return [VERSION_FILE, MANIFEST, SERVICE_WORKER, ".nojekyll"]
+
+
+def calculators(app: Flask) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each sequence version's calculator rules, with the step number of each rule."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for seq in app.extensions["judgekit"]["timing"]:
+        config = seq.calculator
+        if config is None:
+            continue
+        steps = {rule: seq.find(key).number for rule, key in config.steps.items() if seq.find(key)}
+        out.setdefault(seq.id, {})[seq.version] = {
+            "duplicate": config.duplicate,
+            "cost_counts": config.cost_counts,
+            "steps": steps,
+        }
+    return out
+
+
+def write_calculators(app: Flask, out: Path) -> list[str]:
+    """Write ``timing-calculators.js``, which the pack's calculator reads (a script: file:// too)."""
+    data = json.dumps(calculators(app), ensure_ascii=False, separators=(",", ":"))
+    (out / CALCULATORS).write_text(f"self.JUDGEKIT_CALCULATORS = {data};\n", encoding="utf-8")
+    return [CALCULATORS]

@@ -40,7 +40,7 @@
   if (variant) { window.location.replace(variant); return; }
 
   /* -- "rules updated: …" ----------------------------------------------------------------- */
-  function notice(text) {
+  function notice(text, reloadButton) {
     var box = document.querySelector(".pack-notice");
     if (!box) {
       box = document.createElement("p");
@@ -49,6 +49,7 @@
       document.body.appendChild(box);
     }
     box.textContent = text + " ";
+    if (!reloadButton) return;
     var reload = document.createElement("button");
     reload.type = "button";
     reload.textContent = "Reload";
@@ -77,7 +78,11 @@
     api.pack.storedId = data.id;
     if (data.updated) {
       stored("jk-pack", data.id);
-      notice("rules updated: " + data.updated);
+      stored("jk-pack-stored", data.id);
+      notice("rules updated: " + data.updated, true);
+    } else if (stored("jk-pack-stored") === null) {
+      stored("jk-pack-stored", data.id);
+      notice("The whole pack is stored on this device: it works with no network now.");
     }
   };
   navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function (registration) {
