@@ -14,15 +14,18 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from judgekit import urls
 from judgekit.corpus.model import Version
 from judgekit.pack import offline
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
 from judgekit.pack.search import write_search_data
+from judgekit.render.library import Library
 from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
@@ -60,6 +63,20 @@ def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
     if root:
         config["CORPUS_DIR"] = root
     return create_app(config)
+
+
+def comparison_views(lib: Library) -> list[str]:
+    """Every comparison side by side, with typography shown, and both (inline is the plain page)."""
+    out = []
+    for doc in lib.corpus.held():
+        for old, new in permutations(doc.versions, 2):
+            page = urls.compare_page(doc.id, old.id, new.id)
+            out += [
+                f"{page}?view=side",
+                f"{page}?typography=show",
+                f"{page}?view=side&typography=show",
+            ]
+    return out
 
 
 def _redirect_page(target: str) -> str:
@@ -166,8 +183,13 @@ def build(
     lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
-    # The empty search's JSON too: the search page names it as its JSON twin.
-    addresses = [*all_paths(lib, app.extensions["judgekit"]["timing"]), SEARCH_API]
+    # The empty search's JSON too (the search page names it as its JSON twin), and each
+    # comparison's other views, which the server renders from the query.
+    addresses = [
+        *all_paths(lib, app.extensions["judgekit"]["timing"]),
+        SEARCH_API,
+        *comparison_views(lib),
+    ]
     files = write_answers(app, out, addresses)
     files += copy_static(app, out)
     files += write_search_data(app, out)

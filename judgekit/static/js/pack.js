@@ -12,7 +12,11 @@
   api.pack = {root: root, id: id, stored: false};
 
   /* -- a query the build wrote as a page of its own (the stepper's version and step) ------- */
-  var VARIANT_KEYS = {"timing/": ["step", "version"]};
+  // Which query parameters name a page of their own, by page; a default value names none.
+  var VARIANTS = [
+    {path: /^timing\/[^/]+\/$/, keys: ["step", "version"], defaults: {}},
+    {path: /^diff\/[^/]+\/[^/]*\.\.[^/]*\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}}
+  ];
   function escapeValue(value) {
     var out = "";
     var bytes = new TextEncoder().encode(value);
@@ -22,19 +26,30 @@
     }
     return out;
   }
+  function pagePath(here) {
+    return here.href.slice(root.length).split(/[?#]/)[0].replace(/index\.html$/, "").replace(/([^/])$/, "$1/");
+  }
   function variantOf(here) {
     if (!here.search || here.href.indexOf(root) !== 0) return null;
-    var path = here.href.slice(root.length).split(/[?#]/)[0].replace(/index\.html$/, "");
+    var path = pagePath(here), params = new URLSearchParams(here.search);
+    if (path === "diff/" && params.get("document") && params.get("from") && params.get("to")) {
+      // The comparison picker: the server redirects to the pair's page; so does the pack.
+      path = "diff/" + params.get("document") + "/" + params.get("from") + ".." + params.get("to") + "/";
+      ["document", "from", "to"].forEach(function (k) { params.delete(k); });
+      var rest = params.toString();
+      return root + path.split("/").map(encodeURIComponent).join("/") + "index.html" + (rest ? "?" + rest : "");
+    }
     if (path.indexOf("/~") !== -1) return null;   // already a variant
-    var area = Object.keys(VARIANT_KEYS).filter(function (a) { return path.indexOf(a) === 0; })[0];
-    if (!area || path === area) return null;
-    var params = new URLSearchParams(here.search);
-    var keys = VARIANT_KEYS[area].filter(function (k) { return params.get(k); });
+    var rule = VARIANTS.filter(function (r) { return r.path.test(path); })[0];
+    if (!rule) return null;
+    var keys = rule.keys.filter(function (k) { return params.get(k); });
     if (!keys.length) return null;
-    var name = "~" + keys.map(function (k) { return k + "=" + escapeValue(params.get(k)); }).join(",");
+    keys.forEach(function (k) { if (rule.defaults[k] === params.get(k)) params.delete(k); });
+    var named = keys.filter(function (k) { return params.get(k); });
+    var name = named.length ? "~" + named.map(function (k) { return k + "=" + escapeValue(params.get(k)); }).join(",") + "/" : "";
     keys.forEach(function (k) { params.delete(k); });
-    var rest = params.toString();
-    return root + path.replace(/\/?$/, "/") + name + "/index.html" + (rest ? "?" + rest : "") + here.hash;
+    var others = params.toString();
+    return root + path + name + "index.html" + (others ? "?" + others : "") + here.hash;
   }
   var variant = variantOf(window.location);
   if (variant) { window.location.replace(variant); return; }
