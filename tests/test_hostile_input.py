@@ -57,6 +57,8 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "timing.index": ({}, {}, 200),
     "timing.sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
     "static": ({"filename": "css/judgekit.css"}, {}, 200),
+    "pack.qr": ({}, {}, 200),
+    "pack.pack_zip": ({}, {}, 202),  # built in the background; 202 until it is ready
 }
 
 

@@ -6,6 +6,7 @@ two on a laptop) in a process of its own, from the corpus the server reads and w
 
 from __future__ import annotations
 
+import atexit
 import io
 import shutil
 import subprocess
@@ -50,6 +51,7 @@ class ZipBuild:
     state: str = "idle"
     error: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _process: subprocess.Popen | None = None
 
     @property
     def zip_path(self) -> Path:
@@ -57,30 +59,39 @@ class ZipBuild:
         return self.folder / "judgekit-pack.zip"
 
     def start(self, root: str, base_url: str) -> None:
-        """Build in a background thread, once; later calls do nothing."""
+        """Build in a process of its own, once; later calls do nothing."""
         with self._lock:
             if self.state != "idle":
                 return
             self.state = "building"
-        threading.Thread(
-            target=self._run, args=(root, base_url), daemon=True, name="judgekit-pack"
-        ).start()
+            # The build renders every page: a process of its own does not slow the serving
+            # threads down; it is stopped and its folder removed when the server stops.
+            command = [sys.executable, "-m", "judgekit.cli", "--root", root, "build"]
+            command += ["--out", str(self.folder / "site"), "--zip"]
+            if base_url:
+                command += ["--base-url", base_url]
+            self._process = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            atexit.register(self.close)
+        threading.Thread(target=self._wait, daemon=True, name="judgekit-pack").start()
 
-    def _run(self, root: str, base_url: str) -> None:
-        # A process of its own: the build does not take the serving threads' interpreter lock.
-        site = self.folder / "site"
-        command = [sys.executable, "-m", "judgekit.cli", "--root", root, "build"]
-        command += ["--out", str(site), "--zip"]
-        if base_url:
-            command += ["--base-url", base_url]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        shutil.rmtree(site, ignore_errors=True)
-        if done.returncode == 0:
+    def _wait(self) -> None:
+        _, stderr = self._process.communicate()
+        shutil.rmtree(self.folder / "site", ignore_errors=True)
+        if self._process.returncode == 0:
             (self.folder / "site.zip").replace(self.zip_path)
             self.state = "ready"
         else:
-            self.error = done.stderr.strip() or f"exit status {done.returncode}"
+            self.error = (stderr or "").strip() or f"exit status {self._process.returncode}"
             self.state = "failed"
+
+    def close(self) -> None:
+        """Stop a build still running and remove the folder."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait(timeout=10)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def zip_build(app: Flask) -> ZipBuild:

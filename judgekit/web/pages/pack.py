@@ -17,12 +17,12 @@ def pack_zip() -> ResponseReturnValue:
     if build.state == "idle":
         start_zip_build(current_app)
     if build.state == "failed":
-        abort(500, description=f"the judge pack could not be built: {build.error}")
+        # Not a 5xx: the server is fine; the corpus could not be built into a pack.
+        abort(409, description=f"the judge pack could not be built: {build.error}")
     if build.state != "ready":
+        # 202: the request is taken, the answer is not ready yet.
         response = Response(
-            "The judge pack is being built; try again in a minute.\n",
-            503,
-            mimetype="text/plain",
+            "The judge pack is being built; try again in a minute.\n", 202, mimetype="text/plain"
         )
         response.headers["Retry-After"] = "30"
         return response
