@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from itertools import permutations
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from flask import Flask
 
@@ -63,6 +64,11 @@ def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
     if root:
         config["CORPUS_DIR"] = root
     return create_app(config)
+
+
+def document_homes(lib: Library) -> list[str]:
+    """Each document's own address, which sends the reader to the version in force."""
+    return [f"/{lib.area(doc)}/{quote(doc.id, safe='')}/" for doc in lib.corpus.held()]
 
 
 def comparison_views(lib: Library) -> list[str]:
@@ -183,11 +189,13 @@ def build(
     lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
-    # The empty search's JSON too (the search page names it as its JSON twin), and each
-    # comparison's other views, which the server renders from the query.
+    # The empty search's JSON too (the search page names it as its JSON twin), the documents'
+    # own addresses (redirects, so not in the server's warm-up list), and each comparison's
+    # other views, which the server renders from the query.
     addresses = [
         *all_paths(lib, app.extensions["judgekit"]["timing"]),
         SEARCH_API,
+        *document_homes(lib),
         *comparison_views(lib),
     ]
     files = write_answers(app, out, addresses)

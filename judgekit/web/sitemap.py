@@ -20,9 +20,6 @@ def reading_paths(lib: Library) -> Iterator[str]:
     """The home page, every version and every entry, with their JSON."""
     yield urls.HOME
     yield urls.DOCUMENTS_API
-    for doc in lib.corpus.held():
-        # A document's own address goes to the version in force (a redirect).
-        yield f"/{lib.area(doc)}/{quote(doc.id, safe='')}/"
     for version in lib.corpus.versions():
         yield lib.version_url(version)
         yield lib.version_api_url(version)
