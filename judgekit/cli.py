@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from judgekit import card_cli
 from judgekit.corpus.check import seeds_dir, validate
 from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.pack.cli import add_build_parser
 
 
 def _corpus_or_exit(root: str | None, strict: bool = True):
@@ -89,6 +90,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import threading
 
     from judgekit import create_app
+    from judgekit.pack.handout import print_qr
     from judgekit.web.server import lan_address, make_server, public_url
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
@@ -110,6 +112,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"judgekit serving on {public_url(args.host, server.effective_port)}/", flush=True)
     if network:
         print(f"other judges on this network can open {app.config['BASE_URL']}/", flush=True)
+        print_qr(app.config["BASE_URL"] + "/")  # judges scan it from the screen
     else:
         print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
     if args.base_url:
@@ -182,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )
     serve.set_defaults(func=cmd_serve)
+
+    add_build_parser(sub)
 
     search = sub.add_parser("search", help="search the rules")
     search.add_argument("query")

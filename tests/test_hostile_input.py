@@ -62,6 +62,8 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "cards.card": ({"edition": "2e", "card_id": "uss-galaxy"}, {}, 200),
     "api_cards.cards": ({}, {}, 200),
     "api_cards.card": ({"edition": "1e", "card_id": "devidian-door"}, {}, 200),
+    "pack.qr": ({}, {}, 200),
+    "pack.pack_zip": ({}, {}, 202),  # built in the background; 202 until it is ready
 }
 
 

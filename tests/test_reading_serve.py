@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from judgekit import cli
+from judgekit.pack.handout import print_qr
 from judgekit.web import server
 
 from .conftest import MINI, _free_port
@@ -55,9 +57,12 @@ def test_serve_on_the_network_prints_the_address_to_open(served, capsys, monkeyp
     port = _free_port()
     assert serve("--host", "0.0.0.0", "--port", str(port)) == 0
     assert served["app"].config["BASE_URL"] == f"http://192.168.1.20:{port}"
+    qr = io.StringIO()
+    print_qr(f"http://192.168.1.20:{port}/", qr)
     assert capsys.readouterr().out.splitlines() == [
         f"judgekit serving on http://0.0.0.0:{port}/",
         f"other judges on this network can open http://192.168.1.20:{port}/",
+        *qr.getvalue().splitlines(),  # the same address as a QR code, to scan from the screen
     ]
 
 

@@ -11,7 +11,7 @@ from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
 from judgekit.web.api import timing as api_timing
 from judgekit.web.context import library_of
-from judgekit.web.pages import cards, compare, rules, rulings, search, timing
+from judgekit.web.pages import cards, compare, pack, rules, rulings, search, timing
 
 BLUEPRINTS = (
     rules,
@@ -25,6 +25,7 @@ BLUEPRINTS = (
     api_compare,
     api_timing,
     api_cards,
+    pack,
 )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import permutations
+from urllib.parse import quote
 
 from judgekit import urls
 from judgekit.corpus.model import Document
@@ -54,6 +55,10 @@ def timing_paths(timing: Timing) -> Iterator[str]:
     """Every sequence in every version, at every step, with their JSON."""
     yield urls.TIMING
     yield urls.TIMING_API
+    for sequence_id in timing.ids():
+        # Without ?version=: the version in force, as a citation without a version opens it.
+        yield f"{urls.TIMING}/{quote(sequence_id, safe='')}"
+        yield f"{urls.TIMING_API}/{quote(sequence_id, safe='')}"
     for seq in timing:
         yield sequence_url(seq)
         yield sequence_api_url(seq)

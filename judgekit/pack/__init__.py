@@ -1,0 +1,1 @@
+"""The judge pack: the whole reference as static files that install on a phone and work offline."""

@@ -1,0 +1,65 @@
+"""The `judgekit build` sub-command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+
+def _base_url(text: str) -> str:
+    """An http(s) address where the pack will be published, without query or fragment."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"must be an http:// or https:// address such as https://you.github.io/judgekit, "
+            f"not {text!r}"
+        )
+    return text.rstrip("/")
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Write the judge pack into --out (and a zip beside it with --zip)."""
+    from judgekit.corpus.loader import CorpusError
+    from judgekit.pack.build import BuildError, build, pack_app
+
+    out = Path(args.out).resolve()
+    if out.exists() and not out.is_dir():
+        print(f"--out {args.out} is a file, not a folder", file=sys.stderr)
+        return 2
+    if out.exists() and any(out.iterdir()) and not (out / "pack.json").exists():
+        print(
+            f"--out {args.out} is not empty and holds no pack: refusing to empty it",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        app = pack_app(args.root, args.base_url)
+        zip_path = out.with_name(out.name + ".zip") if args.zip else None
+        result = build(app, out, zip_path=zip_path)
+    except CorpusError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    except BuildError as exc:
+        print(f"build failed: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"judge pack {result.version['id']}: {result.files} files, "
+        f"{result.size / 1e6:.1f} MB in {result.out}"
+    )
+    if result.zip_path:
+        print(f"zip: {result.zip_path} ({result.zip_path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def add_build_parser(sub) -> None:
+    """Add `build` to the CLI's sub-commands."""
+    build = sub.add_parser("build", help="write the judge pack: every page as static files")
+    build.add_argument("--out", required=True, help="folder to write the pack into")
+    build.add_argument(
+        "--base-url", type=_base_url, help="the address the pack is published at (citations)"
+    )
+    build.add_argument("--zip", action="store_true", help="also write OUT.zip")
+    build.set_defaults(func=cmd_build)

@@ -1,0 +1,79 @@
+"""What makes the pack installable and usable offline: the manifest, the service worker, its version.
+
+The service worker (``sw.js`` at the pack's root, so its scope is the whole pack) is the
+package's ``static/js/sw.js`` preceded by this build's version and list of files: a new build
+changes its bytes, which is how a browser notices a newer pack on the next online visit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+MANIFEST = "manifest.webmanifest"
+SERVICE_WORKER = "sw.js"
+VERSION_FILE = "pack.json"
+CALCULATORS = "timing-calculators.js"
+
+
+def manifest(app: Flask) -> dict[str, Any]:
+    """The web app manifest; its addresses are relative to itself, at the pack's root."""
+    icon = app.extensions["judgekit.assets"].hashed_name("favicon.svg")
+    return {
+        "name": "judgekit – Star Trek CCG rules reference",
+        "short_name": "judgekit",
+        "description": "The rulebooks and rulings for Star Trek CCG judges, offline.",
+        "start_url": "index.html",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#fdfdfb",
+        "theme_color": "#0b57b0",
+        "icons": [{"src": f"static/{icon}", "sizes": "any", "type": "image/svg+xml"}],
+    }
+
+
+def service_worker(app: Flask, version: dict[str, Any], files: list[str]) -> str:
+    """The service worker's source: this pack's version and files, then the worker itself."""
+    code = (Path(app.static_folder) / "js" / "sw.js").read_text(encoding="utf-8")
+    pack = {"version": version, "files": files}
+    return f"self.JUDGEKIT_PACK = {json.dumps(pack, ensure_ascii=False)};\n{code}"
+
+
+def write_offline_files(
+    app: Flask, out: Path, version: dict[str, Any], files: list[str]
+) -> list[str]:
+    """Write the version, the manifest and the service worker; returns the files written."""
+    (out / VERSION_FILE).write_text(json.dumps(version, indent=1), encoding="utf-8")
+    (out / MANIFEST).write_text(json.dumps(manifest(app), indent=1), encoding="utf-8")
+    # The worker stores the pages, the static files, the version and the manifest.
+    stored = [*files, VERSION_FILE, MANIFEST]
+    (out / SERVICE_WORKER).write_text(service_worker(app, version, stored), encoding="utf-8")
+    # GitHub Pages runs Jekyll unless told not to; Jekyll drops files whose names start with _.
+    (out / ".nojekyll").write_text("", encoding="utf-8")
+    return [VERSION_FILE, MANIFEST, SERVICE_WORKER, ".nojekyll"]
+
+
+def calculators(app: Flask) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each sequence version's calculator rules, with the step number of each rule."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for seq in app.extensions["judgekit"]["timing"]:
+        config = seq.calculator
+        if config is None:
+            continue
+        steps = {rule: seq.find(key).number for rule, key in config.steps.items() if seq.find(key)}
+        out.setdefault(seq.id, {})[seq.version] = {
+            "duplicate": config.duplicate,
+            "cost_counts": config.cost_counts,
+            "steps": steps,
+        }
+    return out
+
+
+def write_calculators(app: Flask, out: Path) -> list[str]:
+    """Write ``timing-calculators.js``, which the pack's calculator reads (a script: file:// too)."""
+    data = json.dumps(calculators(app), ensure_ascii=False, separators=(",", ":"))
+    (out / CALCULATORS).write_text(f"self.JUDGEKIT_CALCULATORS = {data};\n", encoding="utf-8")
+    return [CALCULATORS]

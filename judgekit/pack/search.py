@@ -1,0 +1,118 @@
+"""The pack's search data: the server's index items, analysed by the server's analysis.
+
+``search-index.js`` (a script, so a folder opened with ``file://`` can load it) holds what
+``static/js/pack-search.js`` needs to answer like ``/api/search``: each item's result fields,
+its title and text as index terms (term frequencies and lengths for BM25F), the stem of every
+word of the corpus (so the browser needs no stemmer of its own), and the spelling vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from judgekit.pack.paths import pack_file
+from judgekit.search import analysis, documents, index
+from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
+from judgekit.web.context import library_of
+
+SEARCH_DATA = "search-index.js"
+
+
+def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any]:
+    """The /api/search result of an item, as the server builds it, without snippet or chips."""
+    hit = index.Hit(
+        document=doc.document,
+        version=doc.version,
+        id=doc.id,
+        kind=doc.kind,
+        title=doc.heading or doc.title,
+        text=doc.text,
+        score=0.0,
+        exact=False,
+    )
+    data = svc.result(hit, frozenset())
+    del data["snippet"], data["also_in"], data["exact"]
+    for key in ("url", "api_url"):
+        if data.get(key):
+            data[key] = pack_file(data[key], key == "api_url")
+    for crumb in data.get("breadcrumb", []):
+        if crumb.get("url"):
+            crumb["url"] = pack_file(crumb["url"])
+    return data
+
+
+def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
+    out: dict[str, list[list[int]]] = {}
+    for i, terms in enumerate(all_terms):
+        for term, tf in Counter(terms).items():
+            out.setdefault(term, []).append([i, tf])
+    return out
+
+
+def search_data(app: Flask) -> dict[str, Any]:
+    """Everything the browser's search reads, built with the server's analysis."""
+    lib = library_of(app)
+    svc = SearchService.for_library(lib, None)
+    docs = entry_docs(lib) + [d for extra in svc.extras.values() for d in extra.docs()]
+    items, titles, texts, stem_of = [], [], [], {}
+    for doc in docs:
+        names = tuple(n for n in (doc.title, *doc.aliases) if n)
+        title = " ; ".join(names)
+        for token in analysis.TOKEN_RE.findall(" ".join((title, doc.text))):
+            low = token.lower()
+            if low not in stem_of:
+                stem_of[low] = analysis.stem_token(low)
+        titles.append(analysis.stems(title))
+        texts.append(analysis.stems(doc.text))
+        items.append(
+            {
+                "result": _result_fields(svc, doc),
+                "topic": doc.topic,
+                "key": doc.key,
+                "edition": doc.edition,
+                "current": doc.current,
+                "vorder": doc.vorder,
+                "successors": list(doc.successors),
+                "keys": sorted({k for k in map(analysis.title_key, names) if k}),
+            }
+        )
+    return {
+        "items": items,
+        "lengths": [[len(t), len(x)] for t, x in zip(titles, texts, strict=True)],
+        "title": _postings(titles),
+        "text": _postings(texts),
+        "stems": {w: s for w, s in stem_of.items() if s},
+        "vocabulary": documents.vocab_of(docs),
+        "stops": sorted(analysis.STOPS),
+        "questions": sorted(analysis.QUESTION_WORDS),
+        "numbers": sorted(analysis.NUMBER_STEMS),
+        "kinds": list(svc.kinds),
+        "settings": {
+            "title_boost": documents.TITLE_BOOST,
+            "k1": 1.2,
+            "b": index.LENGTH_NORM,
+            "prefix_weight": index.PREFIX_WEIGHT,
+            "fuzzy_weight": index.FUZZY_WEIGHT,
+            "exact_first": list(index.EXACT_FIRST),
+            "coord_power": index.COORD_POWER,
+            "superseded": index.SUPERSEDED,
+            "rerank": index.RERANK,
+            "proximity": analysis.PROXIMITY,
+            "max_groups": analysis.MAX_GROUPS,
+            "max_query_chars": analysis.MAX_QUERY_CHARS,
+            "default_limit": DEFAULT_LIMIT,
+            "max_limit": MAX_LIMIT,
+        },
+    }
+
+
+def write_search_data(app: Flask, out: Path) -> list[str]:
+    """Write ``search-index.js``; returns the file written."""
+    data = json.dumps(search_data(app), ensure_ascii=False, separators=(",", ":"))
+    (out / SEARCH_DATA).write_text(f"self.JUDGEKIT_SEARCH = {data};\n", encoding="utf-8")
+    return [SEARCH_DATA]

@@ -1,0 +1,110 @@
+/* The judge pack in the browser: open the stored page a query stands for, install the service
+   worker (HTTPS or localhost), and say when a newer pack has replaced the rules.
+   Only in packs written by `judgekit build`; the pages work without it. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  // This file is static/js/pack.<hash>.js: the pack's root is two folders up.
+  var root = new URL("../../", script ? script.src : window.location.href).href;
+  var meta = document.querySelector('meta[name="judgekit-pack"]');
+  var id = meta ? meta.getAttribute("content") : "";
+  var api = window.judgekit = window.judgekit || {};
+  api.pack = {root: root, id: id, stored: false};
+
+  /* -- a query the build wrote as a page of its own (the stepper's version and step) ------- */
+  // Which query parameters name a page of their own, by page; a default value names none.
+  var VARIANTS = [
+    {path: /^timing\/[^/]+\/$/, keys: ["step", "version"], defaults: {}},
+    {path: /^diff\/[^/]+\/[^/]*\.\.[^/]*\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}}
+  ];
+  function escapeValue(value) {
+    var out = "";
+    var bytes = new TextEncoder().encode(value);
+    for (var i = 0; i < bytes.length; i++) {
+      var c = String.fromCharCode(bytes[i]);
+      out += /[A-Za-z0-9._-]/.test(c) ? c : "~" + (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16).toUpperCase();
+    }
+    return out;
+  }
+  function pagePath(here) {
+    return here.href.slice(root.length).split(/[?#]/)[0].replace(/index\.html$/, "").replace(/([^/])$/, "$1/");
+  }
+  function variantOf(here) {
+    if (!here.search || here.href.indexOf(root) !== 0) return null;
+    var path = pagePath(here), params = new URLSearchParams(here.search);
+    if (path === "diff/" && params.get("document") && params.get("from") && params.get("to")) {
+      // The comparison picker: the server redirects to the pair's page; so does the pack.
+      path = "diff/" + params.get("document") + "/" + params.get("from") + ".." + params.get("to") + "/";
+      ["document", "from", "to"].forEach(function (k) { params.delete(k); });
+      var rest = params.toString();
+      return root + path.split("/").map(encodeURIComponent).join("/") + "index.html" + (rest ? "?" + rest : "");
+    }
+    if (path.indexOf("/~") !== -1) return null;   // already a variant
+    var rule = VARIANTS.filter(function (r) { return r.path.test(path); })[0];
+    if (!rule) return null;
+    var keys = rule.keys.filter(function (k) { return params.get(k); });
+    if (!keys.length) return null;
+    keys.forEach(function (k) { if (rule.defaults[k] === params.get(k)) params.delete(k); });
+    var named = keys.filter(function (k) { return params.get(k); });
+    var name = named.length ? "~" + named.map(function (k) { return k + "=" + escapeValue(params.get(k)); }).join(",") + "/" : "";
+    keys.forEach(function (k) { params.delete(k); });
+    var others = params.toString();
+    return root + path + name + "index.html" + (others ? "?" + others : "") + here.hash;
+  }
+  var variant = variantOf(window.location);
+  if (variant) { window.location.replace(variant); return; }
+
+  /* -- "rules updated: …" ----------------------------------------------------------------- */
+  function notice(text, reloadButton) {
+    var box = document.querySelector(".pack-notice");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "pack-notice";
+      box.setAttribute("role", "status");
+      document.body.appendChild(box);
+    }
+    box.textContent = text + " ";
+    if (!reloadButton) return;
+    var reload = document.createElement("button");
+    reload.type = "button";
+    reload.textContent = "Reload";
+    reload.addEventListener("click", function () { window.location.reload(); });
+    box.appendChild(reload);
+  }
+  function stored(key, value) {
+    try {
+      if (value === undefined) return localStorage.getItem(key);
+      localStorage.setItem(key, value);
+    } catch (e) { /* private mode: no memory of the last pack */ }
+    return null;
+  }
+  var seen = stored("jk-pack");
+  if (id && seen && seen !== id) {
+    notice("rules updated: pack of " + id.slice(-14, -6).replace(/(\d{4})(\d\d)(\d\d)/, "$1-$2-$3"));
+  }
+  if (id) stored("jk-pack", id);
+
+  /* -- the service worker: HTTPS or localhost only (browsers allow no other) ---------------- */
+  if (!("serviceWorker" in navigator) || !window.isSecureContext || !/^https?:$/.test(window.location.protocol)) return;
+  navigator.serviceWorker.onmessage = function (event) {
+    var data = event.data || {};
+    if (data.type !== "judgekit-pack") return;
+    api.pack.stored = true;
+    api.pack.storedId = data.id;
+    if (data.updated) {
+      stored("jk-pack", data.id);
+      stored("jk-pack-stored", data.id);
+      notice("rules updated: " + data.updated, true);
+    } else if (stored("jk-pack-stored") === null) {
+      stored("jk-pack-stored", data.id);
+      notice("The whole pack is stored on this device: it works with no network now.");
+    }
+  };
+  navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function (registration) {
+    // Look for a newer pack on every online visit, not only when the browser gets round to it.
+    if (navigator.onLine) registration.update().catch(function () {});
+    return navigator.serviceWorker.ready;
+  }).then(function (registration) {
+    if (registration.active) registration.active.postMessage("judgekit-pack-version");
+  }).catch(function () { /* the pack still reads online */ });
+})();

@@ -1,0 +1,244 @@
+"""The judge pack: where addresses live as files, links made relative, and the build itself."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from judgekit.cli import main
+from judgekit.pack.build import build, pack_app
+from judgekit.pack.paths import (
+    canonical,
+    pack_file,
+    relink,
+    relink_html,
+    relink_json,
+    variant_name,
+)
+
+PACK_CORPUS = Path(__file__).parent / "data" / "pack"
+WHEN = datetime(2026, 11, 23, 7, 0, 0, tzinfo=UTC)
+
+
+# -- addresses as files ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("address", "expected"),
+    [
+        ("/", "index.html"),
+        ("/search", "search/index.html"),
+        ("/rules/doc/2/", "rules/doc/2/index.html"),
+        ("/rules/doc/2/beaming", "rules/doc/2/beaming/index.html"),
+        ("/diff/doc/1..2", "diff/doc/1..2/index.html"),
+        ("/api/documents", "api/documents/index.json"),
+        ("/static/css/judgekit.0123456789.css", "static/css/judgekit.0123456789.css"),
+        ("/sw.js", "sw.js"),
+        ("/timing/seq?version=2&step=1.a", "timing/seq/~step=1.a,version=2/index.html"),
+        ("/api/timing/seq?version=2", "api/timing/seq/~version=2/index.json"),
+        ("/rules/doc/2/a%20b", "rules/doc/2/a b/index.html"),
+    ],
+)
+def test_pack_file(address, expected):
+    assert pack_file(address) == expected
+
+
+def test_variant_name_sorts_and_escapes():
+    assert variant_name("") == ""
+    assert variant_name("version=2&step=1") == "~step=1,version=2"
+    assert variant_name("q=a b/c") == "~q=a~20b~2Fc"
+
+
+def test_canonical_ignores_query_order():
+    assert canonical("/timing/s?version=2&step=3") == canonical("/timing/s?step=3&version=2")
+
+
+# -- links made relative ----------------------------------------------------------------------------
+BUILT = {"/timing/seq?step=3&version=2", "/timing/seq"}
+
+
+def test_relink_html_attributes():
+    html = (
+        '<a href="/rules/doc/2/beaming#x">b</a><script src="/static/js/a.1234567890.js"></script>'
+        '<form action="/search"></form><template data-url="/rules/doc/2/"></template>'
+        '<a href="//other.example/x">o</a><a href="https://example.org/">e</a><a href="#top">t</a>'
+    )
+    out = relink_html(html, "rules/doc/2/beaming/index.html", BUILT)
+    assert out == (
+        '<a href="index.html#x">b</a><script src="../../../../static/js/a.1234567890.js"></script>'
+        '<form action="../../../../search/index.html"></form>'
+        '<template data-url="../index.html"></template>'
+        '<a href="//other.example/x">o</a><a href="https://example.org/">e</a><a href="#top">t</a>'
+    )
+
+
+def test_relink_html_query_to_built_variant_or_kept():
+    html = '<a href="/timing/seq?version=2&amp;step=3">n</a> <a href="/search?q=beam&amp;kind=rule">s</a>'
+    out = relink_html(html, "timing/seq/~step=1,version=2/index.html", BUILT)
+    assert out == (
+        '<a href="../~step=3,version=2/index.html">n</a> '
+        '<a href="../../../search/index.html?q=beam&amp;kind=rule">s</a>'
+    )
+
+
+def test_relink_json_paths_and_html_inside():
+    data = {
+        "url": "/rules/doc/2/beaming",
+        "items": [{"api_url": "/api/entries/doc/2/beaming"}],
+        "html": '<p>See <a href="/rules/doc/2/moving">moving</a>.</p>',
+        "text": "/ not a path",
+        "n": 3,
+    }
+    out = relink_json(data, "api/entries/doc/2/beaming/index.json", set())
+    assert out == {
+        "url": "../../../../../rules/doc/2/beaming/index.html",
+        "items": [{"api_url": "index.json"}],
+        "html": '<p>See <a href="../../../../../rules/doc/2/moving/index.html">moving</a>.</p>',
+        "text": "/ not a path",
+        "n": 3,
+    }
+    assert json.loads(relink(json.dumps(data), "api/x/index.json", set(), json_answer=True))[
+        "url"
+    ] == ("../../rules/doc/2/beaming/index.html")
+
+
+# -- the build ------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pack") / "site"
+    app = pack_app(str(PACK_CORPUS), "https://judges.example/pack")
+    result = build(app, out, zip_path=out.with_name("site.zip"), when=WHEN)
+    return result
+
+
+def _links(html: str) -> list[str]:
+    return re.findall(r'\s(?:href|src|action|data-url)="([^"]*)"', html)
+
+
+def test_build_writes_every_page_kind(built):
+    out = built.out
+    for name in (
+        "index.html",
+        "search/index.html",
+        "rules/demo-rulebook/2/index.html",
+        "rules/demo-rulebook/2/attempting/index.html",
+        "rulings/demo-rulings/r1/index.html",
+        "rulings/demo-rulings/r1/access-denied/index.html",
+        "diff/index.html",
+        "diff/demo-rulebook/1..2/index.html",
+        "diff/demo-rulebook/2..1/index.html",
+        "diff/demo-rulings/r1/new/index.html",
+        "diff/demo-rulebook/1..2/~view=side/index.html",
+        "diff/demo-rulebook/1..2/~typography=show/index.html",
+        "diff/demo-rulebook/1..2/~typography=show,view=side/index.html",
+        "history/demo-rulebook/attempting/index.html",
+        "timing/index.html",
+        "timing/attempt/index.html",
+        "timing/attempt/~version=1/index.html",
+        "timing/attempt/~step=2,version=1/index.html",
+        "api/documents/index.json",
+        "api/timing/attempt/~version=2/index.json",
+        "manifest.webmanifest",
+        "sw.js",
+        "pack.json",
+    ):
+        assert (out / name).is_file(), name
+
+
+def test_every_internal_link_names_a_file_in_the_pack(built):
+    out = built.out
+    missing = []
+    for page in out.rglob("*.html"):
+        rel_page = page.relative_to(out).as_posix()
+        for link in _links(page.read_text(encoding="utf-8")):
+            parts = urlsplit(link.replace("&amp;", "&"))
+            if parts.scheme or parts.netloc or not parts.path:
+                continue
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel_page), parts.path))
+            if not (out / target).is_file():
+                missing.append(f"{rel_page} -> {link}")
+    assert missing == []
+
+
+def test_no_absolute_internal_link_left(built):
+    for page in built.out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r'\s(?:href|src|action|data-url)="/(?!/)', text), page
+
+
+def test_redirect_page_for_document_address(built):
+    text = (built.out / "rules/demo-rulebook/index.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=2/index.html">' in text
+    assert "<script" not in text
+
+
+def test_citations_use_the_base_url(built):
+    text = (built.out / "rules/demo-rulebook/2/attempting/index.html").read_text(encoding="utf-8")
+    assert "https://judges.example/pack/rules/demo-rulebook/2/attempting" in text
+
+
+def test_json_answers_are_relinked(built):
+    data = json.loads((built.out / "api/documents/index.json").read_text(encoding="utf-8"))
+    text = json.dumps(data)
+    assert '"/rules/' not in text
+    assert "rules/demo-rulebook/2/index.html" in text
+
+
+def test_version_and_service_worker(built):
+    version = json.loads((built.out / "pack.json").read_text(encoding="utf-8"))
+    assert version["date"] == "2026-11-23"
+    assert version["id"] == built.version["id"]
+    assert version["id"].endswith("-20261123070000")
+    assert {v["version"] for v in version["versions"]} == {"1", "2", "r1"}
+    sw = (built.out / "sw.js").read_text(encoding="utf-8")
+    pack = json.loads(sw.split("\n", 1)[0].removeprefix("self.JUDGEKIT_PACK = ").rstrip(";"))
+    assert pack["version"]["id"] == version["id"]
+    assert "index.html" in pack["files"] and "sw.js" not in pack["files"]
+    assert all((built.out / name).is_file() for name in pack["files"])
+    page = (built.out / "index.html").read_text(encoding="utf-8")
+    assert f'<meta name="judgekit-pack" content="{version["id"]}">' in page
+    manifest = json.loads((built.out / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["start_url"] == "index.html"
+    assert (built.out / manifest["icons"][0]["src"]).is_file()
+
+
+def test_static_files_keep_their_hashed_names(built):
+    page = (built.out / "index.html").read_text(encoding="utf-8")
+    css = re.search(r'href="(static/css/judgekit\.[0-9a-f]{10}\.css)"', page)
+    assert css and (built.out / css[1]).is_file()
+
+
+def test_zip_holds_the_pack(built):
+    with zipfile.ZipFile(built.zip_path) as archive:
+        names = set(archive.namelist())
+    assert {"index.html", "sw.js", "pack.json", "rules/demo-rulebook/2/index.html"} <= names
+
+
+def test_cli_build(tmp_path, capsys):
+    out = tmp_path / "site"
+    assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out), "--zip"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("judge pack ") and f"in {out}" in said
+    assert (tmp_path / "site.zip").is_file()
+    # A second build over a pack replaces it.
+    assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out)]) == 0
+
+
+def test_cli_build_refuses_a_folder_that_is_not_a_pack(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["--root", str(PACK_CORPUS), "build", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"--out {tmp_path} is not empty and holds no pack: refusing to empty it\n"
+    )
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_cli_build_rejects_a_bad_base_url(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["build", "--out", str(tmp_path / "x"), "--base-url", "ftp://x"])
+    assert "must be an http:// or https:// address" in capsys.readouterr().err

@@ -1,0 +1,204 @@
+"""The judge pack in real headless Chromium: served by a plain static file server on 127.0.0.1,
+stored by its service worker, read with the network cut; opened from file://; updated by a newer
+build on the next online visit."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import shutil
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from judgekit.pack.build import build, pack_app
+from tests.conftest import wait_until
+
+pytestmark = pytest.mark.browser
+
+PACK_CORPUS = Path(__file__).parent / "data" / "pack"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 -- the base class's name
+        pass
+
+
+@contextlib.contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """A plain static file server (no judgekit in it) on a free loopback port."""
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _build(corpus: Path, out: Path, when: datetime):
+    return build(pack_app(str(corpus), "https://judges.example/pack"), out, when=when)
+
+
+@pytest.fixture()
+def corpus_copy(tmp_path) -> Path:
+    """A copy of the pack fixture corpus, free to change."""
+    root = tmp_path / "corpus"
+    shutil.copytree(PACK_CORPUS, root)
+    return root
+
+
+@contextlib.contextmanager
+def guarded_context(browser, viewport) -> Iterator[tuple[object, list[str]]]:
+    """A browser context whose requests off 127.0.0.1 are blocked and recorded."""
+    context = browser.new_context(viewport=viewport)
+    off_host: list[str] = []
+
+    def guard(route):
+        url = route.request.url
+        if url.startswith(("file:", "data:", "blob:")) or urlsplit(url).hostname in LOOPBACK:
+            route.continue_()
+        else:
+            off_host.append(url)
+            route.abort()
+
+    context.route("**/*", guard)
+    context.on(
+        "request",
+        lambda r: (
+            None if urlsplit(r.url).hostname in (*LOOPBACK, None, "") else off_host.append(r.url)
+        ),
+    )
+    try:
+        yield context, off_host
+    finally:
+        context.close()
+
+
+def _wait_stored(page, pack_id: str) -> None:
+    wait_until(
+        page,
+        "id => !!(window.judgekit && judgekit.pack && judgekit.pack.storedId === id"
+        " && navigator.serviceWorker.controller)",
+        pack_id,
+        timeout=30,
+    )
+
+
+def _read(page, url: str) -> str:
+    page.goto(url)
+    return page.inner_text("main")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, viewport):
+    result = _build(corpus_copy, tmp_path / "site", datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    with static_server(result.out) as base, guarded_context(browser, viewport) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/index.html")
+        _wait_stored(page, result.version["id"])
+        assert page.inner_text(".pack-notice") == (
+            "The whole pack is stored on this device: it works with no network now."
+        )
+        ctx.set_offline(True)
+
+        # Entries, a whole version, a ruling, a comparison, a timing step: all from the phone.
+        text = _read(page, f"{base}/rules/demo-rulebook/2/attempting/index.html")
+        assert "When your personnel begin a mission attempt, count them." in text
+        page.goto(f"{base}/index.html")
+        page.click("a[href='rules/demo-rulebook/2/index.html']")
+        assert page.url == f"{base}/rules/demo-rulebook/2/index.html"
+        assert "Order – Attempt a Mission" in page.inner_text("main")
+        text = _read(page, f"{base}/rulings/demo-rulings/r1/access-denied/")
+        assert "Access Denied" in text
+        text = _read(page, f"{base}/diff/demo-rulebook/1..2/index.html")
+        assert "Demo Rulebook" in text
+        page.click("a[data-df-view=side]")
+        assert page.url == f"{base}/diff/demo-rulebook/1..2/~view=side/index.html"
+        assert page.get_attribute("a[data-df-view=side]", "aria-current") == "true"
+        # The picker, by the server's address of a choice.
+        page.goto(f"{base}/diff/index.html?document=demo-rulebook&from=2&to=1&view=side")
+        assert page.url == f"{base}/diff/demo-rulebook/2..1/~view=side/index.html"
+        assert page.query_selector(".df-changes.df-view-side") is not None
+        # A step by the server's own address (query), then Next by its link.
+        page.goto(f"{base}/timing/attempt/index.html?version=2&step=1.a")
+        assert page.url == f"{base}/timing/attempt/~step=1.a,version=2/index.html"
+        assert "“When . . . begins” triggers process." in page.inner_text("main")
+        page.click(".tm-prevnext a[rel='next']")
+        assert "~step=2,version=2/index.html" in page.url
+        # The calculator, from the server's address of a step with its inputs.
+        page.goto(f"{base}/timing/attempt/index.html?version=2&step=1&personnel=5&overcome=1")
+        assert (
+            page.url == f"{base}/timing/attempt/~step=1,version=2/index.html?personnel=5&overcome=1"
+        )
+        wait_until(page, "!!document.querySelector('[data-calc=drawn]')")
+        assert page.inner_text("[data-calc=drawn]") == "4"
+        # Search: the page from its address, live results as the judge types, the script API.
+        page.goto(f"{base}/search/index.html?q=dilemma+wrong+type")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        assert page.inner_text("#search-results .result-title") == "Attempting missions, step 2"
+        page.fill("#q", "acess denied")
+        wait_until(page, "!!document.querySelector('#search-results .did-you-mean')")
+        assert page.inner_text("#search-results .did-you-mean") == "Did you mean access denied?"
+        answer = page.evaluate("window.judgekit.search('count personnel', {all_versions: '1'})")
+        assert [(r["version"], r["id"]) for r in answer["results"]] == [
+            ("1", "attempt.count"),
+            ("1", "attempting"),
+            ("2", "attempting"),
+            ("1", "attempt.fail"),
+        ]
+        assert off == []
+
+
+def test_pack_reads_from_a_folder(browser, tmp_path, corpus_copy):
+    result = _build(corpus_copy, tmp_path / "site", datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(result.out.joinpath("index.html").as_uri())
+        page.click("a[href='rules/demo-rulebook/2/index.html']")
+        assert "Order – Attempt a Mission" in page.inner_text("main")
+        page.click("a[href='attempting/index.html']")
+        assert "count them." in page.inner_text("main")
+        page.goto(result.out.joinpath("timing/attempt/index.html").as_uri() + "?version=1&step=2")
+        assert page.url.endswith("/timing/attempt/~step=2,version=1/index.html")
+        page.goto(result.out.joinpath("search/index.html").as_uri() + "?q=access")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        assert page.inner_text("#search-results .result-title") == "Access Denied"
+        assert off == []
+
+
+def test_newer_pack_updates_an_installed_one(browser, tmp_path, corpus_copy):
+    out = tmp_path / "site"
+    first = _build(corpus_copy, out, datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    with static_server(out) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/rules/demo-rulebook/2/attempting/index.html")
+        _wait_stored(page, first.version["id"])
+
+        rules = corpus_copy / "rules" / "demo-rulebook" / "2.yaml"
+        text = rules.read_text(encoding="utf-8")
+        rules.write_text(text.replace("count them.", "count them twice."), encoding="utf-8")
+        second = _build(corpus_copy, out, datetime(2026, 11, 24, 7, 0, tzinfo=UTC))
+        assert second.version["id"] != first.version["id"]
+
+        page.goto(f"{base}/rules/demo-rulebook/2/attempting/index.html")
+        _wait_stored(page, second.version["id"])
+        wait_until(page, "!!document.querySelector('.pack-notice')", timeout=10)
+        # Only the version whose text changed is named.
+        assert page.inner_text(".pack-notice") == (
+            "rules updated: pack of 2026-11-24 (Demo Rulebook v2) Reload"
+        )
+        ctx.set_offline(True)
+        page.goto(f"{base}/rules/demo-rulebook/2/attempting/index.html")
+        assert "count them twice." in page.inner_text("main")
+        assert off == []

@@ -1,0 +1,155 @@
+"""The pack's calculator in Chromium gives the server's answers: one set of cases runs against
+/api/timing/<sequence>/calculate and window.judgekit.calculate, and the stepper page shows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judgekit import create_app
+from judgekit.pack.build import build, pack_app
+from tests.conftest import wait_until
+from tests.test_pack_browser import guarded_context, static_server
+
+pytestmark = pytest.mark.browser
+
+PACK_CORPUS = Path(__file__).parent / "data" / "pack"
+PHONE = {"width": 390, "height": 844}
+
+# (version, parameters): version 2 checks at reveal (Version 4's way), version 1 limits the
+# chosen total and forbids second copies (the 2003 way). Bad parameters too.
+CASES = [
+    ("2", {"personnel": "5", "overcome": "1"}),
+    ("2", {"personnel": "3", "overcome": "5"}),
+    (
+        "2",
+        {
+            "personnel": "6",
+            "mission": "planet",
+            "dilemmas": "planet:2, space:1, dual:3:dup, planet:2",
+        },
+    ),
+    (
+        "2",
+        {
+            "personnel": "4",
+            "mission": "space",
+            "dilemmas": "space:3, dual:2, space:0",
+            "requirements": "met",
+        },
+    ),
+    (
+        "2",
+        {
+            "personnel": "5",
+            "mission": "planet",
+            "dilemmas": "planet:1, planet:1, planet:1",
+            "no_personnel_after": "1",
+        },
+    ),
+    (
+        "1",
+        {
+            "personnel": "6",
+            "mission": "planet",
+            "dilemmas": "planet:2, planet:2:dup, space:1, planet:9",
+        },
+    ),
+    (
+        "1",
+        {
+            "personnel": "2",
+            "mission": "planet",
+            "dilemmas": "planet:1, dual:1, planet:1",
+            "requirements": "unmet",
+        },
+    ),
+    ("2", {}),
+    ("2", {"personnel": "eight"}),
+    ("2", {"personnel": "x" * 5000}),
+    ("2", {"personnel": "5", "dilemmas": "planet:1"}),
+    ("2", {"personnel": "5", "mission": "planet", "dilemmas": "moon:1"}),
+    ("2", {"personnel": "5", "mission": "planet", "dilemmas": "planet:1, dual:2:twice"}),
+    (
+        "2",
+        {"personnel": "5", "mission": "planet", "dilemmas": "planet:1", "no_personnel_after": "2"},
+    ),
+    ("1", {"personnel": "5", "requirements": "maybe"}),
+]
+
+
+def _server(version: str, params: dict) -> dict:
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    response = client.get(
+        "/api/timing/attempt/calculate", query_string={"version": version, **params}
+    )
+    data = response.get_json()
+    if response.status_code == 400:
+        return {"error": data["message"]}
+    assert response.status_code == 200, data
+    return {
+        "drawn": data["dilemmas_drawn"],
+        "limit": data["cost_limit"],
+        "start": data["start"]["message"],
+        "dilemmas": [
+            [d["position"], d["outcome"], d["reasons"], d["spent"], d["rest"], d["message"]]
+            for d in data["dilemmas"]
+        ],
+        "end": [data["end"]["result"], data["end"]["message"]],
+        "notes": data["notes"],
+    }
+
+
+PACK_CALC = """([version, params]) => window.judgekit.calculate("attempt", version, params).then(
+  c => ({drawn: c.drawn, limit: c.limit, start: c.start,
+         dilemmas: c.results.map(r => [r.position, r.outcome, r.reasons, r.spent, r.rest, r.message]),
+         end: [c.end[0], c.end[2]], notes: c.notes}),
+  e => ({error: e.message}))"""
+
+
+@pytest.fixture(scope="module")
+def served_pack(tmp_path_factory):
+    out = tmp_path_factory.mktemp("packcalc") / "site"
+    build(pack_app(str(PACK_CORPUS)), out)
+    with static_server(out) as base:
+        yield out, base
+
+
+def test_same_answers_as_the_server(browser, served_pack):
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{served_pack[1]}/timing/index.html")
+        for version, params in CASES:
+            assert page.evaluate(PACK_CALC, [version, params]) == _server(version, params), params
+        assert off == []
+
+
+def test_the_stepper_page_calculates_without_a_server(browser, served_pack):
+    folder = served_pack[0]
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto((folder / "timing/attempt/index.html").as_uri() + "?version=2&step=1")
+        page.fill("input[name=personnel]", "6")
+        page.fill("input[name=overcome]", "2")
+        page.select_option("select[name=mission]", "planet")
+        page.fill("input[name=dilemmas]", "planet:3, space:1, planet:2")
+        page.click(".tm-calc-form button[type=submit]")
+        page.wait_for_url("**/timing/attempt/~step=1,version=2/index.html?*personnel=6*")
+        page.wait_for_load_state()
+        wait_until(page, "!!document.querySelector('.tm-calc-result')")
+        assert "/timing/attempt/~step=1,version=2/index.html?" in page.url
+        assert page.inner_text("[data-calc=drawn]") == "4"
+        assert page.inner_text("[data-calc=limit]") == "4"
+        assert page.eval_on_selector_all(
+            "[data-outcome]", "els => els.map(e => e.textContent)"
+        ) == ["faced", "overcome", "overcome"]
+        assert page.input_value("input[name=dilemmas]") == "planet:3, space:1, planet:2"
+        page.fill("input[name=personnel]", "0")
+        page.eval_on_selector("input[name=personnel]", "el => el.removeAttribute('min')")
+        page.click(".tm-calc-form button[type=submit]")
+        page.wait_for_url("**/timing/attempt/~step=1,version=2/index.html?*personnel=0*")
+        page.wait_for_load_state()
+        wait_until(page, "!!document.querySelector('.tm-calc-error')")
+        assert page.inner_text(".tm-calc-error") == "personnel must be from 1 to 999, not 0"
+        assert off == []
