@@ -31,7 +31,7 @@ from judgekit.search.query import (
     word_groups,
     wordings,
 )
-from judgekit.search.ranking import Hit, collapse, prefer_subsections
+from judgekit.search.ranking import Hit, collapse, prefer_subsections, quoted_first
 from judgekit.search.scoring import TermScores, accumulate
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
@@ -111,6 +111,10 @@ class SearchIndex:
         self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
         self._editions = [m["edition"] for m in self.meta]
         self._places = [(m["document"], m["version"]) for m in self.meta]
+        # A card item answers its name only: its title tier needs half the name's words.
+        self._card_words = {
+            i: len(stems(m["name"])) for i, m in enumerate(self.meta) if m.get("kind") == "card"
+        }
         self.scores = TermScores(self.searcher, self.meta)
 
     def searcher(self) -> Searcher:
@@ -263,7 +267,7 @@ class SearchIndex:
                 value *= away
             if mentioned and places[docnum] in mentioned:
                 value *= MENTIONED
-            tier = exact.get(docnum, 0) or (2 if in_title & want == want else 0)
+            tier = exact.get(docnum, 0) or (2 if self._titled(docnum, in_title, want) else 0)
             ranked.append([tier, value, docnum, count])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
@@ -279,7 +283,18 @@ class SearchIndex:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
                     item[1] *= self._proximity(item[2], stem_groups, count, number)
             ranked.sort(key=_order)
-        return prefer_subsections(self, ranked), every
+        return quoted_first(self, prefer_subsections(self, ranked)), every
+
+    def _titled(self, docnum: int, in_title: int, want: int) -> bool:
+        """Whether the item's title holds every word wanted (tier 2).
+
+        A card's name holding the one word typed is not the card asked for ("hq" is not
+        HQ: War Room): a card needs the judge's words to make up half of its name.
+        """
+        if in_title & want != want:
+            return False
+        name_words = self._card_words.get(docnum)
+        return name_words is None or 2 * want.bit_count() >= name_words
 
     def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""

@@ -1,4 +1,5 @@
-"""After scoring: prefer the sub-section that answers, and collapse versions of a topic.
+"""After scoring: prefer the sub-section that answers, put a quoted entry before the timing step
+quoting it, and collapse versions of a topic.
 
 A ranked item is [tier, value, docnum, words found]; the index passed in is a SearchIndex
 (its `meta`, `texts` and `by_key`).
@@ -11,6 +12,7 @@ from typing import Any
 
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
 RERANK = 50
+QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
 
 
 @dataclass(frozen=True)
@@ -156,3 +158,30 @@ def collapse(
             )
         )
     return total, tuple(hits)
+
+
+def quoted_first(index: Any, ranked: list) -> list:
+    """Move a timing step just below the entries it quotes, where they matched as well.
+
+    A step's words are the rulebook's, quoted from the entries it cites: the entry is where a
+    judge reads (and cites) the rule, the step where it falls in a sequence. A step whose own
+    title the judge typed (a higher tier than the entry's) keeps its place.
+    """
+    meta, by_key = index.meta, index.by_key
+    place = {item[2]: item for item in ranked}
+    moved = False
+    for item in ranked:
+        cites = meta[item[2]].get("cites")
+        if not cites:
+            continue
+        sources = (place.get(by_key.get(key, -1)) for key in cites)
+        below = [
+            s for s in sources if s is not None and s[0] >= item[0] and _order(s) > _order(item)
+        ]
+        if below:
+            last = max(below, key=_order)
+            item[0], item[1] = last[0], last[1] * QUOTE_SHARE
+            moved = True
+    if moved:
+        ranked.sort(key=_order)
+    return ranked

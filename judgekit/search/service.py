@@ -201,6 +201,7 @@ def timing_source(lib: Library) -> ExtraSource | None:
                         vorder=vorder,
                         heading=f"{heading}: {step.title}" if step.title else heading,
                         current=lib.corpus.in_force(version),
+                        cites=cited_keys(lib, seq, step),
                     )
                 )
         return out
@@ -220,6 +221,16 @@ def timing_source(lib: Library) -> ExtraSource | None:
         return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
 
     return ExtraSource("step", docs, urls, breadcrumb)
+
+
+def cited_keys(lib: Library, seq: timing.Sequence, step: timing.Step) -> tuple[str, ...]:
+    """The index keys of the entries a step quotes (its cites that resolve), in order."""
+    out = []
+    for cite in step.cites:
+        target = timing.cite_address(seq, cite, lib.corpus)
+        if not isinstance(target, str) and not target.external:
+            out.append(f"{target.document}/{target.version}/{target.id}")
+    return tuple(dict.fromkeys(out))
 
 
 def card_source(lib: Library) -> ExtraSource | None:
