@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from judgekit.web.context import current_search
+
 QUERIES = ["dilemma", "beam personnel", "stopped", "commandeer", "range", "dilemma stack", "d"]
 
 
@@ -158,3 +160,29 @@ def test_every_result_says_which_game_it_belongs_to(client, corpus):
 @pytest.mark.parametrize("query", ["stopped", "stopped ship move", "score points"])
 def test_with_no_choice_a_2e_question_ranks_2e_first(client, query):
     assert search(client, q=query)["results"][0]["edition"] == "2E"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "when does my ship get its range back",
+        "what happens when all my personnel are stopped",
+        "stopped",
+        "range",
+        "response actions",
+    ],
+)
+def test_no_step_ranks_above_an_entry_it_quotes(app, client, query):
+    keys = [
+        f"{r['document']}/{r['version']}/{r['id']}"
+        for r in search(client, q=query, limit=100)["results"]
+    ]
+    with app.app_context():
+        index = current_search().index
+    quoted = 0
+    for place, key in enumerate(keys):
+        for cited in index.meta[index.by_key[key]].get("cites") or ():
+            if cited in keys:
+                assert keys.index(cited) < place, (key, cited)
+                quoted += 1
+    assert quoted  # the query finds steps and entries they quote

@@ -47,6 +47,7 @@ LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong t
 # game there, while the 1E corpus is one rulings document answering narrower questions.
 DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
+CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
 MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
 
 
@@ -111,7 +112,7 @@ class SearchIndex:
         self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
         self._editions = [m["edition"] for m in self.meta]
         self._places = [(m["document"], m["version"]) for m in self.meta]
-        # A card item answers its name only: its title tier needs half the name's words.
+        # How many words each card's name has (see _name_share).
         self._card_words = {
             i: len(stems(m["name"])) for i, m in enumerate(self.meta) if m.get("kind") == "card"
         }
@@ -267,7 +268,10 @@ class SearchIndex:
                 value *= away
             if mentioned and places[docnum] in mentioned:
                 value *= MENTIONED
-            tier = exact.get(docnum, 0) or (2 if self._titled(docnum, in_title, want) else 0)
+            titled = in_title & want == want and (
+                self._name_share(docnum, in_title, want) >= CARD_NAME_SHARE
+            )
+            tier = exact.get(docnum, 0) or (2 if titled else 0)
             ranked.append([tier, value, docnum, count])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
@@ -285,16 +289,17 @@ class SearchIndex:
             ranked.sort(key=_order)
         return quoted_first(self, prefer_subsections(self, ranked)), every
 
-    def _titled(self, docnum: int, in_title: int, want: int) -> bool:
-        """Whether the item's title holds every word wanted (tier 2).
+    def _name_share(self, docnum: int, in_title: int, want: int) -> float:
+        """The share of a card's name the judge typed (1 for any other item).
 
-        A card's name holding the one word typed is not the card asked for ("hq" is not
-        HQ: War Room): a card needs the judge's words to make up half of its name.
+        A card item holds nothing but its name: its title tier (every word typed is in the
+        title) needs half of the name typed, or "hq" would put HQ: War Room above every rule
+        about headquarters. Its score is left alone: "picard" still finds Jean-Luc Picard.
         """
-        if in_title & want != want:
-            return False
         name_words = self._card_words.get(docnum)
-        return name_words is None or 2 * want.bit_count() >= name_words
+        if not name_words:
+            return 1.0
+        return min(1.0, (in_title & want).bit_count() / name_words)
 
     def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""
