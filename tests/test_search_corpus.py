@@ -186,3 +186,16 @@ def test_no_step_ranks_above_an_entry_it_quotes(app, client, query):
                 assert keys.index(cited) < place, (key, cited)
                 quoted += 1
     assert quoted  # the query finds steps and entries they quote
+
+
+def test_a_step_renamed_since_an_older_version_is_one_result_with_chips(client):
+    data = search(client, q="play an interrupt", limit=30)
+    steps = {r["id"]: r for r in data["results"] if r["kind"] == "step"}
+    assert "play-interrupt.when-order" not in steps  # Call to Arms' and 1.1's name for it
+    also_in = steps["play-interrupt.when-while-order"]["also_in"]
+    assert [(a["version"], a["id"]) for a in also_in] == [
+        ("1.1", "play-interrupt.when-order"),
+        ("call-to-arms", "play-interrupt.when-order"),
+    ]
+    for chip in also_in:
+        assert client.get(chip["url"]).status_code == 200, chip

@@ -11,7 +11,8 @@ import pytest
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.index import Filters
-from judgekit.search.service import SearchService
+from judgekit.search.service import SearchService, step_heirs
+from judgekit.timing import model as timing
 
 from .conftest import DATA
 
@@ -59,3 +60,11 @@ def test_one_word_of_a_longer_card_name_finds_the_rule_first(service):
 @pytest.mark.parametrize("query", ["combat room", "hq combat", "hq combat room"])
 def test_half_a_card_name_or_more_finds_the_card_first(service, query):
     assert ids(service, query)[0] == ("card", "2e.hq-combat-room")
+
+
+def test_an_older_step_renamed_in_a_newer_version_continues_as_it():
+    corpus = load_corpus(DATA / "timing")  # v2's "begin" was v1's "count"; "reveal" is merged
+    assert step_heirs(corpus, timing.sequences_for(corpus)) == {
+        ("demo-rulebook", "1", "attempt", "count"): ("demo-rulebook/step/attempt.begin",),
+        ("demo-rulebook", "1", "attempt", "reveal"): ("demo-rulebook/step/attempt.check-dilemma",),
+    }

@@ -160,21 +160,48 @@ def collapse(
     return total, tuple(hits)
 
 
+def _quoted(index: Any, ranked: list) -> dict[int, set[str]]:
+    """The topics each matched step quotes, as the result it is shown in quotes them.
+
+    An older version's step with another id joins its newer counterpart's result (see _fold),
+    so the entries that result quotes count for every version of it.
+    """
+    meta, by_key = index.meta, index.by_key
+    live = {meta[item[2]]["topic"] for item in ranked if meta[item[2]]["current"]}
+
+    def results(fields: dict) -> tuple[str, ...]:
+        if fields["topic"] in live:
+            return (fields["topic"],)
+        return tuple(s for s in fields["successors"] if s in live) or (fields["topic"],)
+
+    by_result: dict[str, set[str]] = {}
+    steps: dict[int, tuple[str, ...]] = {}
+    for item in ranked:
+        fields = meta[item[2]]
+        cites = [by_key[key] for key in fields.get("cites") or () if key in by_key]
+        if cites:
+            steps[item[2]] = results(fields)
+            for result in steps[item[2]]:
+                by_result.setdefault(result, set()).update(meta[c]["topic"] for c in cites)
+    return {docnum: set().union(*(by_result[r] for r in shown)) for docnum, shown in steps.items()}
+
+
 def quoted_first(index: Any, ranked: list) -> list:
     """Move a timing step just below the entries it quotes, where they matched as well.
 
     A step's words are the rulebook's, quoted from the entries it cites: the entry is where a
-    judge reads (and cites) the rule, the step where it falls in a sequence. A step whose own
-    title the judge typed (a higher tier than the entry's) keeps its place.
+    judge reads (and cites) the rule, the step where it falls in a sequence. Entries are
+    compared as topics, where their results are shown. A step whose own title the judge typed
+    (a higher tier than the entry's) keeps its place. ranked is in order.
     """
-    meta, by_key = index.meta, index.by_key
-    place = {item[2]: item for item in ranked}
+    meta = index.meta
+    shown: dict[str, list] = {}
+    for item in ranked:
+        shown.setdefault(meta[item[2]]["topic"], item)
+    quoted = _quoted(index, ranked)
     moved = False
     for item in ranked:
-        cites = meta[item[2]].get("cites")
-        if not cites:
-            continue
-        sources = (place.get(by_key.get(key, -1)) for key in cites)
+        sources = (shown.get(topic) for topic in quoted.get(item[2], ()))
         below = [
             s for s in sources if s is not None and s[0] >= item[0] and _order(s) > _order(item)
         ]

@@ -182,6 +182,7 @@ def timing_source(lib: Library) -> ExtraSource | None:
 
     def docs() -> list[IndexDoc]:
         out = []
+        heirs = step_heirs(lib.corpus, seqs)
         for seq in seqs:
             version = lib.corpus.version(seq.document, seq.version)
             vorder = lib.corpus.documents[seq.document].order().get(seq.version, 0)
@@ -202,6 +203,7 @@ def timing_source(lib: Library) -> ExtraSource | None:
                         heading=f"{heading}: {step.title}" if step.title else heading,
                         current=lib.corpus.in_force(version),
                         cites=cited_keys(lib, seq, step),
+                        successors=heirs.get((seq.document, seq.version, seq.id, step.id), ()),
                     )
                 )
         return out
@@ -221,6 +223,28 @@ def timing_source(lib: Library) -> ExtraSource | None:
         return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
 
     return ExtraSource("step", docs, urls, breadcrumb)
+
+
+def step_heirs(
+    corpus: Corpus, seqs: timing.Timing
+) -> dict[tuple[str, str, str, str], tuple[str, ...]]:
+    """The step topics a step of an older version continues as, where its id changed.
+
+    A newer sequence names its steps' counterparts in older versions: "when-order" of Call to
+    Arms is "when-while-order" of Version 4, the same step, so it folds into that one result.
+    Keyed by (document, version, sequence, step); only older versions' steps have heirs.
+    """
+    out: dict[tuple[str, str, str, str], list[str]] = {}
+    for seq in seqs:
+        order = corpus.documents[seq.document].order()
+        for step in seq.flat:
+            heir = topic_of(seq.document, "step", f"{seq.id}.{step.id}")
+            for version, ids in step.counterparts.items():
+                for old in ids:
+                    older = order.get(version, len(order)) < order.get(seq.version, 0)
+                    if older and old not in (step.id, timing.NONE):
+                        out.setdefault((seq.document, version, seq.id, old), []).append(heir)
+    return {key: tuple(dict.fromkeys(topics)) for key, topics in out.items()}
 
 
 def cited_keys(lib: Library, seq: timing.Sequence, step: timing.Step) -> tuple[str, ...]:
