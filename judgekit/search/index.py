@@ -112,6 +112,13 @@ class SearchIndex:
         self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
         self._editions = [m["edition"] for m in self.meta]
         self._places = [(m["document"], m["version"]) for m in self.meta]
+        self.topics = [m["topic"] for m in self.meta]
+        # The topics of the entries each timing step quotes (see ranking.quoted_first).
+        self.cited = {
+            i: frozenset(self.topics[self.by_key[k]] for k in m["cites"] if k in self.by_key)
+            for i, m in enumerate(self.meta)
+            if m.get("cites")
+        }
         # How many words each card's name has (see _name_share).
         self._card_words = {
             i: len(stems(m["name"])) for i, m in enumerate(self.meta) if m.get("kind") == "card"

@@ -160,30 +160,26 @@ def collapse(
     return total, tuple(hits)
 
 
-def _quoted(index: Any, ranked: list) -> dict[int, set[str]]:
+def _quoted(index: Any, ranked: list, steps: list) -> dict[int, set[str]]:
     """The topics each matched step quotes, as the result it is shown in quotes them.
 
     An older version's step with another id joins its newer counterpart's result (see _fold),
     so the entries that result quotes count for every version of it.
     """
-    meta, by_key = index.meta, index.by_key
-    live = {meta[item[2]]["topic"] for item in ranked if meta[item[2]]["current"]}
-
-    def results(fields: dict) -> tuple[str, ...]:
-        if fields["topic"] in live:
-            return (fields["topic"],)
-        return tuple(s for s in fields["successors"] if s in live) or (fields["topic"],)
-
+    meta, topics, cited = index.meta, index.topics, index.cited
+    live = {topics[item[2]] for item in ranked if meta[item[2]]["current"]}
+    shown_in: dict[int, tuple[str, ...]] = {}
     by_result: dict[str, set[str]] = {}
-    steps: dict[int, tuple[str, ...]] = {}
-    for item in ranked:
-        fields = meta[item[2]]
-        cites = [by_key[key] for key in fields.get("cites") or () if key in by_key]
-        if cites:
-            steps[item[2]] = results(fields)
-            for result in steps[item[2]]:
-                by_result.setdefault(result, set()).update(meta[c]["topic"] for c in cites)
-    return {docnum: set().union(*(by_result[r] for r in shown)) for docnum, shown in steps.items()}
+    for item in steps:
+        topic = topics[item[2]]
+        if topic in live:
+            results: tuple[str, ...] = (topic,)
+        else:
+            results = tuple(s for s in meta[item[2]]["successors"] if s in live) or (topic,)
+        shown_in[item[2]] = results
+        for result in results:
+            by_result.setdefault(result, set()).update(cited[item[2]])
+    return {docnum: set().union(*(by_result[r] for r in rs)) for docnum, rs in shown_in.items()}
 
 
 def quoted_first(index: Any, ranked: list) -> list:
@@ -194,16 +190,23 @@ def quoted_first(index: Any, ranked: list) -> list:
     compared as topics, where their results are shown. A step whose own title the judge typed
     (a higher tier than the entry's) keeps its place. ranked is in order.
     """
-    meta = index.meta
+    cited, topics = index.cited, index.topics
+    steps = [item for item in ranked if item[2] in cited]
+    if not steps:
+        return ranked
+    quoted = _quoted(index, ranked, steps)
+    wanted = set().union(*quoted.values())
     shown: dict[str, list] = {}
     for item in ranked:
-        shown.setdefault(meta[item[2]]["topic"], item)
-    quoted = _quoted(index, ranked)
+        topic = topics[item[2]]
+        if topic in wanted and topic not in shown:
+            shown[topic] = item
     moved = False
-    for item in ranked:
-        sources = (shown.get(topic) for topic in quoted.get(item[2], ()))
+    for item in steps:
         below = [
-            s for s in sources if s is not None and s[0] >= item[0] and _order(s) > _order(item)
+            s
+            for s in map(shown.get, quoted[item[2]])
+            if s is not None and s[0] >= item[0] and _order(s) > _order(item)
         ]
         if below:
             last = max(below, key=_order)
