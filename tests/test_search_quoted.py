@@ -11,7 +11,8 @@ import pytest
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.index import Filters
-from judgekit.search.service import SearchService, step_heirs
+from judgekit.search.service import SearchService
+from judgekit.search.steps import step_heirs
 from judgekit.timing import model as timing
 
 from .conftest import DATA

@@ -19,6 +19,7 @@ from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
 from judgekit.search.query import version_names
+from judgekit.search.steps import cited_keys, step_heirs
 from judgekit.search.vocabulary import load_vocabulary
 from judgekit.shapes.reading import entry_summary
 from judgekit.timing import model as timing
@@ -223,38 +224,6 @@ def timing_source(lib: Library) -> ExtraSource | None:
         return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
 
     return ExtraSource("step", docs, urls, breadcrumb)
-
-
-def step_heirs(
-    corpus: Corpus, seqs: timing.Timing
-) -> dict[tuple[str, str, str, str], tuple[str, ...]]:
-    """The step topics a step of an older version continues as, where its id changed.
-
-    A newer sequence names its steps' counterparts in older versions: "when-order" of Call to
-    Arms is "when-while-order" of Version 4, the same step, so it folds into that one result.
-    Keyed by (document, version, sequence, step); only older versions' steps have heirs.
-    """
-    out: dict[tuple[str, str, str, str], list[str]] = {}
-    for seq in seqs:
-        order = corpus.documents[seq.document].order()
-        for step in seq.flat:
-            heir = topic_of(seq.document, "step", f"{seq.id}.{step.id}")
-            for version, ids in step.counterparts.items():
-                for old in ids:
-                    older = order.get(version, len(order)) < order.get(seq.version, 0)
-                    if older and old not in (step.id, timing.NONE):
-                        out.setdefault((seq.document, version, seq.id, old), []).append(heir)
-    return {key: tuple(dict.fromkeys(topics)) for key, topics in out.items()}
-
-
-def cited_keys(lib: Library, seq: timing.Sequence, step: timing.Step) -> tuple[str, ...]:
-    """The index keys of the entries a step quotes (its cites that resolve), in order."""
-    out = []
-    for cite in step.cites:
-        target = timing.cite_address(seq, cite, lib.corpus)
-        if not isinstance(target, str) and not target.external:
-            out.append(f"{target.document}/{target.version}/{target.id}")
-    return tuple(dict.fromkeys(out))
 
 
 def card_source(lib: Library) -> ExtraSource | None:
