@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from judgekit.web.context import current_search
+
 QUERIES = ["dilemma", "beam personnel", "stopped", "commandeer", "range", "dilemma stack", "d"]
 
 
@@ -158,3 +160,42 @@ def test_every_result_says_which_game_it_belongs_to(client, corpus):
 @pytest.mark.parametrize("query", ["stopped", "stopped ship move", "score points"])
 def test_with_no_choice_a_2e_question_ranks_2e_first(client, query):
     assert search(client, q=query)["results"][0]["edition"] == "2E"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "when does my ship get its range back",
+        "what happens when all my personnel are stopped",
+        "stopped",
+        "range",
+        "response actions",
+    ],
+)
+def test_no_step_ranks_above_an_entry_it_quotes(app, client, query):
+    keys = [
+        f"{r['document']}/{r['version']}/{r['id']}"
+        for r in search(client, q=query, limit=100)["results"]
+    ]
+    with app.app_context():
+        index = current_search().index
+    quoted = 0
+    for place, key in enumerate(keys):
+        for cited in index.meta[index.by_key[key]].get("cites") or ():
+            if cited in keys:
+                assert keys.index(cited) < place, (key, cited)
+                quoted += 1
+    assert quoted  # the query finds steps and entries they quote
+
+
+def test_a_step_renamed_since_an_older_version_is_one_result_with_chips(client):
+    data = search(client, q="play an interrupt", limit=30)
+    steps = {r["id"]: r for r in data["results"] if r["kind"] == "step"}
+    assert "play-interrupt.when-order" not in steps  # Call to Arms' and 1.1's name for it
+    also_in = steps["play-interrupt.when-while-order"]["also_in"]
+    assert [(a["version"], a["id"]) for a in also_in] == [
+        ("1.1", "play-interrupt.when-order"),
+        ("call-to-arms", "play-interrupt.when-order"),
+    ]
+    for chip in also_in:
+        assert client.get(chip["url"]).status_code == 200, chip

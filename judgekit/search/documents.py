@@ -12,7 +12,7 @@ from whoosh.index import Index
 from judgekit.search.analysis import Speller, analyzer, title_key, vocabulary
 from judgekit.search.index import SearchIndex
 
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 TITLE_BOOST = 3.0
 
 
@@ -31,6 +31,7 @@ def make_schema() -> Schema:
         current=STORED(),
         successors=STORED(),
         parent=STORED(),
+        cites=STORED(),
         name=STORED(),
         title=TEXT(analyzer=ana, phrase=True, field_boost=TITLE_BOOST),
         title_key=KEYWORD(commas=True, scorable=False),
@@ -55,6 +56,7 @@ class IndexDoc:
     current: bool = True  # in the version in force
     successors: tuple[str, ...] = ()  # topics this one was merged into or replaced by
     parent: str = ""  # the id of the entry this one is a sub-section of, in the same version
+    cites: tuple[str, ...] = ()  # keys of the entries whose words a timing step quotes
 
     @property
     def topic(self) -> str:
@@ -91,6 +93,7 @@ def write_docs(ix: Index, docs: Iterable[IndexDoc]) -> int:
                 current=doc.current,
                 successors=list(doc.successors),
                 parent=f"{doc.document}/{doc.version}/{doc.parent}" if doc.parent else "",
+                cites=list(doc.cites),
                 name=doc.heading or doc.title,
                 title=" ; ".join(names),
                 title_key=",".join(k for k in {title_key(n) for n in names} if k),

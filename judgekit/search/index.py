@@ -31,7 +31,7 @@ from judgekit.search.query import (
     word_groups,
     wordings,
 )
-from judgekit.search.ranking import Hit, collapse, prefer_subsections
+from judgekit.search.ranking import Hit, collapse, prefer_subsections, quoted_first
 from judgekit.search.scoring import TermScores, accumulate
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
@@ -47,6 +47,7 @@ LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong t
 # game there, while the 1E corpus is one rulings document answering narrower questions.
 DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
+CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
 MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
 
 
@@ -111,6 +112,17 @@ class SearchIndex:
         self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
         self._editions = [m["edition"] for m in self.meta]
         self._places = [(m["document"], m["version"]) for m in self.meta]
+        self.topics = [m["topic"] for m in self.meta]
+        # The topics of the entries each timing step quotes (see ranking.quoted_first).
+        self.cited = {
+            i: frozenset(self.topics[self.by_key[k]] for k in m["cites"] if k in self.by_key)
+            for i, m in enumerate(self.meta)
+            if m.get("cites")
+        }
+        # How many words each card's name has (see _name_share).
+        self._card_words = {
+            i: len(stems(m["name"])) for i, m in enumerate(self.meta) if m.get("kind") == "card"
+        }
         self.scores = TermScores(self.searcher, self.meta)
 
     def searcher(self) -> Searcher:
@@ -263,7 +275,10 @@ class SearchIndex:
                 value *= away
             if mentioned and places[docnum] in mentioned:
                 value *= MENTIONED
-            tier = exact.get(docnum, 0) or (2 if in_title & want == want else 0)
+            titled = in_title & want == want and (
+                self._name_share(docnum, in_title, want) >= CARD_NAME_SHARE
+            )
+            tier = exact.get(docnum, 0) or (2 if titled else 0)
             ranked.append([tier, value, docnum, count])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
@@ -279,7 +294,19 @@ class SearchIndex:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
                     item[1] *= self._proximity(item[2], stem_groups, count, number)
             ranked.sort(key=_order)
-        return prefer_subsections(self, ranked), every
+        return quoted_first(self, prefer_subsections(self, ranked)), every
+
+    def _name_share(self, docnum: int, in_title: int, want: int) -> float:
+        """The share of a card's name the judge typed (1 for any other item).
+
+        A card item holds nothing but its name: its title tier (every word typed is in the
+        title) needs half of the name typed, or "hq" would put HQ: War Room above every rule
+        about headquarters. Its score is left alone: "picard" still finds Jean-Luc Picard.
+        """
+        name_words = self._card_words.get(docnum)
+        if not name_words:
+            return 1.0
+        return min(1.0, (in_title & want).bit_count() / name_words)
 
     def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""

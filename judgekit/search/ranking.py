@@ -1,4 +1,5 @@
-"""After scoring: prefer the sub-section that answers, and collapse versions of a topic.
+"""After scoring: prefer the sub-section that answers, put a quoted entry before the timing step
+quoting it, and collapse versions of a topic.
 
 A ranked item is [tier, value, docnum, words found]; the index passed in is a SearchIndex
 (its `meta`, `texts` and `by_key`).
@@ -11,6 +12,7 @@ from typing import Any
 
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
 RERANK = 50
+QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
 
 
 @dataclass(frozen=True)
@@ -156,3 +158,60 @@ def collapse(
             )
         )
     return total, tuple(hits)
+
+
+def _quoted(index: Any, ranked: list, steps: list) -> dict[int, set[str]]:
+    """The topics each matched step quotes, as the result it is shown in quotes them.
+
+    An older version's step with another id joins its newer counterpart's result (see _fold),
+    so the entries that result quotes count for every version of it.
+    """
+    meta, topics, cited = index.meta, index.topics, index.cited
+    live = {topics[item[2]] for item in ranked if meta[item[2]]["current"]}
+    shown_in: dict[int, tuple[str, ...]] = {}
+    by_result: dict[str, set[str]] = {}
+    for item in steps:
+        topic = topics[item[2]]
+        if topic in live:
+            results: tuple[str, ...] = (topic,)
+        else:
+            results = tuple(s for s in meta[item[2]]["successors"] if s in live) or (topic,)
+        shown_in[item[2]] = results
+        for result in results:
+            by_result.setdefault(result, set()).update(cited[item[2]])
+    return {docnum: set().union(*(by_result[r] for r in rs)) for docnum, rs in shown_in.items()}
+
+
+def quoted_first(index: Any, ranked: list) -> list:
+    """Move a timing step just below the entries it quotes, where they matched as well.
+
+    A step's words are the rulebook's, quoted from the entries it cites: the entry is where a
+    judge reads (and cites) the rule, the step where it falls in a sequence. Entries are
+    compared as topics, where their results are shown. A step whose own title the judge typed
+    (a higher tier than the entry's) keeps its place. ranked is in order.
+    """
+    cited, topics = index.cited, index.topics
+    steps = [item for item in ranked if item[2] in cited]
+    if not steps:
+        return ranked
+    quoted = _quoted(index, ranked, steps)
+    wanted = set().union(*quoted.values())
+    shown: dict[str, list] = {}
+    for item in ranked:
+        topic = topics[item[2]]
+        if topic in wanted and topic not in shown:
+            shown[topic] = item
+    moved = False
+    for item in steps:
+        below = [
+            s
+            for s in map(shown.get, quoted[item[2]])
+            if s is not None and s[0] >= item[0] and _order(s) > _order(item)
+        ]
+        if below:
+            last = max(below, key=_order)
+            item[0], item[1] = last[0], last[1] * QUOTE_SHARE
+            moved = True
+    if moved:
+        ranked.sort(key=_order)
+    return ranked

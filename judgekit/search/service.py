@@ -19,6 +19,7 @@ from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
 from judgekit.search.query import version_names
+from judgekit.search.steps import cited_keys, step_heirs
 from judgekit.search.vocabulary import load_vocabulary
 from judgekit.shapes.reading import entry_summary
 from judgekit.timing import model as timing
@@ -182,6 +183,7 @@ def timing_source(lib: Library) -> ExtraSource | None:
 
     def docs() -> list[IndexDoc]:
         out = []
+        heirs = step_heirs(lib.corpus, seqs)
         for seq in seqs:
             version = lib.corpus.version(seq.document, seq.version)
             vorder = lib.corpus.documents[seq.document].order().get(seq.version, 0)
@@ -201,6 +203,8 @@ def timing_source(lib: Library) -> ExtraSource | None:
                         vorder=vorder,
                         heading=f"{heading}: {step.title}" if step.title else heading,
                         current=lib.corpus.in_force(version),
+                        cites=cited_keys(lib, seq, step),
+                        successors=heirs.get((seq.document, seq.version, seq.id, step.id), ()),
                     )
                 )
         return out
