@@ -332,6 +332,23 @@ def test_search_finds_the_card_first(cards_client):
     assert typing["results"][0]["url"] == "/cards/1e/wormhole"
 
 
+def test_a_card_result_in_search_reads_as_a_card(cards_client):
+    html = cards_client.get("/search?q=U.S.S.+Galaxy").get_data(as_text=True)
+    assert (
+        '<li class="result result-card result-ed-2E result-exact">\n  <div class="result-head">\n'
+        '    <a class="result-title" href="/cards/2e/uss-galaxy">U.S.S. Galaxy</a>\n'
+        '    <span class="badge badge-kind badge-card ed-2E" title="A Second Edition card">'
+        "Card · 2E</span>\n  </div>\n"
+        '  <p class="result-card-facts">Ship · Demo 1</p>\n</li>'
+    ) in html
+    assert "Cards 2E" not in html and "2E 2E" not in html
+    assert cards_client.get("/api/search?q=U.S.S.+Galaxy").get_json()["results"][0]["card"] == {
+        "type": "ship",
+        "set": "Demo",
+        "number": "1",
+    }
+
+
 # -- CLI -----------------------------------------------------------------------------------------
 def test_cli_card(capsys):
     assert main(["--root", str(CARDS), "card", "u.s.s. galaxy"]) == 0
