@@ -220,8 +220,9 @@ def test_on_a_phone_the_first_result_comes_before_the_filters(browser, live_serv
         assert page.locator("button[value='2E']:visible").count() == 1
         page.locator(".search-options > summary").click()
         assert page.locator("select[name=edition]").is_visible()
-        assert page.locator(".edition-remember select option").all_inner_texts()[:2] == [
+        assert page.locator(".edition-remember select option").all_inner_texts()[:3] == [
             "both games",
+            "2E – Second Edition",
             "2E v4",
         ]
     finally:

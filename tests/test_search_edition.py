@@ -75,6 +75,8 @@ def test_the_filter_form_keeps_the_remembered_edition_without_copying_it(ec):
     assert editions(body) == {"2E"}
     assert "in 2E only (remembered on this device;" in body
     assert "with these filters" not in body
+    # The one place to remember a version shows what is remembered now.
+    assert '<option value="2E" selected>2E – Second Edition</option>' in body
 
 
 def test_clearing_the_choice_drops_an_edition_from_the_page_it_goes_back_to(ec):
