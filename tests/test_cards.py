@@ -14,6 +14,7 @@ from judgekit.corpus.cards_propose import proposals, render_file
 from judgekit.corpus.check import check_loaded
 from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.render.library import Library
+from judgekit.shapes.cards import fold_title, title_matches
 
 CARDS = Path(__file__).parent / "data" / "cards"
 RULES = CARDS / "rules"
@@ -330,6 +331,80 @@ def test_search_finds_the_card_first(cards_client):
     ]
     typing = cards_client.get("/api/search?q=wormh").get_json()
     assert typing["results"][0]["url"] == "/cards/1e/wormhole"
+
+
+def test_a_card_result_in_search_reads_as_a_card(cards_client):
+    html = cards_client.get("/search?q=U.S.S.+Galaxy").get_data(as_text=True)
+    assert (
+        '<li class="result result-card result-ed-2E result-exact">\n  <div class="result-head">\n'
+        '    <a class="result-title" href="/cards/2e/uss-galaxy">U.S.S. Galaxy</a>\n'
+        '    <span class="badge badge-kind badge-card ed-2E" title="A Second Edition card">'
+        "Card · 2E</span>\n  </div>\n"
+        '  <p class="result-card-facts">Ship · Demo 1</p>\n</li>'
+    ) in html
+    assert "Cards 2E" not in html and "2E 2E" not in html
+    assert cards_client.get("/api/search?q=U.S.S.+Galaxy").get_json()["results"][0]["card"] == {
+        "type": "ship",
+        "set": "Demo",
+        "number": "1",
+    }
+
+
+@pytest.mark.parametrize(
+    ("typed", "folded"),
+    [
+        ("U.S.S. Galaxy", "ussgalaxy"),
+        ("Chief O’Brien", "chiefobrien"),
+        ("•Jean-Luc Picard", "jeanlucpicard"),
+        ("Crodens  Key", "crodenskey"),
+        ("Émile", "emile"),
+    ],
+)
+def test_card_titles_fold_to_letters_and_digits(typed, folded):
+    assert fold_title(typed) == folded
+
+
+def test_the_card_filter_matches_each_word_folded():
+    assert title_matches("uss galaxy", "U.S.S. Galaxy")
+    assert title_matches("galaxy U.S.S.", "U.S.S. Galaxy")
+    assert title_matches("jeanluc", "Jean-Luc Picard, Explorer")
+    assert title_matches("", "Earth")
+    assert not title_matches("uss enterprise", "U.S.S. Galaxy")
+
+
+def test_an_unknown_card_edition_is_a_400_with_a_message(cards_client):
+    response = cards_client.get("/cards?edition=9E")
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert (
+        '<p class="notice card-error" role="alert">unknown edition &#39;9E&#39; (known: 2e, 1e)</p>'
+        in html
+    )
+    assert cards_client.get("/cards?edition=1e").status_code == 200
+    assert cards_client.get("/cards?edition=").status_code == 200
+
+
+def test_an_unknown_card_is_a_404_naming_similar_cards(cards_client):
+    response = cards_client.get("/cards/2e/uss-galaxie")
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert '<p class="error-message">There is no 2E card <q>uss-galaxie</q>.</p>' in html
+    assert '<li><a href="/cards/2e/uss-galaxy">U.S.S. Galaxy</a>' in html
+    assert '<a href="/cards">all cards</a>' in html
+    nothing = cards_client.get("/cards/1e/nope")
+    assert nothing.status_code == 404
+    assert "Similar" not in nothing.get_data(as_text=True)
+    assert '<a href="/cards">all cards</a>' in nothing.get_data(as_text=True)
+    assert cards_client.get("/cards/9e/nope").status_code == 404
+
+
+def test_the_card_page_says_where_its_set_is_given(cards_client):
+    html = cards_client.get("/cards/2e/uss-galaxy").get_data(as_text=True)
+    assert (
+        '<p class="muted card-source">Set, number and rarity as given in '
+        '<a href="/rules/demo-rulebook/1/card-list">'
+    ) in html
+    assert "Set from" not in html
 
 
 # -- CLI -----------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from urllib.parse import urlsplit
 
 import pytest
@@ -84,3 +86,30 @@ def test_a_card_name_on_a_whole_version_page_opens_its_popup(page, live_server, 
     assert popover.locator(".popover-title").inner_text() == "Devidian Door"
     assert popover.locator(".popover-link").get_attribute("href") == "/cards/1e/devidian-door"
     assert len(blocked) == 0
+
+
+# The same typed filters, answered by the server (no JavaScript) and by cards.js: one rule.
+FILTER_INPUTS = (
+    "uss galaxy",
+    "Chief OBrien",
+    "obrien",
+    "Crodens Key",
+    "jean luc",
+    "•jean-luc",
+    "U.S.S.",
+)
+
+
+def test_the_card_filter_matches_the_same_in_the_browser_and_on_the_server(
+    page, live_server, blocked, client
+):
+    page.goto(f"{live_server}/cards")
+    box = page.locator("#card-q")
+    for typed in FILTER_INPUTS:
+        html = client.get("/cards", query_string={"q": typed}).get_data(as_text=True)
+        served = re.findall(r'<li data-card-title="([^"]*)">', html)
+        box.fill(typed)
+        shown = _visible_titles(page, "2E") + _visible_titles(page, "1E")
+        assert [unescape(t) for t in served] == shown, typed
+        assert shown, f"{typed!r} matches no card"
+    assert "U.S.S. Galaxy" in shown

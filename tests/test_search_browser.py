@@ -72,6 +72,7 @@ def test_the_search_page_updates_in_place_as_you_type_and_filter(
     first.wait_for()
     assert first.inner_text() == api_first(client, "dilemma stack")["title"]
     assert page.locator("#search-results mark").count() > 0
+    page.locator(".search-options > summary").click()  # the filters fold away until asked for
     page.select_option("select[name=edition]", "1E")
     wait_until(page, "location.search.includes('edition=1E')")
     wait_until(
@@ -116,6 +117,7 @@ def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
         assert page.locator("#q-suggest").is_hidden()
         assert "Did you mean" in page.locator(".did-you-mean").inner_text()
         assert page.locator("#search-results .result").count() > 0
+        page.locator(".search-options > summary").click()
         page.select_option("select[name=kind]", "ruling")
         with page.expect_navigation():
             page.locator(".search-filters button").click()
@@ -161,3 +163,68 @@ def test_the_judged_edition_is_a_chip_that_one_tap_clears(
         assert page.locator(".result .badge-ed.ed-1E").count() > 0
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_clearing_the_judged_edition_after_searching_from_the_page_shows_both_games(
+    browser, live_server, javascript
+):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, java_script_enabled=javascript
+    )
+    off_host = BlockedRequests()
+    guard_routes(context, off_host)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/search")
+        with page.expect_navigation():
+            page.locator(".edition-choice button[value='2E']").click()
+        for query in ("battle", "report"):
+            page.locator("#q").fill(query)
+            with page.expect_navigation():
+                page.locator("#q").press("Enter")
+        assert "edition=2E" not in page.url  # the remembered game is not a filter in the URL
+        summary = page.locator(".search-summary").inner_text()
+        assert (
+            summary
+            == "No results for report in 2E only (remembered on this device; search both games)."
+        )
+        assert page.locator(".search-elsewhere a").inner_text() == "search First Edition instead"
+        with page.expect_navigation():
+            page.locator(".chip-clear").click()
+        assert page.locator(".chip-judging").count() == 0
+        assert page.locator(".result .badge-ed.ed-1E").count() > 0
+        assert "with these filters" not in page.locator(".search-summary").inner_text()
+    finally:
+        context.close()
+    assert off_host.urls == []
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_on_a_phone_the_first_result_comes_before_the_filters(browser, live_server, javascript):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        java_script_enabled=javascript,
+        has_touch=True,
+        is_mobile=True,
+    )
+    off_host = BlockedRequests()
+    guard_routes(context, off_host)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/search?q=beaming")
+        first = page.locator("#search-results .result").first.bounding_box()
+        assert first and first["y"] < 370, f"first result at y={first and first['y']}"
+        assert page.locator("select[name=edition]").is_hidden()  # folded in the <details>
+        # One way to choose a game on the page: the header's buttons (no second 2E/1E form).
+        assert page.locator("button[value='2E']:visible").count() == 1
+        page.locator(".search-options > summary").click()
+        assert page.locator("select[name=edition]").is_visible()
+        assert page.locator(".edition-remember select option").all_inner_texts()[:3] == [
+            "both games",
+            "2E – Second Edition",
+            "2E v4",
+        ]
+    finally:
+        context.close()
+    assert off_host.urls == []

@@ -58,11 +58,71 @@ def test_the_remembered_edition_applies_to_the_page_the_fragment_and_shows_a_chi
     assert ">Judging 2E</span>" in body
     assert 'aria-label="Stop searching 2E only"' in body
     assert "in 2E only (remembered on this device;" in body
-    assert '<a href="/search?q=stopped+ship&amp;edition=">search both games</a>' in body
+    assert '<a href="/search?q=stopped+ship&amp;edition=both">search both games</a>' in body
     fragment = ec.get("/search/results?q=stopped+ship&compact=1").get_data(as_text=True)
     assert editions(fragment) == {"2E"}
-    # The filter form shows the remembered edition as chosen, so applying filters keeps it.
-    assert '<option value="2E" selected>2E</option>' in body
+    # The filter form does not copy the remembered edition: it applies by itself.
+    assert '<option value="" selected>' not in body
+    assert '<option value="">as remembered (2E)</option>' in body
+    assert '<option value="2E">2E</option>' in body
+
+
+def test_the_filter_form_keeps_the_remembered_edition_without_copying_it(ec):
+    choose(ec, "2E")
+    # What the form sends with every select left alone: empty filters name nothing.
+    url = "/search?q=stopped+ship&edition=&document=&version=&kind="
+    body = ec.get(url).get_data(as_text=True)
+    assert editions(body) == {"2E"}
+    assert "in 2E only (remembered on this device;" in body
+    assert "with these filters" not in body
+    # The one place to remember a version shows what is remembered now.
+    assert '<option value="2E" selected>2E – Second Edition</option>' in body
+
+
+def test_clearing_the_choice_drops_an_edition_from_the_page_it_goes_back_to(ec):
+    choose(ec, "2E")
+    response = choose(ec, "", "/search?q=stopped+ship&edition=2E&document=&version=&kind=")
+    assert response.headers["Location"] == "/search?q=stopped+ship&document=&version=&kind="
+    body = ec.get(response.headers["Location"]).get_data(as_text=True)
+    assert editions(body) == {"2E", "1E"}
+    assert "with these filters" not in body
+    # Choosing a game goes back exactly where it was.
+    assert (
+        choose(ec, "1E", "/search?q=x&edition=2E").headers["Location"] == "/search?q=x&edition=2E"
+    )
+
+
+def test_a_word_only_the_other_game_has_is_flagged(ec):
+    choose(ec, "2E")
+    body = ec.get("/search?q=fires+ship").get_data(as_text=True)
+    assert editions(body) == {"2E"}
+    assert (
+        '<p class="not-in-edition"><q>fires</q>: not in the 2E rules; First Edition has it '
+        '(<a href="/search?q=fires+ship&amp;edition=1E">search First Edition instead</a>).</p>'
+    ) in body
+    assert "not-in-edition" not in ec.get("/search?q=stopped+ship").get_data(as_text=True)
+
+
+def test_no_results_in_the_remembered_game_offers_the_other(ec):
+    choose(ec, "2E")
+    body = ec.get("/search?q=fires").get_data(as_text=True)
+    assert "No results for <q>fires</q> in 2E only (remembered on this device;" in body
+    assert "with these filters" not in body and "Search without the filters" not in body
+    assert (
+        '<p class="search-elsewhere">First Edition has 1 result: '
+        '<a href="/search?q=fires&amp;edition=1E">search First Edition instead</a>.</p>'
+    ) in body
+    # The hints are the chosen game's: no 1E-only "commandeer a ship" for a 2E judge.
+    assert "how many dilemmas do I draw" in body and "commandeer a ship" not in body
+    choose(ec, "1E")
+    body = ec.get("/search?q=engagement").get_data(as_text=True)
+    assert "Second Edition has" in body and "how many dilemmas" not in body
+    assert "commandeer a ship" in body
+
+
+def test_the_words_not_in_the_rules_are_listed_once_with_one_full_stop(ec):
+    body = ec.get("/search?q=zzyzx+zzyzx").get_data(as_text=True)
+    assert '<p class="not-in-rules"><q>zzyzx</q>: not in the rules.</p>' in body
 
 
 def test_the_chip_is_in_the_search_box_of_every_page(ec):
@@ -73,7 +133,7 @@ def test_the_chip_is_in_the_search_box_of_every_page(ec):
 
 def test_the_url_overrides_the_cookie(ec):
     choose(ec, "2E")
-    assert editions(ec.get("/search?q=stopped+ship&edition=").get_data(as_text=True)) == {
+    assert editions(ec.get("/search?q=stopped+ship&edition=both").get_data(as_text=True)) == {
         "2E",
         "1E",
     }
@@ -144,7 +204,12 @@ def test_choices_parse_and_apply(corpus):
     assert parse_choice(corpus, "") is None
     choice = parse_choice(corpus, "2E:4")
     assert with_choice({"q": "x"}, choice) == {"q": "x", "edition": "2E", "version": "4"}
-    assert with_choice({"q": "x", "edition": ""}, choice) == {"q": "x", "edition": ""}
+    assert with_choice({"q": "x", "edition": "both"}, choice) == {"q": "x", "edition": ""}
+    assert with_choice({"q": "x", "edition": ""}, choice) == {
+        "q": "x",
+        "edition": "2E",
+        "version": "4",
+    }
 
 
 @pytest.mark.parametrize(

@@ -91,4 +91,6 @@ def describe(lib: Library, hit: Hit) -> dict[str, Any]:
         "citation": f"Card index ({card.edition}): {card.full_title}",
         "breadcrumb": [],
         "in_force": True,
+        # What a judge reads on the card itself, so a result can show it as a card.
+        "card": {"type": card.type, "set": card.set, "number": card.number},
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
 
 from judgekit.corpus.model import Corpus
 
@@ -15,6 +16,7 @@ COOKIE = "judgekit_edition"
 MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie: a judge sets it once
 LABELS = {"2E": "Second Edition", "1E": "First Edition"}
 FILTERS = ("edition", "document", "version")  # a URL with any of these says what to search
+BOTH = "both"  # edition=both: both games, whatever this device remembers
 
 
 @dataclass(frozen=True)
@@ -68,13 +70,33 @@ def choices(corpus: Corpus) -> list[Choice]:
 
 
 def with_choice(args: Mapping[str, str], choice: Choice | None) -> dict[str, str]:
-    """Search parameters: the URL's, with the remembered choice where the URL names none."""
+    """Search parameters: the URL's, with the remembered choice where the URL names none.
+
+    An empty filter names nothing (the filter form sends every select, chosen or not), so the
+    remembered choice still applies; edition=both asks for both games over it.
+    """
     params = {key: args.get(key, "") for key in args}
-    if choice is not None and not any(name in args for name in FILTERS):
+    explicit = is_both(params.get("edition"))
+    if explicit:
+        params["edition"] = ""
+    named = explicit or any((args.get(name) or "").strip() for name in FILTERS)
+    if choice is not None and not named:
         params["edition"] = choice.edition
         if choice.version:
             params["version"] = choice.version
     return params
+
+
+def is_both(edition: str | None) -> bool:
+    """Whether an edition parameter asks for both games explicitly (edition=both)."""
+    return (edition or "").strip().lower() == BOTH
+
+
+def without_edition(target: str) -> str:
+    """A local URL without its edition parameter (clearing the choice must clear it too)."""
+    path, _, query = target.partition("?")
+    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "edition"]
+    return f"{path}?{urlencode(kept)}" if kept else path
 
 
 def safe_next(target: str | None) -> str:

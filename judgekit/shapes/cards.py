@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
 from typing import Any
 
 from judgekit.corpus.cards import CARD_FILES, Card
@@ -114,8 +116,11 @@ def _detail(lib: Library, card: Card) -> dict[str, Any]:
     if card.source:
         document, version, entry_id = card.source.split("/", 2)
         listed = lib.corpus.entry(document, version, entry_id)
-        if listed is not None:
-            source = {"title": listed.title, "url": lib.entry_url(listed)}
+        doc = lib.corpus.documents.get(document)
+        held = doc.version(version) if doc is not None else None
+        if listed is not None and held is not None:
+            where = f"{doc.short_title} {held.short_title}"
+            source = {"title": listed.title, "url": lib.entry_url(listed), "where": where}
     return {
         **card_summary(lib, card),
         "edition_title": EDITION_TITLES.get(card.edition, card.edition),
@@ -148,3 +153,36 @@ def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
             versions[-1]["passages"].append(item)
         groups.append({"role": role, "title": ci.ROLE_TITLES[role], "versions": versions})
     return groups
+
+
+def fold_title(text: str) -> str:
+    """A title or typed text as the card filter compares it: letters and digits, lowercase.
+
+    Case, accents, spaces and punctuation (dots, apostrophes, hyphens, the unique dot •) do not
+    count, so "uss galaxy" finds U.S.S. Galaxy and "obrien" finds O'Brien. cards.js folds the
+    same way (its fold()); tests run the same inputs through both.
+    """
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in plain if ch.isalnum() and not unicodedata.combining(ch)).lower()
+
+
+def title_matches(query: str, title: str) -> bool:
+    """Whether every word typed is found, folded, in the folded title."""
+    folded = fold_title(title)
+    return all(fold_title(word) in folded for word in query.split())
+
+
+def similar_cards(lib: Library, edition: str, typed: str, limit: int = 5) -> list[dict[str, Any]]:
+    """The edition's cards whose id or title is close to what was typed (for a 404)."""
+    wanted = fold_title(typed)
+    if not wanted:
+        return []
+    scored = []
+    for card in ci.index_of(lib).of_edition(edition):
+        keys = (fold_title(card.id), fold_title(card.full_title), fold_title(card.title))
+        ratio = max(difflib.SequenceMatcher(None, wanted, key).ratio() for key in keys)
+        if any(wanted in key for key in keys):
+            ratio = max(ratio, 0.9)
+        if ratio >= 0.6:
+            scored.append((-ratio, card.full_title, card))
+    return [card_summary(lib, card) for _, _, card in sorted(scored)[:limit]]

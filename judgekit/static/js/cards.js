@@ -10,13 +10,14 @@
   var sections = document.querySelectorAll("section[data-edition]");
 
   function fold(text) {
-    // Case, accents, curly apostrophes and the unique dot do not matter while typing.
-    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[\u2018\u2019]/g, "'")
-      .replace(/[•●]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+    // The server's rule (judgekit.shapes.cards.fold_title): letters and digits only, lowercase,
+    // so case, accents, spaces, dots, apostrophes, hyphens and the unique dot do not count.
+    return text.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
   }
 
   function apply() {
-    var words = fold(box.value).split(" ").filter(Boolean);
+    // Every word typed must be in the title (judgekit.shapes.cards.title_matches).
+    var words = box.value.split(/\s+/).map(fold).filter(Boolean);
     var wanted = edition ? edition.value.toUpperCase() : "";
     var shown = 0;
     sections.forEach(function (section) {

@@ -28,8 +28,8 @@
   function params(forPage) {
     var data = new FormData(form);   // includes the filters that join the form on /search
     var out = new URLSearchParams();
-    // An empty edition is "both games": it must override the edition remembered in the cookie.
-    data.forEach(function (value, key) { if (value !== "" || key === "edition") out.append(key, value); });
+    // An empty filter names nothing (the remembered game applies); "both games" is edition=both.
+    data.forEach(function (value, key) { if (value !== "") out.append(key, value); });
     if (!forPage && !page) { out.set("limit", "8"); out.set("compact", "1"); }
     return out;
   }

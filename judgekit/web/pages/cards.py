@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit.corpus.cards import CARD_FILES
 from judgekit.render import card_index
+from judgekit.render.text import quoted
 from judgekit.shapes import cards as shapes
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import find_card
@@ -14,29 +15,50 @@ from judgekit.web.lookup import find_card
 bp = Blueprint("cards", __name__)
 
 
+def _editions(query: str) -> list[dict]:
+    """Each edition's cards, with which of them the filter hides (the rule cards.js uses)."""
+    data = shapes.cards(library())
+    out = []
+    for edition in CARD_FILES:
+        cards = [c for c in data["cards"] if c["edition"] == edition]
+        hidden = {c["url"] for c in cards if not shapes.title_matches(query, c["full_title"])}
+        out.append(
+            {
+                "id": edition,
+                "slug": card_index.edition_slug(edition),
+                "title": shapes.EDITION_TITLES[edition],
+                "cards": cards,
+                "hidden": hidden,
+            }
+        )
+    return out
+
+
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
     """GET /cards?q=&edition=: every card by edition; q pre-fills the filter."""
-    data = shapes.cards(library())
-    editions = [
-        {
-            "id": edition,
-            "slug": card_index.edition_slug(edition),
-            "title": shapes.EDITION_TITLES[edition],
-            "cards": [c for c in data["cards"] if c["edition"] == edition],
-        }
-        for edition in CARD_FILES
-    ]
-    chosen = (request.args.get("edition") or "").strip().upper()
-    if chosen not in CARD_FILES:
-        chosen = ""
     query = (request.args.get("q") or "")[:200]
-    return render_template("cards/index.html", editions=editions, q=query, chosen=chosen)
+    editions = _editions(query)
+    typed = (request.args.get("edition") or "").strip()
+    chosen = typed.upper()
+    error = None
+    if chosen and chosen not in CARD_FILES:
+        known = ", ".join(ed["slug"] for ed in editions)
+        error = f"unknown edition {quoted(typed[:80])} (known: {known})"
+        chosen = ""
+    return render_template(
+        "cards/index.html", editions=editions, q=query, chosen=chosen, error=error
+    ), (400 if error else 200)
 
 
 @bp.get("/cards/<edition>/<card_id>")
 def card(edition: str, card_id: str) -> ResponseReturnValue:
-    """GET /cards/<edition>/<card_id>."""
+    """GET /cards/<edition>/<card_id>; an unknown card is a 404 naming similar cards."""
     lib = library()
+    if edition.upper() in CARD_FILES and card_index.find_card(lib, edition, card_id) is None:
+        similar = shapes.similar_cards(lib, edition.upper(), card_id)
+        return render_template(
+            "cards/not_found.html", edition=edition.upper(), typed=card_id[:80], similar=similar
+        ), 404
     detail = shapes.card_detail(lib, find_card(edition, card_id))
     return render_template("cards/card.html", card=detail, groups=shapes.card_groups(detail))

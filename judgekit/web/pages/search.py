@@ -7,8 +7,18 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from judgekit.search.choice import COOKIE, MAX_AGE, Choice, choices, parse_choice, safe_next
+from judgekit.search.choice import (
+    COOKIE,
+    MAX_AGE,
+    Choice,
+    choices,
+    is_both,
+    parse_choice,
+    safe_next,
+    without_edition,
+)
 from judgekit.search.choice import with_choice as apply_choice
+from judgekit.search.elsewhere import elsewhere
 from judgekit.search.service import SearchParamError, SearchService
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search
@@ -23,6 +33,22 @@ EXAMPLES = (
     "commandeer a ship",
     "all personnel stopped",
 )
+# Hints for a judge of one game: each has results in that game (1E has no dilemma piles).
+EXAMPLES_BY_EDITION = {
+    "2E": (
+        "how many dilemmas do I draw",
+        "beam personnel",
+        "attempting missions",
+        "all personnel stopped",
+        "headquarters",
+    ),
+    "1E": ("commandeer a ship", "seed phase", "beam personnel", "stopped personnel", "download"),
+}
+
+
+def examples(edition: str) -> tuple[str, ...]:
+    """The example searches to offer: the chosen game's, or a mix of both games'."""
+    return EXAMPLES_BY_EDITION.get(edition.upper(), EXAMPLES)
 
 
 def judging() -> Choice | None:
@@ -37,12 +63,17 @@ def _judging() -> dict[str, Any]:
 
 
 def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
-    """What the filter form offers and what is chosen (chosen values as the judge sent them)."""
+    """What the filter form offers and what the judge chose in the URL (never the cookie's)."""
     lib = library()
     docs = list(lib.corpus.held())
+    # The form shows the URL's filters only: the remembered game applies on its own, so copying
+    # it into the form would turn it into a filter that clearing the chip cannot remove.
+    chosen = {name: request.args.get(name, "").strip() for name in FILTERS}
+    both = is_both(chosen["edition"])
     return {
         "q": params.get("q", ""),
-        "chosen": {name: params.get(name, "") for name in FILTERS},
+        "chosen": chosen,
+        "both": both,
         "all_versions": params.get("all_versions", "") not in ("", "0", "false", "no", "off"),
         "editions": sorted({d.edition for d in docs}, reverse=True),
         "documents": [{"id": d.id, "title": d.short_title} for d in docs],
@@ -51,33 +82,37 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
             for d in docs
         ],
         "kinds": list(svc.kinds),
-        "filtered": any(params.get(name) for name in FILTERS),
-        # Links keep what the URL said (an explicit "any edition", edition=, too), not the
-        # remembered choice: clearing the chip must change every link.
+        "filtered": any(value and not is_both(value) for value in chosen.values()),
+        # Links keep what the URL said (edition=both too), not the remembered choice: clearing
+        # the chip must change every link.
         "params": {
             name: value
             for name in (*FILTERS, "all_versions")
-            if name in request.args
-            and ((value := request.args.get(name, "")) not in ("", "0") or name == "edition")
+            if (value := request.args.get(name, "").strip()) not in ("", "0")
         },
-        "examples": EXAMPLES,
+        "examples": examples(params.get("edition", "")),
         "choices": choices(lib.corpus),
-        "from_cookie": params != dict(request.args.items()),
+        "from_cookie": judging() is not None
+        and not any(
+            request.args.get(name, "").strip() for name in ("edition", "document", "version")
+        ),
     }
 
 
 def _run(template: str):
     svc = current_search()
     params = apply_choice(request.args, judging())
-    data, error = None, None
+    data, error, other = None, None, None
     try:
         data = svc.search(params)
+        other = elsewhere(svc, data)
     except SearchParamError as exc:
         error = str(exc)
     return render_template(
         template,
         data=data,
         error=error,
+        elsewhere=other,
         form=_form(svc, params),
         compact=request.args.get("compact") == "1",
     ), (400 if error else 200)
@@ -108,7 +143,9 @@ def edition() -> ResponseReturnValue:
         return render_template(
             "search/edition_error.html", value=value[:80], choices=choices(library().corpus)
         ), 400
-    response = redirect(safe_next(request.args.get("next")), code=303)
+    target = safe_next(request.args.get("next"))
+    # Clearing goes back to both games: an edition the form put in the URL would keep one.
+    response = redirect(without_edition(target) if choice is None else target, code=303)
     if choice is None:
         response.delete_cookie(COOKIE, path="/")
     else:
