@@ -29,7 +29,8 @@ _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 HOST_RE = re.compile(
     rf"^(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]{{2,45}}\])(?::(?P<port>\d{{1,5}}))?$"
 )
-_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
+# str.replace, not str.translate: translate with a table of strings is ~50x slower on a long answer.
+_JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027"))
 
 
 class SafeJSONProvider(DefaultJSONProvider):
@@ -40,7 +41,10 @@ class SafeJSONProvider(DefaultJSONProvider):
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """Serialize, then escape (those characters occur only inside JSON strings)."""
-        return super().dumps(obj, **kwargs).translate(_JSON_ESCAPES)
+        text = super().dumps(obj, **kwargs)
+        for char, escape in _JSON_ESCAPES:
+            text = text.replace(char, escape)
+        return text
 
 
 def check_host() -> None:
