@@ -352,11 +352,11 @@ def step_of(client, sequence, version, number):
         ("1.1", "2", "4", ["2", "2.b"]),
         ("4", "1.b", "1.1", []),  # no counterpart: said, not guessed
         ("call-to-arms", "3.b", "1.1", ["3.b"]),
-        ("4", "3", "call-to-arms", ["3"]),  # turn: Execute Orders
+        ("4", "2", "call-to-arms", ["2"]),  # turn: Execute Orders
     ],
 )
 def test_counterparts_across_versions(client, version, number, other, expected):
-    sequence = "turn" if (version, number) == ("4", "3") and other == "call-to-arms" else None
+    sequence = "turn" if (version, number) == ("4", "2") and other == "call-to-arms" else None
     step = step_of(client, sequence or "mission-attempt", version, number)
     found = next(c for c in step["counterparts"] if c["version"] == other)
     assert found["recorded"] is True
@@ -381,14 +381,14 @@ def test_no_counterpart_is_said_on_the_page(client):
 
 
 def test_turn_segments_show_their_printed_numbers(client):
-    step = step_of(client, "turn", "4", "3")
+    step = step_of(client, "turn", "4", "2")
     assert (step["number"], step["printed"], step["label"], step["title"]) == (
-        "3",
+        "2",
         "2",
         "2",
         "Execute Orders",
     )
-    html = client.get("/timing/turn?version=4&step=3").get_data(as_text=True)
+    html = client.get("/timing/turn?version=4&step=2").get_data(as_text=True)
     assert (
         '<h2 id="tm-step-heading"><span class="tm-num">2.</span> <span class="tm-title">Execute Orders</span></h2>'
         in html
@@ -396,14 +396,43 @@ def test_turn_segments_show_their_printed_numbers(client):
     assert step["cites"][0]["citation"].endswith("2. Execute Orders, p. 10")
     assert [
         s["label"] for s in flat(client.get("/api/timing/turn?version=1.1").get_json()["steps"])
-    ] == [
-        "1",
-        "1",
-        "2",
-        "3",
-        "5",
-        "5.a",
-    ]
+    ] == ["0", "1", "2", "3", "4", "4.a"]
+
+
+def test_every_sequence_shows_each_step_number_once(client):
+    timing = client.get("/api/timing").get_json()
+    for seq in timing["sequences"]:
+        for version in seq["versions"]:
+            data = client.get(f"/api/timing/{seq['id']}?version={version}").get_json()
+            labels = [s["label"] for s in flat(data["steps"])]
+            assert len(labels) == len(set(labels)), (seq["id"], version, labels)
+            for step in flat(data["steps"]):
+                # The printed number where there is one; else the editors', marked editorial.
+                assert step["label"] == (step["printed"] or step["number"])
+                assert step["label_editorial"] is (not data["official"] and not step["printed"])
+
+
+def test_a_turn_step_has_one_number_in_search_rule_page_and_stepper(client):
+    results = client.get("/api/search?q=discard+excess+cards&version=4").get_json()["results"]
+    hit = next(r for r in results if r["url"].startswith("/timing/turn"))
+    assert hit["title"] == "Turn Sequence, step 3: Discard Excess Cards"
+    assert hit["url"] == "/timing/turn?version=4&step=3"
+    html = client.get(hit["url"]).get_data(as_text=True)
+    assert (
+        '<span class="tm-num">3.</span> <span class="tm-title">Discard Excess Cards</span>' in html
+    )
+    page = client.get("/rules/2e-rulebook/4/discard-excess-cards").get_data(as_text=True)
+    assert (
+        'Step through Turn Sequence</a> <span class="muted">(derived)</span>: step '
+        '<a href="/timing/turn?version=4&amp;step=3">3</a>, '
+        '<a href="/timing/turn?version=4&amp;step=4">4</a>, '
+        '<a href="/timing/turn?version=4&amp;step=4.a">4.a</a>'
+    ) in page
+    html = client.get("/timing/turn?version=4&step=0").get_data(as_text=True)
+    assert (
+        '<span class="tm-num">Step 0 <abbr class="tm-ed-mark" title="The editors&#39; number: '
+        'the rulebook does not number this step">ed.</abbr></span>'
+    ) in html
 
 
 def test_the_draw_is_not_titled_facing_dilemmas(client):

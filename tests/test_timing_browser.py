@@ -185,7 +185,7 @@ def test_phone_next_is_on_the_first_screen_of_every_step(browser, live_server, b
 
 
 def test_keyboard_hints_show_with_a_mouse(live_server, page):
-    page.goto(f"{live_server}/timing/turn?version=4&step=3")
+    page.goto(f"{live_server}/timing/turn?version=4&step=2")
     assert page.locator(".tm-keys").is_visible()
     assert page.locator("#tm-step-heading").inner_text() == "2. Execute Orders"
 

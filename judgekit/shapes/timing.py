@@ -80,6 +80,7 @@ def step_ref(seq: Sequence, step: Step | None) -> dict[str, Any] | None:
         "id": step.id,
         "number": step.number,
         "label": step.label,
+        "label_editorial": seq.numbered_by_editors(step),
         "title": step.title,
         "url": sequence_url(seq, step),
     }
@@ -141,6 +142,7 @@ def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[s
         "number": step.number,
         "printed": step.printed,
         "label": step.label,
+        "label_editorial": seq.numbered_by_editors(step),
         "title": step.title,
         "text": step.text,
         "html": to_html(step.text, lib.corpus.icons, lib.linker_at(seq.document, seq.version)),
