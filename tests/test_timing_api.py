@@ -525,6 +525,47 @@ def test_card_wording_finds_its_step(client, version, query, first):
     assert f'<a href="/timing/{sequence}?version={version}&amp;step={number}">' in html
 
 
+@pytest.mark.parametrize(
+    ("query", "first", "matched"),
+    [
+        # Stop words ("when", "you", "a", "is", "are", "this") are left out; forms are stemmed.
+        ("when you reveal a dilemma", ("mission-attempt", "3.b"), "about to (be) reveal(ed)"),
+        ("when a dilemma is revealed", ("mission-attempt", "3.b"), "about to (be) reveal(ed)"),
+        ("when dilemmas are drawn", ("mission-attempt", "2.a"), "about to draw dilemmas"),
+        ("when this mission is attempted", ("mission-attempt", "1.b"), "begins a mission attempt"),
+        ("interrupt during dilemma", ("play-interrupt", "1"), None),  # 2 of its 3 words
+        ("Order", ("turn", "2"), None),  # the title "Execute Orders" before "in any order"
+    ],
+)
+def test_card_wording_ranks_steps_by_the_words_they_hold(client, query, first, matched):
+    html = client.get(f"/timing/mission-attempt?version=4&q={query}").get_data(as_text=True)
+    results = html.split('<section class="tm-results"', 1)[1].split("</section>", 1)[0]
+    top = results.split("<li>")[1]
+    sequence, number = first
+    assert top.startswith(f'<a href="/timing/{sequence}?version=4&amp;step={number}">')
+    assert (matched is None) is ("– matched" not in top)
+    if matched:
+        assert matched in top
+
+
+def test_card_wording_says_how_many_words_a_step_holds(client):
+    html = client.get("/timing/mission-attempt?version=4&q=interrupt+during+dilemma").get_data(
+        as_text=True
+    )
+    assert (
+        '<a href="/timing/play-interrupt?version=4&amp;step=1">Playing interrupts and “when”, “while” '
+        'and “Order” text, step 1</a> <span class="muted">(2 of 3 words)</span>'
+    ) in html
+
+
+def test_card_wording_of_common_words_only(client):
+    html = client.get("/timing/mission-attempt?version=4&q=when+you+are").get_data(as_text=True)
+    assert (
+        "has those words. Common words such as <q>when</q>, <q>you</q> and <q>a</q> are left out."
+        in html
+    )
+
+
 def test_card_wording_without_a_step(client):
     html = client.get("/timing/turn?version=4&q=zzzz").get_data(as_text=True)
     assert "No step of the v4 sequences has those words." in html
