@@ -484,6 +484,25 @@ def test_open_response_windows(client, number, windows):
     assert all(w["how"] == "/timing/response-actions?version=4" for w in step["windows"])
 
 
+@pytest.mark.parametrize(
+    ("sequence", "version", "generic"),
+    [
+        ("play-interrupt", "4", False),
+        ("turn", "4", False),
+        ("combat", "4", False),
+        ("turn", "1.1", True),
+        ("play-interrupt", "call-to-arms", True),
+        ("mission-attempt", "call-to-arms", True),
+    ],
+)
+def test_only_versions_without_windows_say_they_print_none(client, sequence, version, generic):
+    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+    said = [any(w["generic"] for w in s["windows"]) for s in flat(data["steps"])]
+    assert set(said) == {generic}
+    html = client.get(f"/timing/{sequence}?version={version}&step=1").get_data(as_text=True)
+    assert ("This version prints no response windows" in html) is generic
+
+
 def test_versions_without_printed_windows_say_when_text_answers_its_trigger(client):
     step = step_of(client, "mission-attempt", "1.1", "3.a")
     assert step["windows"] == [

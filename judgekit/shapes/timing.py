@@ -111,10 +111,22 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
     return out
 
 
+def _prints_windows(timing: Timing, seq: Sequence) -> bool:
+    # A property of the version, not of one sequence: v4's Turn Sequence has no window of its own
+    # but v4 prints them in its mission attempt. The sequence on how responses are resolved has
+    # response steps in every version, so it does not count.
+    return any(
+        step.kind == "response"
+        for other in timing
+        if (other.document, other.version) == (seq.document, seq.version) and other.id != RESPONSES
+        for step in other.flat
+    )
+
+
 def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     responses = timing.get(RESPONSES, seq.version)
     how = sequence_url(responses) if responses else None
-    if responses and seq.id != RESPONSES and not any(s.kind == "response" for s in seq.flat):
+    if responses and seq.id != RESPONSES and not _prints_windows(timing, seq):
         # 1.1 and Call to Arms print no windows: "when" text answers its trigger wherever it occurs.
         return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
     return [
