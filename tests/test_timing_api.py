@@ -763,3 +763,12 @@ def test_odd_search_and_calculator_input(client, url, status, needle):
         body = response.get_json()["message"]
     assert needle in body or needle.replace("&#39;", "'") in body
     assert "<script>alert" not in response.get_data(as_text=True)
+
+
+def test_the_api_explains_negative_modifiers(client):
+    query = "personnel=6&overcome=2&modifiers=-9&version=4"
+    data = client.get(f"/api/timing/mission-attempt/calculate?{query}").get_json()
+    assert data["notes"] == [
+        "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are drawn and "
+        "nothing may be spent."
+    ]
