@@ -194,3 +194,38 @@ def flat(steps):
     for step in steps:
         yield step
         yield from flat(step["children"])
+
+
+TOPS = """() => Object.fromEntries(['#tm-find-q', '.tm-sequence', '.tm-calc', '.tm-step'].map(
+    sel => [sel, Math.round(document.querySelector(sel).getBoundingClientRect().top + scrollY)]
+).concat([['step-end', Math.round(document.querySelector('.tm-step').getBoundingClientRect().bottom
+    + scrollY)]]))"""
+
+
+def test_phone_finder_and_step_list_come_before_the_calculator(browser, live_server, blocked):
+    context = phone_context(browser, blocked)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+        tops = page.evaluate(TOPS)
+        assert tops[".tm-step"] < tops["#tm-find-q"] < tops[".tm-sequence"] < tops[".tm-calc"], tops
+        # The finder follows the step (whose cites make it long), not the calculator's 1,900 px.
+        assert tops["#tm-find-q"] - tops["step-end"] < 120, tops
+        # A phone-only jump goes straight to the calculator.
+        page.get_by_role("link", name="Mission-attempt calculator ↓").tap()
+        page.wait_for_url(re.compile(r"#calc$"))
+        assert page.evaluate(IN_VIEW, ".tm-calc h2")
+        assert not page.locator(".tm-keys").is_visible()
+    finally:
+        context.close()
+    assert len(blocked) == 0
+
+
+def test_laptop_calculator_stays_below_the_step_beside_the_sequence(live_server, page):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+    step, calc = page.locator(".tm-step").bounding_box(), page.locator(".tm-calc").bounding_box()
+    seq = page.locator(".tm-sequence").bounding_box()
+    assert calc["x"] == step["x"] and calc["y"] > step["y"] + step["height"]
+    assert seq["x"] + seq["width"] < step["x"]  # the sequence in its column on the left
+    assert not page.get_by_role("link", name="Mission-attempt calculator ↓").is_visible()
