@@ -772,3 +772,27 @@ def test_the_api_explains_negative_modifiers(client):
         "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are drawn and "
         "nothing may be spent."
     ]
+
+
+def test_rejected_calculator_input_stays_out_of_the_step_links(client):
+    dilemmas = "planet:1," * 3000
+    response = client.get(
+        f"/timing/mission-attempt?version=4&step=2.b&personnel=6&dilemmas={dilemmas}"
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert '<p class="tm-calc-error"' in html
+    # In the form for the judge to fix, and in no link (3,000 dilemmas made every link 27 kB).
+    assert html.count('name="dilemmas" value="planet:1,planet:1,') == 1
+    assert re.findall(r'<a [^>]*href="[^"]*(?:personnel|dilemmas)=', html) == []
+    assert (
+        '<a class="tm-button" rel="next" href="/timing/mission-attempt?version=4&amp;step=2.c">'
+        in html
+    )
+    # Accepted inputs still travel with every link.
+    html = client.get("/timing/mission-attempt?version=4&step=2.b&personnel=6").get_data(
+        as_text=True
+    )
+    assert (
+        'rel="next" href="/timing/mission-attempt?version=4&amp;step=2.c&amp;personnel=6"' in html
+    )
