@@ -796,3 +796,16 @@ def test_rejected_calculator_input_stays_out_of_the_step_links(client):
     assert (
         'rel="next" href="/timing/mission-attempt?version=4&amp;step=2.c&amp;personnel=6"' in html
     )
+
+
+def test_mission_is_marked_required_with_dilemmas(client):
+    html = client.get("/timing/mission-attempt?version=4&step=2.b").get_data(as_text=True)
+    assert (
+        'Mission <span class="tm-required muted">(required with revealed dilemmas)</span>' in html
+    )
+    assert '<select name="mission">' in html
+    html = client.get(
+        "/timing/mission-attempt?version=4&step=2.b&personnel=6&dilemmas=planet:1"
+    ).get_data(as_text=True)
+    assert "mission is required with dilemmas (planet or space)" in html
+    assert '<select name="mission" required>' in html

@@ -229,3 +229,20 @@ def test_laptop_calculator_stays_below_the_step_beside_the_sequence(live_server,
     assert calc["x"] == step["x"] and calc["y"] > step["y"] + step["height"]
     assert seq["x"] + seq["width"] < step["x"]  # the sequence in its column on the left
     assert not page.get_by_role("link", name="Mission-attempt calculator ↓").is_visible()
+
+
+def test_mission_becomes_required_as_dilemmas_are_typed(live_server, page, blocked):
+    page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+    form = page.locator(".tm-calc-form")
+    mission = form.locator("select[name=mission]")
+    assert mission.evaluate("el => el.required") is False
+    form.get_by_label("Personnel attempting").fill("6")
+    form.get_by_label("Revealed dilemmas, in order").fill("planet:1")
+    assert mission.evaluate("el => el.required") is True
+    form.get_by_role("button", name="Calculate").click()
+    # The browser holds the form back and points at the mission: no round trip to learn it.
+    assert mission.evaluate("el => el.validity.valueMissing") is True
+    assert "personnel=" not in page.url
+    form.get_by_label("Revealed dilemmas, in order").fill("")
+    assert mission.evaluate("el => el.required") is False
+    assert len(blocked) == 0
