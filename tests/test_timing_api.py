@@ -372,7 +372,8 @@ def test_no_counterpart_is_said_on_the_page(client):
     )
     assert (
         '<a href="/timing/mission-attempt?version=1.1&amp;personnel=6" title="No counterpart of '
-        'step 1.b in v1.1: opens its first step">v1.1</a> <span class="muted">(no counterpart)</span>'
+        'step 1.b in v1.1: opens its first step">v1.1</a> <span class="muted">(derived; no '
+        "counterpart of step 1.b)</span>"
     ) in html
     html = client.get("/timing/mission-attempt?version=4&step=5&personnel=6").get_data(as_text=True)
     assert (
@@ -423,10 +424,10 @@ def test_a_turn_step_has_one_number_in_search_rule_page_and_stepper(client):
     )
     page = client.get("/rules/2e-rulebook/4/discard-excess-cards").get_data(as_text=True)
     assert (
-        'Step through Turn Sequence</a> <span class="muted">(derived)</span>: step '
-        '<a href="/timing/turn?version=4&amp;step=3">3</a>, '
-        '<a href="/timing/turn?version=4&amp;step=4">4</a>, '
-        '<a href="/timing/turn?version=4&amp;step=4.a">4.a</a>'
+        'Step through Turn Sequence</a> <span class="muted">(derived)</span>: '
+        '<a href="/timing/turn?version=4&amp;step=3">step 3</a>, '
+        '<a href="/timing/turn?version=4&amp;step=4">step 4</a>, '
+        '<a href="/timing/turn?version=4&amp;step=4.a">step 4.a</a>'
     ) in page
     html = client.get("/timing/turn?version=4&step=0").get_data(as_text=True)
     assert (

@@ -246,3 +246,26 @@ def test_mission_becomes_required_as_dilemmas_are_typed(live_server, page, block
     form.get_by_label("Revealed dilemmas, in order").fill("")
     assert mission.evaluate("el => el.required") is False
     assert len(blocked) == 0
+
+
+GAPS = """() => [...document.querySelectorAll('.timing-links a')].map(a => {
+    const range = document.createRange();
+    range.selectNodeContents(a);
+    return Math.round(a.getBoundingClientRect().right - range.getBoundingClientRect().right);
+})"""
+
+
+def test_step_links_on_a_rule_page_read_without_gaps(browser, live_server, blocked):
+    context = phone_context(browser, blocked)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/rules/2e-rulebook/4/discard-excess-cards")
+        item = page.locator(".timing-links li", has_text="Turn Sequence")
+        assert item.inner_text() == (
+            "Step through Turn Sequence (derived): step 3, step 4, step 4.a"
+        )
+        # No blank box between a step number and its comma (a short link's 24 px minimum width).
+        assert set(page.evaluate(GAPS)) == {0}
+    finally:
+        context.close()
+    assert len(blocked) == 0
