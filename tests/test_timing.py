@@ -415,6 +415,16 @@ def test_counterparts_are_explicit_and_symmetric(timing):
             '            kind: response\n            open_until: "9"\n',
             ["2.timing.yaml:24: open_until of step '1.a' goes to unknown step '9'"],
         ),
+        (
+            V1,
+            "        next: end\n",
+            '        printed: "2"\n        next: end\n',
+            [
+                "1.timing.yaml:35: printed number '2' of step '3' is not the heading of 'attempting'",
+                "1.timing.yaml:35: step '3' of attempt 1 shows number '2', as step '2' does "
+                "(number them apart)",
+            ],
+        ),
     ],
 )
 def test_counterpart_and_numbering_problems(broken, name, old, new, expected):
@@ -435,3 +445,20 @@ def test_open_windows_reach_as_far_as_the_text_keeps_them(broken):
     assert seq.open_windows(window) == (window,)
     assert seq.open_windows(seq.find("2")) == (window,)  # "until the end of step 2"
     assert window.open_until == "2"
+
+
+def test_a_derived_sequence_may_open_with_step_0(broken):
+    # The start of the turn comes before the rulebook's segment 1: the editors number it 0.
+    for old, new in [('"1"', '"0"'), ('"2"', '"1"'), ('"2.a"', '"1.a"'), ('"3"', '"2"')]:
+        edit(broken, V1, f"        number: {old}\n", f"        number: {new}\n")
+    assert problems(broken) == []
+    seq = load_sequences(load_corpus(broken)).get("attempt", "1")
+    assert [s.label for s in seq.flat] == ["0", "1", "1.a", "2"]
+    assert seq.numbered_by_editors(seq.flat[0]) is True
+
+
+def test_step_0_only_opens_a_sequence(broken):
+    edit(broken, V1, '        number: "2"\n', '        number: "0"\n')
+    assert problems(broken) == [
+        "rules/demo-rulebook/1.timing.yaml:17: step number '0' should be '2'",
+    ]

@@ -352,11 +352,11 @@ def step_of(client, sequence, version, number):
         ("1.1", "2", "4", ["2", "2.b"]),
         ("4", "1.b", "1.1", []),  # no counterpart: said, not guessed
         ("call-to-arms", "3.b", "1.1", ["3.b"]),
-        ("4", "3", "call-to-arms", ["3"]),  # turn: Execute Orders
+        ("4", "2", "call-to-arms", ["2"]),  # turn: Execute Orders
     ],
 )
 def test_counterparts_across_versions(client, version, number, other, expected):
-    sequence = "turn" if (version, number) == ("4", "3") and other == "call-to-arms" else None
+    sequence = "turn" if (version, number) == ("4", "2") and other == "call-to-arms" else None
     step = step_of(client, sequence or "mission-attempt", version, number)
     found = next(c for c in step["counterparts"] if c["version"] == other)
     assert found["recorded"] is True
@@ -372,7 +372,8 @@ def test_no_counterpart_is_said_on_the_page(client):
     )
     assert (
         '<a href="/timing/mission-attempt?version=1.1&amp;personnel=6" title="No counterpart of '
-        'step 1.b in v1.1: opens its first step">v1.1</a> <span class="muted">(no counterpart)</span>'
+        'step 1.b in v1.1: opens its first step">v1.1</a> <span class="muted">(derived; no '
+        "counterpart of step 1.b)</span>"
     ) in html
     html = client.get("/timing/mission-attempt?version=4&step=5&personnel=6").get_data(as_text=True)
     assert (
@@ -381,14 +382,14 @@ def test_no_counterpart_is_said_on_the_page(client):
 
 
 def test_turn_segments_show_their_printed_numbers(client):
-    step = step_of(client, "turn", "4", "3")
+    step = step_of(client, "turn", "4", "2")
     assert (step["number"], step["printed"], step["label"], step["title"]) == (
-        "3",
+        "2",
         "2",
         "2",
         "Execute Orders",
     )
-    html = client.get("/timing/turn?version=4&step=3").get_data(as_text=True)
+    html = client.get("/timing/turn?version=4&step=2").get_data(as_text=True)
     assert (
         '<h2 id="tm-step-heading"><span class="tm-num">2.</span> <span class="tm-title">Execute Orders</span></h2>'
         in html
@@ -396,14 +397,43 @@ def test_turn_segments_show_their_printed_numbers(client):
     assert step["cites"][0]["citation"].endswith("2. Execute Orders, p. 10")
     assert [
         s["label"] for s in flat(client.get("/api/timing/turn?version=1.1").get_json()["steps"])
-    ] == [
-        "1",
-        "1",
-        "2",
-        "3",
-        "5",
-        "5.a",
-    ]
+    ] == ["0", "1", "2", "3", "4", "4.a"]
+
+
+def test_every_sequence_shows_each_step_number_once(client):
+    timing = client.get("/api/timing").get_json()
+    for seq in timing["sequences"]:
+        for version in seq["versions"]:
+            data = client.get(f"/api/timing/{seq['id']}?version={version}").get_json()
+            labels = [s["label"] for s in flat(data["steps"])]
+            assert len(labels) == len(set(labels)), (seq["id"], version, labels)
+            for step in flat(data["steps"]):
+                # The printed number where there is one; else the editors', marked editorial.
+                assert step["label"] == (step["printed"] or step["number"])
+                assert step["label_editorial"] is (not data["official"] and not step["printed"])
+
+
+def test_a_turn_step_has_one_number_in_search_rule_page_and_stepper(client):
+    results = client.get("/api/search?q=discard+excess+cards&version=4").get_json()["results"]
+    hit = next(r for r in results if r["url"].startswith("/timing/turn"))
+    assert hit["title"] == "Turn Sequence, step 3: Discard Excess Cards"
+    assert hit["url"] == "/timing/turn?version=4&step=3"
+    html = client.get(hit["url"]).get_data(as_text=True)
+    assert (
+        '<span class="tm-num">3.</span> <span class="tm-title">Discard Excess Cards</span>' in html
+    )
+    page = client.get("/rules/2e-rulebook/4/discard-excess-cards").get_data(as_text=True)
+    assert (
+        'Step through Turn Sequence</a> <span class="muted">(derived)</span>: '
+        '<a href="/timing/turn?version=4&amp;step=3">step 3</a>, '
+        '<a href="/timing/turn?version=4&amp;step=4">step 4</a>, '
+        '<a href="/timing/turn?version=4&amp;step=4.a">step 4.a</a>'
+    ) in page
+    html = client.get("/timing/turn?version=4&step=0").get_data(as_text=True)
+    assert (
+        '<span class="tm-num">Step 0 <abbr class="tm-ed-mark" title="The editors&#39; number: '
+        'the rulebook does not number this step">ed.</abbr></span>'
+    ) in html
 
 
 def test_the_draw_is_not_titled_facing_dilemmas(client):
@@ -455,6 +485,25 @@ def test_open_response_windows(client, number, windows):
     assert all(w["how"] == "/timing/response-actions?version=4" for w in step["windows"])
 
 
+@pytest.mark.parametrize(
+    ("sequence", "version", "generic"),
+    [
+        ("play-interrupt", "4", False),
+        ("turn", "4", False),
+        ("combat", "4", False),
+        ("turn", "1.1", True),
+        ("play-interrupt", "call-to-arms", True),
+        ("mission-attempt", "call-to-arms", True),
+    ],
+)
+def test_only_versions_without_windows_say_they_print_none(client, sequence, version, generic):
+    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+    said = [any(w["generic"] for w in s["windows"]) for s in flat(data["steps"])]
+    assert set(said) == {generic}
+    html = client.get(f"/timing/{sequence}?version={version}&step=1").get_data(as_text=True)
+    assert ("This version prints no response windows" in html) is generic
+
+
 def test_versions_without_printed_windows_say_when_text_answers_its_trigger(client):
     step = step_of(client, "mission-attempt", "1.1", "3.a")
     assert step["windows"] == [
@@ -494,6 +543,47 @@ def test_card_wording_finds_its_step(client, version, query, first):
     html = client.get(f"/timing/mission-attempt?version={version}&q={query}").get_data(as_text=True)
     sequence, number = first
     assert f'<a href="/timing/{sequence}?version={version}&amp;step={number}">' in html
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "matched"),
+    [
+        # Stop words ("when", "you", "a", "is", "are", "this") are left out; forms are stemmed.
+        ("when you reveal a dilemma", ("mission-attempt", "3.b"), "about to (be) reveal(ed)"),
+        ("when a dilemma is revealed", ("mission-attempt", "3.b"), "about to (be) reveal(ed)"),
+        ("when dilemmas are drawn", ("mission-attempt", "2.a"), "about to draw dilemmas"),
+        ("when this mission is attempted", ("mission-attempt", "1.b"), "begins a mission attempt"),
+        ("interrupt during dilemma", ("play-interrupt", "1"), None),  # 2 of its 3 words
+        ("Order", ("turn", "2"), None),  # the title "Execute Orders" before "in any order"
+    ],
+)
+def test_card_wording_ranks_steps_by_the_words_they_hold(client, query, first, matched):
+    html = client.get(f"/timing/mission-attempt?version=4&q={query}").get_data(as_text=True)
+    results = html.split('<section class="tm-results"', 1)[1].split("</section>", 1)[0]
+    top = results.split("<li>")[1]
+    sequence, number = first
+    assert top.startswith(f'<a href="/timing/{sequence}?version=4&amp;step={number}">')
+    assert (matched is None) is ("– matched" not in top)
+    if matched:
+        assert matched in top
+
+
+def test_card_wording_says_how_many_words_a_step_holds(client):
+    html = client.get("/timing/mission-attempt?version=4&q=interrupt+during+dilemma").get_data(
+        as_text=True
+    )
+    assert (
+        '<a href="/timing/play-interrupt?version=4&amp;step=1">Playing interrupts and “when”, “while” '
+        'and “Order” text, step 1</a> <span class="muted">(2 of 3 words)</span>'
+    ) in html
+
+
+def test_card_wording_of_common_words_only(client):
+    html = client.get("/timing/mission-attempt?version=4&q=when+you+are").get_data(as_text=True)
+    assert (
+        "has those words. Common words such as <q>when</q>, <q>you</q> and <q>a</q> are left out."
+        in html
+    )
 
 
 def test_card_wording_without_a_step(client):
@@ -674,3 +764,49 @@ def test_odd_search_and_calculator_input(client, url, status, needle):
         body = response.get_json()["message"]
     assert needle in body or needle.replace("&#39;", "'") in body
     assert "<script>alert" not in response.get_data(as_text=True)
+
+
+def test_the_api_explains_negative_modifiers(client):
+    query = "personnel=6&overcome=2&modifiers=-9&version=4"
+    data = client.get(f"/api/timing/mission-attempt/calculate?{query}").get_json()
+    assert data["notes"] == [
+        "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are drawn and "
+        "nothing may be spent."
+    ]
+
+
+def test_rejected_calculator_input_stays_out_of_the_step_links(client):
+    dilemmas = "planet:1," * 3000
+    response = client.get(
+        f"/timing/mission-attempt?version=4&step=2.b&personnel=6&dilemmas={dilemmas}"
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert '<p class="tm-calc-error"' in html
+    # In the form for the judge to fix, and in no link (3,000 dilemmas made every link 27 kB).
+    assert html.count('name="dilemmas" value="planet:1,planet:1,') == 1
+    assert re.findall(r'<a [^>]*href="[^"]*(?:personnel|dilemmas)=', html) == []
+    assert (
+        '<a class="tm-button" rel="next" href="/timing/mission-attempt?version=4&amp;step=2.c">'
+        in html
+    )
+    # Accepted inputs still travel with every link.
+    html = client.get("/timing/mission-attempt?version=4&step=2.b&personnel=6").get_data(
+        as_text=True
+    )
+    assert (
+        'rel="next" href="/timing/mission-attempt?version=4&amp;step=2.c&amp;personnel=6"' in html
+    )
+
+
+def test_mission_is_marked_required_with_dilemmas(client):
+    html = client.get("/timing/mission-attempt?version=4&step=2.b").get_data(as_text=True)
+    assert (
+        'Mission <span class="tm-required muted">(required with revealed dilemmas)</span>' in html
+    )
+    assert '<select name="mission">' in html
+    html = client.get(
+        "/timing/mission-attempt?version=4&step=2.b&personnel=6&dilemmas=planet:1"
+    ).get_data(as_text=True)
+    assert "mission is required with dilemmas (planet or space)" in html
+    assert '<select name="mission" required>' in html

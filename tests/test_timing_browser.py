@@ -19,7 +19,9 @@ SHOWN = """() => [
 
 def at(page, number: str) -> None:
     """The page shows this step, and the sequence beside it marks it as current."""
-    assert page.evaluate(SHOWN) == [f"Step {number}", number]
+    # 1.1's and Call to Arms' mission attempts are derived: their numbers are the editors' (ed.).
+    derived = re.search(r"version=(1\.1|call-to-arms)", page.url) is not None
+    assert page.evaluate(SHOWN) == [f"Step {number}" + (" ed." if derived else ""), number]
     assert re.search(rf"[?&]step={re.escape(number)}(&|$)", page.url)
 
 
@@ -185,7 +187,7 @@ def test_phone_next_is_on_the_first_screen_of_every_step(browser, live_server, b
 
 
 def test_keyboard_hints_show_with_a_mouse(live_server, page):
-    page.goto(f"{live_server}/timing/turn?version=4&step=3")
+    page.goto(f"{live_server}/timing/turn?version=4&step=2")
     assert page.locator(".tm-keys").is_visible()
     assert page.locator("#tm-step-heading").inner_text() == "2. Execute Orders"
 
@@ -194,3 +196,78 @@ def flat(steps):
     for step in steps:
         yield step
         yield from flat(step["children"])
+
+
+TOPS = """() => Object.fromEntries(['#tm-find-q', '.tm-sequence', '.tm-calc', '.tm-step'].map(
+    sel => [sel, Math.round(document.querySelector(sel).getBoundingClientRect().top + scrollY)]
+).concat([['step-end', Math.round(document.querySelector('.tm-step').getBoundingClientRect().bottom
+    + scrollY)]]))"""
+
+
+def test_phone_finder_and_step_list_come_before_the_calculator(browser, live_server, blocked):
+    context = phone_context(browser, blocked)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+        tops = page.evaluate(TOPS)
+        assert tops[".tm-step"] < tops["#tm-find-q"] < tops[".tm-sequence"] < tops[".tm-calc"], tops
+        # The finder follows the step (whose cites make it long), not the calculator's 1,900 px.
+        assert tops["#tm-find-q"] - tops["step-end"] < 120, tops
+        # A phone-only jump goes straight to the calculator.
+        page.get_by_role("link", name="Mission-attempt calculator ↓").tap()
+        page.wait_for_url(re.compile(r"#calc$"))
+        assert page.evaluate(IN_VIEW, ".tm-calc h2")
+        assert not page.locator(".tm-keys").is_visible()
+    finally:
+        context.close()
+    assert len(blocked) == 0
+
+
+def test_laptop_calculator_stays_below_the_step_beside_the_sequence(live_server, page):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+    step, calc = page.locator(".tm-step").bounding_box(), page.locator(".tm-calc").bounding_box()
+    seq = page.locator(".tm-sequence").bounding_box()
+    assert calc["x"] == step["x"] and calc["y"] > step["y"] + step["height"]
+    assert seq["x"] + seq["width"] < step["x"]  # the sequence in its column on the left
+    assert not page.get_by_role("link", name="Mission-attempt calculator ↓").is_visible()
+
+
+def test_mission_becomes_required_as_dilemmas_are_typed(live_server, page, blocked):
+    page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+    form = page.locator(".tm-calc-form")
+    mission = form.locator("select[name=mission]")
+    assert mission.evaluate("el => el.required") is False
+    form.get_by_label("Personnel attempting").fill("6")
+    form.get_by_label("Revealed dilemmas, in order").fill("planet:1")
+    assert mission.evaluate("el => el.required") is True
+    form.get_by_role("button", name="Calculate").click()
+    # The browser holds the form back and points at the mission: no round trip to learn it.
+    assert mission.evaluate("el => el.validity.valueMissing") is True
+    assert "personnel=" not in page.url
+    form.get_by_label("Revealed dilemmas, in order").fill("")
+    assert mission.evaluate("el => el.required") is False
+    assert len(blocked) == 0
+
+
+GAPS = """() => [...document.querySelectorAll('.timing-links a')].map(a => {
+    const range = document.createRange();
+    range.selectNodeContents(a);
+    return Math.round(a.getBoundingClientRect().right - range.getBoundingClientRect().right);
+})"""
+
+
+def test_step_links_on_a_rule_page_read_without_gaps(browser, live_server, blocked):
+    context = phone_context(browser, blocked)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/rules/2e-rulebook/4/discard-excess-cards")
+        item = page.locator(".timing-links li", has_text="Turn Sequence")
+        assert item.inner_text() == (
+            "Step through Turn Sequence (derived): step 3, step 4, step 4.a"
+        )
+        # No blank box between a step number and its comma (a short link's 24 px minimum width).
+        assert set(page.evaluate(GAPS)) == {0}
+    finally:
+        context.close()
+    assert len(blocked) == 0

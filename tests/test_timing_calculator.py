@@ -60,6 +60,58 @@ def test_start_message_and_notes():
     )
 
 
+@pytest.mark.parametrize(
+    ("personnel", "overcome", "modifiers", "notes"),
+    [
+        (
+            6,
+            2,
+            -9,
+            (
+                "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are "
+                "drawn and nothing may be spent.",
+            ),
+        ),
+        (
+            6,
+            2,
+            -4,
+            (
+                "The modifiers (-4) bring the number (4) to 0: no dilemmas are drawn and "
+                "nothing may be spent.",
+            ),
+        ),
+        (
+            2,
+            2,
+            -1,
+            (
+                "The modifiers (-1) bring the number (0) below zero (-1): no dilemmas are "
+                "drawn and nothing may be spent.",
+            ),
+        ),
+        (
+            3,
+            5,
+            -1,
+            (
+                "The overcome dilemmas (5) outnumber the personnel (3): no dilemmas are "
+                "drawn and nothing may be spent.",
+            ),
+        ),
+        (3, 5, 4, ()),  # the modifiers lift it to 2
+        (3, 5, 2, ()),  # and to 0: the start line says 0 are drawn
+        (6, 2, -3, ()),
+        (2, 2, 0, ()),  # 0 drawn, as the start line says: nothing took it below
+    ],
+)
+def test_the_note_names_what_took_the_number_to_nothing(personnel, overcome, modifiers, notes):
+    inp = CalcInput(personnel, overcome, "planet", (), modifiers=modifiers)
+    calc = calculate(V4, inp)
+    assert calc.notes == notes
+    assert calc.dilemmas_drawn == max(0, personnel - overcome + modifiers)
+
+
 STACK = "planet:2, space:1, dual:2:dup, planet:3"
 
 

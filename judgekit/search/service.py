@@ -188,7 +188,7 @@ def timing_source(lib: Library) -> ExtraSource | None:
             version = lib.corpus.version(seq.document, seq.version)
             vorder = lib.corpus.documents[seq.document].order().get(seq.version, 0)
             for step in seq.flat:
-                heading = f"{seq.title}, step {step.number}"
+                heading = f"{seq.title}, step {step.label}"  # the number the stepper shows
                 out.append(
                     IndexDoc(
                         document=seq.document,

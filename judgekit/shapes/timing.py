@@ -6,13 +6,13 @@ counterparts) is marked as editorial in the shapes, so a page can tell it from t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from judgekit.corpus.references import Target, resolve
 from judgekit.render.library import Library
 from judgekit.render.text import normalize_typography, to_html, to_plain
+from judgekit.search.analysis import stems
 from judgekit.shapes import reading as serialize
 from judgekit.shapes.calculation import calculation_dict
 from judgekit.timing.calculator import calculate, parse_input
@@ -80,6 +80,7 @@ def step_ref(seq: Sequence, step: Step | None) -> dict[str, Any] | None:
         "id": step.id,
         "number": step.number,
         "label": step.label,
+        "label_editorial": seq.numbered_by_editors(step),
         "title": step.title,
         "url": sequence_url(seq, step),
     }
@@ -110,10 +111,22 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
     return out
 
 
+def _prints_windows(timing: Timing, seq: Sequence) -> bool:
+    # A property of the version, not of one sequence: v4's Turn Sequence has no window of its own
+    # but v4 prints them in its mission attempt. The sequence on how responses are resolved has
+    # response steps in every version, so it does not count.
+    return any(
+        step.kind == "response"
+        for other in timing
+        if (other.document, other.version) == (seq.document, seq.version) and other.id != RESPONSES
+        for step in other.flat
+    )
+
+
 def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     responses = timing.get(RESPONSES, seq.version)
     how = sequence_url(responses) if responses else None
-    if responses and seq.id != RESPONSES and not any(s.kind == "response" for s in seq.flat):
+    if responses and seq.id != RESPONSES and not _prints_windows(timing, seq):
         # 1.1 and Call to Arms print no windows: "when" text answers its trigger wherever it occurs.
         return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
     return [
@@ -141,6 +154,7 @@ def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[s
         "number": step.number,
         "printed": step.printed,
         "label": step.label,
+        "label_editorial": seq.numbered_by_editors(step),
         "title": step.title,
         "text": step.text,
         "html": to_html(step.text, lib.corpus.icons, lib.linker_at(seq.document, seq.version)),
@@ -272,42 +286,46 @@ def _index(lib: Library, timing: Timing) -> dict[str, Any]:
     return {"sequences": out, "notes": [note_dict(lib, n) for n in timing.notes]}
 
 
-WORD_RE = re.compile(r"[a-z0-9]+")
-
-
-def _words(text: str) -> list[str]:
-    # Ellipses, quotes and brackets aside: "When . . . (choose/chosen) dilemmas" -> its words.
-    return WORD_RE.findall(normalize_typography(text, casefold=True))
+def _stems(text: str) -> set[str]:
+    # The search index's terms: stemmed ("revealed" finds "reveal"), stop words ("you", "a") dropped.
+    return set(stems(normalize_typography(text)))
 
 
 def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> list[dict[str, Any]]:
-    """Steps of every sequence of this version whose words, triggers or card wordings hold the query."""
-    wanted = _words(query)[:20]
+    """Steps of every sequence of this version by how many of the query's words they hold, best first.
+
+    A step's words are its text, title, triggers and card wordings; among steps holding as many, one
+    whose trigger or wording holds the most comes first, then one whose title does, then reading order.
+    """
+    wanted = set(list(dict.fromkeys(stems(normalize_typography(query))))[:20])
     if not wanted:
         return []
-    found = []
+    ranked = []
     for other in timing:
         if (other.document, other.version) != (seq.document, seq.version):
             continue
         for step in other.flat:
-            texts = [*step.triggers, *step.wording, step.text, step.title or ""]
-            matched = next((t for t in texts if _has(_words(t), wanted)), None)
-            if matched is not None:
-                found.append(
-                    {
-                        **step_ref(other, step),
-                        "sequence": other.id,
-                        "sequence_title": other.title,
-                        "text": step.text,
-                        "matched": matched if matched in (*step.triggers, *step.wording) else None,
-                    }
-                )
-    return found[:limit]
-
-
-def _has(words: list[str], wanted: list[str]) -> bool:
-    # Every wanted word, a plural or other ending allowed ("dilemma" finds "dilemmas").
-    return all(any(w.startswith(x) for w in words) for x in wanted)
+            phrases = [(len(_stems(t) & wanted), t) for t in (*step.triggers, *step.wording)]
+            best, matched = max(phrases, key=lambda p: p[0], default=(0, None))
+            titled = len(_stems(step.title or "") & wanted)
+            words = (_stems(step.text) | _stems(step.title or "")) & wanted
+            held = len(words | set().union(*(_stems(t) & wanted for _, t in phrases)))
+            if held:
+                key = (-held, -best, -titled, len(ranked))
+                ranked.append((*key, other, step, matched if best else None))
+    ranked.sort(key=lambda r: r[:4])
+    return [
+        {
+            **step_ref(other, step),
+            "sequence": other.id,
+            "sequence_title": other.title,
+            "text": step.text,
+            "matched": matched,
+            "held": -held,
+            "of": len(wanted),
+        }
+        for held, _, _, _, other, step, matched in ranked[:limit]
+    ]
 
 
 def run_calculator(

@@ -16,7 +16,7 @@ from judgekit.corpus.read import CorpusError
 ACTORS = ("active", "opponent", "each", "game")
 KINDS = ("action", "check", "response")
 END = "end"
-NUMBER_RE = re.compile(r"^[1-9][0-9]*(\.[a-z])?$")
+NUMBER_RE = re.compile(r"^(0|[1-9][0-9]*)(\.[a-z])?$")
 PRINTED_RE = re.compile(r"^[0-9]{1,3}(\.[a-z])?$")
 NONE = "none"  # a counterpart entry: this step has no counterpart in that version
 CALC_RULES = ("draw", "cost_limit", "duplicate", "type", "cost", "no_personnel", "met", "unmet")
@@ -124,6 +124,10 @@ class Sequence:
             if key in (step.number, step.id):
                 return step
         return None
+
+    def numbered_by_editors(self, step: Step) -> bool:
+        """Whether the number a judge sees is the editors' (a derived step the rulebook leaves unnumbered)."""
+        return not self.official and step.printed is None
 
     def next_of(self, step: Step) -> Step | None:
         """Where Next goes: the step's `next`, else the following step; None at the end."""

@@ -300,6 +300,23 @@ def _merge(runs: dict[Reading, list[DilemmaResult]], points: set[str]) -> list[D
     return merged
 
 
+def _start_notes(inp: CalcInput, difference: int) -> list[str]:
+    # Say which of the two took the number to nothing: the overcome dilemmas, or the modifiers.
+    total = difference + inp.modifiers
+    if total > 0 or (total == 0 and inp.modifiers >= 0):
+        return []  # the start line says it; no modifier took the number down to nothing
+    if difference < 0:
+        return [
+            f"The overcome dilemmas ({inp.overcome}) outnumber the personnel ({inp.personnel}): "
+            "no dilemmas are drawn and nothing may be spent."
+        ]
+    where = "to 0" if total == 0 else f"below zero ({total})"
+    return [
+        f"The modifiers ({inp.modifiers:+d}) bring the number ({difference}) {where}: "
+        "no dilemmas are drawn and nothing may be spent."
+    ]
+
+
 def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
     """Run the attempt under every reading: the start numbers, each revealed dilemma, the end."""
     difference = inp.personnel - inp.overcome
@@ -315,12 +332,7 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
         + (" or ".join(map(str, limits)) + " (undetermined)" if len(limits) > 1 else f"{limit}")
         + "."
     )
-    notes = []
-    if difference + inp.modifiers < 0:
-        notes.append(
-            f"The overcome dilemmas ({inp.overcome}) outnumber the personnel ({inp.personnel}): "
-            "no dilemmas are drawn and nothing may be spent."
-        )
+    notes = _start_notes(inp, difference)
     if len(inp.dilemmas) > drawn:
         notes.append(
             f"{_plural(len(inp.dilemmas), 'dilemma')} revealed but {drawn} drawn: "

@@ -13,6 +13,7 @@ from judgekit.timing.model import (
     SUFFIX,
     Cite,
     Sequence,
+    Step,
     Timing,
     TimingError,
     cite_address,
@@ -123,6 +124,20 @@ def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
     return problems
 
 
+def label_problems(seq: Sequence) -> list[str]:
+    """No two steps of a sequence show the same number (printed or the editors')."""
+    problems = []
+    shown: dict[str, Step] = {}
+    for step in seq.flat:
+        first = shown.setdefault(step.label, step)
+        if first is not step:
+            problems.append(
+                f"{step.location}: step {step.number!r} of {seq.id} {seq.version} shows number "
+                f"{step.label!r}, as step {first.number!r} does (number them apart)"
+            )
+    return problems
+
+
 def counterpart_problems(timing: Timing) -> list[str]:
     """Every step of a sequence held in several versions names its counterpart in each (or none)."""
     problems = []
@@ -191,4 +206,5 @@ def timing_problems(corpus: Corpus) -> list[str]:
         return problems + exc.problems
     for seq in timing:
         problems.extend(_check_sequence(corpus, seq))
+        problems.extend(label_problems(seq))
     return problems + counterpart_problems(timing) + note_problems(corpus, timing)

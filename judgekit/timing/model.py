@@ -164,7 +164,10 @@ def entry_links(timing: Timing, corpus: Corpus, entry: Entry) -> list[dict]:
                     "url": sequence_url(seq),
                     "steps": []
                     if is_source
-                    else [{"number": s.number, "url": sequence_url(seq, s)} for s in steps],
+                    else [
+                        {"number": s.number, "label": s.label, "url": sequence_url(seq, s)}
+                        for s in steps
+                    ],
                 }
             )
     return links

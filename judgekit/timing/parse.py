@@ -69,6 +69,7 @@ def _number(item: LMap, index: int, parent: str | None, path: str, probs: Proble
     # `parent` is the number the parent should have: one misnumbered step is one problem.
     number = _text(item, "number", path, probs) or "?"
     expected = f"{parent}.{chr(ord('a') + index)}" if parent else str(index + 1)
+    # `index` is -1 for an opening step "0" (see _steps).
     line = item.line_of("number")
     if parent and "." in parent:
         probs.add(path, line, f"step {number!r} nests too deep (steps go two levels: '3.f')")
@@ -209,8 +210,13 @@ def _steps(
     if not isinstance(items, LList) or not items:
         probs.add(path, getattr(items, "line", 1), "'steps'/'children' must be a non-empty list")
         return ()
+    # A derived sequence may open with a step "0" before the rulebook's numbered ones (the start
+    # of the turn before segment 1), so its printed numbers can be its addresses too.
+    first = (
+        0 if parent is None and isinstance(items[0], LMap) and items[0].get("number") == "0" else 1
+    )
     return tuple(
-        _step(item, index, path, probs, parent, seen)
+        _step(item, index + first - 1, path, probs, parent, seen)
         for index, item in enumerate(items)
         if check_keys(item, STEP_FIELDS, path, probs, "step")
     )

@@ -43,8 +43,18 @@
       if (calc) calc.focus({ preventScroll: true });
     }
   }
+  // The mission is required once dilemmas are entered: say so before submitting, not after.
+  function requireMission(form) {
+    var dilemmas = form.querySelector("[name=dilemmas]");
+    var mission = form.querySelector("[name=mission]");
+    if (!dilemmas || !mission) return;
+    var sync = function () { mission.required = dilemmas.value.trim() !== ""; };
+    dilemmas.addEventListener("input", sync);
+    sync();
+  }
   function bind() {
     var form = document.querySelector(".tm-calc-form");
+    if (form) requireMission(form);
     if (!form || !window.fetch || !window.DOMParser) return;
     form.addEventListener("submit", function (ev) {
       var params = new URLSearchParams(new FormData(form));

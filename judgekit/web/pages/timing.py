@@ -51,10 +51,13 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
     query = (request.args.get("q") or "").strip()[:200]
     results = find_steps(timing(), seq, query) if query else None
 
+    # Only inputs that calculated travel with the links: rejected ones stay in the form to fix.
+    kept = calc_args if calc_error is None else {}
+
     def link(number: str, version: str = seq.version) -> str:
-        """A step's URL (in this or another version) that keeps the calculator's inputs."""
+        """A step's URL (in this or another version) that keeps the calculator's valid inputs."""
         other = timing().get(seq.id, version) or seq
-        return sequence_url(other, None, step=number, **calc_args)
+        return sequence_url(other, None, step=number, **kept)
 
     html = render_template(
         "timing/sequence.html",
