@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 
 from judgekit.pack.paths import pack_file
-from judgekit.search import analysis, documents, index
+from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
 from judgekit.web.context import library_of
 
@@ -96,12 +96,24 @@ def search_data(app: Flask) -> dict[str, Any]:
             "title_boost": documents.TITLE_BOOST,
             "k1": 1.2,
             "b": index.LENGTH_NORM,
-            "prefix_weight": index.PREFIX_WEIGHT,
-            "fuzzy_weight": index.FUZZY_WEIGHT,
-            "exact_first": list(index.EXACT_FIRST),
+            "prefix_weight": query.PREFIX_WEIGHT,
+            "fuzzy_weight": query.FUZZY_WEIGHT,
+            "expansion_weight": query.EXPANSION_WEIGHT,
+            "exact_tiers": dict(index.EXACT_TIERS),
             "coord_power": index.COORD_POWER,
             "superseded": index.SUPERSEDED,
             "rerank": index.RERANK,
+            "length_norm": index.LENGTH_NORM,
+            "lean_away": index.LEAN_AWAY,
+            "default_lean": index.DEFAULT_LEAN,
+            "default_away": index.DEFAULT_AWAY,
+            "no_number": index.NO_NUMBER,
+            "card_name_share": index.CARD_NAME_SHARE,
+            "mentioned": index.MENTIONED,
+            "child_share": ranking.CHILD_SHARE,
+            "subsection_rerank": ranking.RERANK,
+            "quote_share": ranking.QUOTE_SHARE,
+            "number_cue": query.NUMBER_CUE.pattern,
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,

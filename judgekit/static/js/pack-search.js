@@ -302,7 +302,7 @@
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
       if (!allowed(i, filters) || !it.keys.some(function (k) { return keys.has(k); })) return;
-      out.set(i, D.settings.exact_first.indexOf(it.result.kind) !== -1 ? 4 : 3);
+      out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
   }
