@@ -17,7 +17,10 @@ from flask import Flask
 
 from judgekit.pack.paths import pack_file
 from judgekit.search import analysis, documents, index, query, ranking
+from judgekit.search.analysis import stems
+from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
+from judgekit.search.vocabulary import Vocabulary, _raw_said, english_words, load_vocabulary
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
@@ -54,12 +57,36 @@ def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
     return out
 
 
+def judge_vocabulary(vocab: Vocabulary, corpus_words: dict[str, int]) -> dict[str, Any]:
+    """A judge's vocabulary as query.py reads it: say phrases as index terms (and, with a stop
+    word, as patterns), the rulebook's words for each as index terms, and the lean phrases."""
+    terms = [
+        {"edition": t.edition, "means": [stems(m) for m in t.means], "said": list(t.means)}
+        for t in vocab.terms
+    ]
+    number = {id(t): i for i, t in enumerate(vocab.terms)}
+    return {
+        "terms": terms,
+        "said": [
+            [list(key), [number[id(t)] for t in found]] for key, found in vocab.said().items()
+        ],
+        "raw": [[p.pattern, number[id(t)]] for p, t in _raw_said(vocab)],
+        "lean": [[list(key), edition] for key, edition in vocab.leaning().items()],
+        # Words a correction may propose beyond the corpus's own, and words never corrected.
+        "learned": sorted(vocab.known_words() - set(corpus_words)),
+        "english": "\n".join(sorted(english_words() | vocab.known_words())),
+    }
+
+
 def search_data(app: Flask) -> dict[str, Any]:
     """Everything the browser's search reads, built with the server's analysis."""
     lib = library_of(app)
     svc = SearchService.for_library(lib, None)
     docs = entry_docs(lib) + [d for extra in svc.extras.values() for d in extra.docs()]
     items, titles, texts, stem_of = [], [], [], {}
+    vocab = documents.vocab_of(docs)
+    vocab_terms = load_vocabulary(lib.corpus.root)
+    named = version_names([(v.document, v.id, v.short_title) for v in lib.corpus.versions()])
     for doc in docs:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
         title = " ; ".join(names)
@@ -79,6 +106,9 @@ def search_data(app: Flask) -> dict[str, Any]:
                 "vorder": doc.vorder,
                 "successors": list(doc.successors),
                 "keys": sorted({k for k in map(analysis.title_key, names) if k}),
+                "parent": f"{doc.document}/{doc.version}/{doc.parent}" if doc.parent else "",
+                "cites": list(doc.cites),
+                "name": doc.heading or doc.title,
             }
         )
     return {
@@ -87,7 +117,9 @@ def search_data(app: Flask) -> dict[str, Any]:
         "title": _postings(titles),
         "text": _postings(texts),
         "stems": {w: s for w, s in stem_of.items() if s},
-        "vocabulary": documents.vocab_of(docs),
+        "vocabulary": vocab,
+        "judge": judge_vocabulary(vocab_terms, vocab),
+        "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
         "stops": sorted(analysis.STOPS),
         "questions": sorted(analysis.QUESTION_WORDS),
         "numbers": sorted(analysis.NUMBER_STEMS),
