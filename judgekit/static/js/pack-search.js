@@ -618,7 +618,7 @@
         counts.set(h[2], counts.get(h[2]) - 1);
         if (!counts.get(h[2])) counts.delete(h[2]);
       });
-      start = Math.min(Math.max(0, hits[best][0] - 40), flat.length - width);
+      start = Math.min(Math.max(0, hits[best][0] - 24), flat.length - width);
       if (start) {
         var space = flat.indexOf(" ", start);
         start = space >= 0 && space < hits[best][0] ? space + 1 : hits[best][0];
