@@ -20,7 +20,7 @@ from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.analysis import stems
 from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
-from judgekit.search.vocabulary import Vocabulary, _raw_said, english_words, load_vocabulary
+from judgekit.search.vocabulary import Vocabulary, english_words, load_vocabulary, raw_said
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
@@ -70,7 +70,7 @@ def judge_vocabulary(vocab: Vocabulary, corpus_words: dict[str, int]) -> dict[st
         "said": [
             [list(key), [number[id(t)] for t in found]] for key, found in vocab.said().items()
         ],
-        "raw": [[p.pattern, number[id(t)]] for p, t in _raw_said(vocab)],
+        "raw": [[p.pattern, number[id(t)]] for p, t in raw_said(vocab)],
         "lean": [[list(key), edition] for key, edition in vocab.leaning().items()],
         # Words a correction may propose beyond the corpus's own, and words never corrected.
         "learned": sorted(vocab.known_words() - set(corpus_words)),
