@@ -49,6 +49,17 @@ def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any
     return data
 
 
+def _field_lengths(svc: SearchService, items: list[dict[str, Any]]) -> list[list[float]]:
+    """Each item's title and text lengths as Whoosh's BM25F reads them: stored in a byte, so
+    rounded (a text of 667 terms counts as 647); exact lengths would rank differently."""
+    searcher = svc.index.searcher()
+    at = svc.index.by_key
+    return [
+        [searcher.doc_field_length(at[item["key"]], name, 1) for name in query.FIELDS]
+        for item in items
+    ]
+
+
 def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
     out: dict[str, list[list[int]]] = {}
     for i, terms in enumerate(all_terms):
@@ -113,7 +124,8 @@ def search_data(app: Flask) -> dict[str, Any]:
         )
     return {
         "items": items,
-        "lengths": [[len(t), len(x)] for t, x in zip(titles, texts, strict=True)],
+        "lengths": _field_lengths(svc, items),
+        "averages": {name: svc.index.searcher().avg_field_length(name) for name in query.FIELDS},
         "title": _postings(titles),
         "text": _postings(texts),
         "stems": {w: s for w, s in stem_of.items() if s},

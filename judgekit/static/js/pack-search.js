@@ -65,10 +65,7 @@
     D.items.forEach(function (it) { if (it.result.kind === "card") names.set(titleKey(it.name) + "\u0000" + it.name, [titleKey(it.name), it.name]); });
     D.cardNames = Array.from(names.values()).sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0; });
     D.items.forEach(function (it) { if (it.result.kind === "card") it.card_words = stems(it.name).length; });
-    var t = 0, x = 0;
-    D.lengths.forEach(function (l) { t += l[0]; x += l[1]; });
-    var n = Math.max(D.lengths.length, 1);
-    avg = {title: t / n, text: x / n};
+    avg = D.averages;
   }
 
   /* -- analysis (the stems come from the build: no stemmer here) --------------------------- */
@@ -345,7 +342,9 @@
         var i = p[0], tf = p[1];
         var len = D.lengths[i][field === "title" ? 0 : 1];
         var norm = (1 - S.b) + S.b * len / (avg[field] || 1);
-        out.set(i, idf * (tf * (S.k1 + 1)) / (tf + S.k1 * norm) * fieldBoost);
+        // Whoosh weighs a posting by its field's boost before BM25's saturation, not after.
+        var w = tf * fieldBoost;
+        out.set(i, idf * (w * (S.k1 + 1)) / (w + S.k1 * norm));
       });
     }
     termCache.set(key, out);
