@@ -60,6 +60,19 @@ def _field_lengths(svc: SearchService, items: list[dict[str, Any]]) -> list[list
     ]
 
 
+def _stems(corpus: dict[str, str | None], vocab: Vocabulary) -> dict[str, str]:
+    """The stem of every corpus word, and of every English or vocabulary word whose stem is an
+    index term or a vocabulary phrase's: a judge types words the rules never use ("blows")."""
+    out = {w: s for w, s in corpus.items() if s}
+    wanted = set(out.values())
+    wanted.update(s for key in vocab.said() for s in key)
+    wanted.update(s for key in vocab.leaning() for s in key)
+    for word in english_words() | vocab.known_words():
+        if word not in out and (stem := analysis.stem_token(word)) in wanted:
+            out[word] = stem
+    return out
+
+
 def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
     out: dict[str, list[list[int]]] = {}
     for i, terms in enumerate(all_terms):
@@ -128,7 +141,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "averages": {name: svc.index.searcher().avg_field_length(name) for name in query.FIELDS},
         "title": _postings(titles),
         "text": _postings(texts),
-        "stems": {w: s for w, s in stem_of.items() if s},
+        "stems": _stems(stem_of, vocab_terms),
         "vocabulary": vocab,
         "judge": judge_vocabulary(vocab_terms, vocab),
         "versions": [[n.pattern.pattern, n.document, n.version] for n in named],

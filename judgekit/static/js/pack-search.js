@@ -73,12 +73,7 @@
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
-    // A word the corpus does not hold: the stem of a corpus word it inflects, or itself.
-    var bases = [low.replace(/'s$/, ""), low.replace(/(ies)$/, "y"), low.replace(/(es|s|ed|ing|ly|er)$/, ""),
-                 low.replace(/(ed|ing)$/, "e")];
-    for (var i = 0; i < bases.length; i++) {
-      if (bases[i] !== low && Object.prototype.hasOwnProperty.call(D.stems, bases[i])) return D.stems[bases[i]];
-    }
+    // A word neither the corpus nor English holds (a misspelling): no index term is its stem.
     return low;
   }
   function stems(text) {
