@@ -18,6 +18,7 @@ from flask import Flask
 from judgekit.pack.paths import pack_file
 from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.analysis import stems
+from judgekit.search.index import SearchIndex
 from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
 from judgekit.search.vocabulary import Vocabulary, english_words, load_vocabulary, raw_said
@@ -81,7 +82,16 @@ def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
     return out
 
 
-def judge_vocabulary(vocab: Vocabulary, corpus_words: dict[str, int]) -> dict[str, Any]:
+def _never_corrected(index: SearchIndex) -> list[str]:
+    """English and vocabulary words the speller would otherwise "correct" ("bed" to "be"...):
+    the others need not be known to the browser, a phone loads a tenth of the list."""
+    speller = index.speller
+    return sorted(w for w in index.known_words if w not in speller and speller.correct(w, 1))
+
+
+def judge_vocabulary(
+    vocab: Vocabulary, corpus_words: dict[str, int], index: SearchIndex
+) -> dict[str, Any]:
     """A judge's vocabulary as query.py reads it: say phrases as index terms (and, with a stop
     word, as patterns), the rulebook's words for each as index terms, and the lean phrases."""
     terms = [
@@ -98,7 +108,7 @@ def judge_vocabulary(vocab: Vocabulary, corpus_words: dict[str, int]) -> dict[st
         "lean": [[list(key), edition] for key, edition in vocab.leaning().items()],
         # Words a correction may propose beyond the corpus's own, and words never corrected.
         "learned": sorted(vocab.known_words() - set(corpus_words)),
-        "english": "\n".join(sorted(english_words() | vocab.known_words())),
+        "english": "\n".join(_never_corrected(index)),
     }
 
 
@@ -143,7 +153,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "text": _postings(texts),
         "stems": _stems(stem_of, vocab_terms),
         "vocabulary": vocab,
-        "judge": judge_vocabulary(vocab_terms, vocab),
+        "judge": judge_vocabulary(vocab_terms, vocab, svc.index),
         "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
         "stops": sorted(analysis.STOPS),
         "questions": sorted(analysis.QUESTION_WORDS),
