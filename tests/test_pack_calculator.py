@@ -76,6 +76,19 @@ CASES = [
         {"personnel": "5", "mission": "planet", "dilemmas": "planet:1", "no_personnel_after": "2"},
     ),
     ("1", {"personnel": "5", "requirements": "maybe"}),
+    # Readings the text leaves open: modifiers to the number drawn, a check failed over the cost
+    # limit, a wrong-type dilemma's cost, a dilemma its own text places elsewhere.
+    (
+        "2",
+        {"personnel": "4", "modifiers": "+2", "mission": "space", "dilemmas": "planet:5, space:3"},
+    ),
+    (
+        "2",
+        {"personnel": "3", "modifiers": "-1", "mission": "planet", "dilemmas": "planet:1:placed"},
+    ),
+    ("1", {"personnel": "3", "mission": "planet", "dilemmas": "space:2, planet:2, dual:0:dup"}),
+    ("2", {"personnel": "5", "mission": "planet", "dilemmas": "planet:1:dup:dup"}),
+    ("2", {"personnel": "5", "modifiers": "100"}),
 ]
 
 

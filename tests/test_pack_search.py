@@ -47,6 +47,15 @@ CASES = [
     ("how many dilemmas", {"edition": "2E"}),
     ("the", {}),
     ("atte", {}),
+    # The judge's vocabulary (tests/data/pack/*/vocabulary.yaml), a phrase with a stop word,
+    # words leaning to one game, a version named in the question, a number question.
+    ("crew bad kind", {}),
+    ("over the limit", {}),
+    ("crew mission attempt", {}),
+    ("no entry", {}),
+    ("count personnel in v1", {}),
+    ("how many crew", {}),
+    ("crew", {"edition": "1E"}),
 ]
 
 
@@ -65,6 +74,9 @@ def test_same_answers_as_the_server(browser, fixture_pack, q, opts):
         server["suggestion"],
     )
     assert _ids(pack) == _ids(server)
+    assert [pack[k] for k in ("not_in_rules", "read_as", "filters")] == [
+        server[k] for k in ("not_in_rules", "read_as", "filters")
+    ]
     for mine, theirs in zip(pack["results"], server["results"], strict=True):
         assert list(mine) == list(theirs)  # the same keys in the same order
         assert mine["snippet"] == theirs["snippet"]

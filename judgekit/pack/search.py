@@ -16,8 +16,12 @@ from typing import Any
 from flask import Flask
 
 from judgekit.pack.paths import pack_file
-from judgekit.search import analysis, documents, index
+from judgekit.search import analysis, documents, index, query, ranking
+from judgekit.search.analysis import stems
+from judgekit.search.index import SearchIndex
+from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
+from judgekit.search.vocabulary import Vocabulary, english_words, load_vocabulary, raw_said
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
@@ -46,6 +50,30 @@ def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any
     return data
 
 
+def _field_lengths(svc: SearchService, items: list[dict[str, Any]]) -> list[list[float]]:
+    """Each item's title and text lengths as Whoosh's BM25F reads them: stored in a byte, so
+    rounded (a text of 667 terms counts as 647); exact lengths would rank differently."""
+    searcher = svc.index.searcher()
+    at = svc.index.by_key
+    return [
+        [searcher.doc_field_length(at[item["key"]], name, 1) for name in query.FIELDS]
+        for item in items
+    ]
+
+
+def _stems(corpus: dict[str, str | None], vocab: Vocabulary) -> dict[str, str]:
+    """The stem of every corpus word, and of every English or vocabulary word whose stem is an
+    index term or a vocabulary phrase's: a judge types words the rules never use ("blows")."""
+    out = {w: s for w, s in corpus.items() if s}
+    wanted = set(out.values())
+    wanted.update(s for key in vocab.said() for s in key)
+    wanted.update(s for key in vocab.leaning() for s in key)
+    for word in english_words() | vocab.known_words():
+        if word not in out and (stem := analysis.stem_token(word)) in wanted:
+            out[word] = stem
+    return out
+
+
 def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
     out: dict[str, list[list[int]]] = {}
     for i, terms in enumerate(all_terms):
@@ -54,12 +82,45 @@ def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
     return out
 
 
+def _never_corrected(index: SearchIndex) -> list[str]:
+    """English and vocabulary words the speller would otherwise "correct" ("bed" to "be"...):
+    the others need not be known to the browser, a phone loads a tenth of the list."""
+    speller = index.speller
+    return sorted(w for w in index.known_words if w not in speller and speller.correct(w, 1))
+
+
+def judge_vocabulary(
+    vocab: Vocabulary, corpus_words: dict[str, int], index: SearchIndex
+) -> dict[str, Any]:
+    """A judge's vocabulary as query.py reads it: say phrases as index terms (and, with a stop
+    word, as patterns), the rulebook's words for each as index terms, and the lean phrases."""
+    terms = [
+        {"edition": t.edition, "means": [stems(m) for m in t.means], "said": list(t.means)}
+        for t in vocab.terms
+    ]
+    number = {id(t): i for i, t in enumerate(vocab.terms)}
+    return {
+        "terms": terms,
+        "said": [
+            [list(key), [number[id(t)] for t in found]] for key, found in vocab.said().items()
+        ],
+        "raw": [[p.pattern, number[id(t)]] for p, t in raw_said(vocab)],
+        "lean": [[list(key), edition] for key, edition in vocab.leaning().items()],
+        # Words a correction may propose beyond the corpus's own, and words never corrected.
+        "learned": sorted(vocab.known_words() - set(corpus_words)),
+        "english": "\n".join(_never_corrected(index)),
+    }
+
+
 def search_data(app: Flask) -> dict[str, Any]:
     """Everything the browser's search reads, built with the server's analysis."""
     lib = library_of(app)
     svc = SearchService.for_library(lib, None)
     docs = entry_docs(lib) + [d for extra in svc.extras.values() for d in extra.docs()]
     items, titles, texts, stem_of = [], [], [], {}
+    vocab = documents.vocab_of(docs)
+    vocab_terms = load_vocabulary(lib.corpus.root)
+    named = version_names([(v.document, v.id, v.short_title) for v in lib.corpus.versions()])
     for doc in docs:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
         title = " ; ".join(names)
@@ -79,15 +140,21 @@ def search_data(app: Flask) -> dict[str, Any]:
                 "vorder": doc.vorder,
                 "successors": list(doc.successors),
                 "keys": sorted({k for k in map(analysis.title_key, names) if k}),
+                "parent": f"{doc.document}/{doc.version}/{doc.parent}" if doc.parent else "",
+                "cites": list(doc.cites),
+                "name": doc.heading or doc.title,
             }
         )
     return {
         "items": items,
-        "lengths": [[len(t), len(x)] for t, x in zip(titles, texts, strict=True)],
+        "lengths": _field_lengths(svc, items),
+        "averages": {name: svc.index.searcher().avg_field_length(name) for name in query.FIELDS},
         "title": _postings(titles),
         "text": _postings(texts),
-        "stems": {w: s for w, s in stem_of.items() if s},
-        "vocabulary": documents.vocab_of(docs),
+        "stems": _stems(stem_of, vocab_terms),
+        "vocabulary": vocab,
+        "judge": judge_vocabulary(vocab_terms, vocab, svc.index),
+        "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
         "stops": sorted(analysis.STOPS),
         "questions": sorted(analysis.QUESTION_WORDS),
         "numbers": sorted(analysis.NUMBER_STEMS),
@@ -96,12 +163,24 @@ def search_data(app: Flask) -> dict[str, Any]:
             "title_boost": documents.TITLE_BOOST,
             "k1": 1.2,
             "b": index.LENGTH_NORM,
-            "prefix_weight": index.PREFIX_WEIGHT,
-            "fuzzy_weight": index.FUZZY_WEIGHT,
-            "exact_first": list(index.EXACT_FIRST),
+            "prefix_weight": query.PREFIX_WEIGHT,
+            "fuzzy_weight": query.FUZZY_WEIGHT,
+            "expansion_weight": query.EXPANSION_WEIGHT,
+            "exact_tiers": dict(index.EXACT_TIERS),
             "coord_power": index.COORD_POWER,
             "superseded": index.SUPERSEDED,
             "rerank": index.RERANK,
+            "length_norm": index.LENGTH_NORM,
+            "lean_away": index.LEAN_AWAY,
+            "default_lean": index.DEFAULT_LEAN,
+            "default_away": index.DEFAULT_AWAY,
+            "no_number": index.NO_NUMBER,
+            "card_name_share": index.CARD_NAME_SHARE,
+            "mentioned": index.MENTIONED,
+            "child_share": ranking.CHILD_SHARE,
+            "subsection_rerank": ranking.RERANK,
+            "quote_share": ranking.QUOTE_SHARE,
+            "number_cue": query.NUMBER_CUE.pattern,
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,

@@ -90,6 +90,11 @@ def _raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
     )
 
 
+def raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
+    """Each say phrase holding a stop word as a pattern, with its term (the pack exports them)."""
+    return _raw_said(vocab)
+
+
 def find_raw(vocab: Vocabulary, query: str, edition: str | None) -> list[tuple[int, int, Term]]:
     """Where say phrases holding stop words stand in the question: (start, end, term)."""
     return [

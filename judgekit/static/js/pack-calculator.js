@@ -8,8 +8,9 @@
   var root = new URL("../../", script ? script.src : window.location.href).href;
   var api = window.judgekit = window.judgekit || {};
   var TYPES = ["planet", "space", "dual"], MISSIONS = ["planet", "space"], REQUIREMENTS = ["met", "unmet"];
-  var MAX_COUNT = 999, MAX_COST = 99, MAX_DILEMMAS = 100;
-  var PARAMS = ["personnel", "overcome", "mission", "dilemmas", "no_personnel_after", "requirements"];
+  var MAX_COUNT = 999, MAX_COST = 99, MAX_DILEMMAS = 100, MAX_MODIFIER = 99;
+  var FLAGS = {dup: "duplicate", duplicate: "duplicate", placed: "placed"};
+  var PARAMS = ["personnel", "overcome", "modifiers", "mission", "dilemmas", "no_personnel_after", "requirements"];
 
   function CalcError(message) { this.message = message; }
 
@@ -25,7 +26,7 @@
   function number(args, name, low, high, required) {
     var raw = (args.get(name) || "").trim();
     if (!raw) { if (required) throw new CalcError(name + " is required"); return null; }
-    if (!/^-?\d{1,9}$/.test(raw)) throw new CalcError(name + " must be a whole number, not " + quoted(raw));
+    if (!/^[-+]?\d{1,9}$/.test(raw)) throw new CalcError(name + " must be a whole number, not " + quoted(raw));
     var value = parseInt(raw, 10);
     if (value < low || value > high) throw new CalcError(name + " must be from " + low + " to " + high + ", not " + value);
     return value;
@@ -36,19 +37,20 @@
     if (tokens.length > MAX_DILEMMAS) throw new CalcError("at most " + MAX_DILEMMAS + " dilemmas, not " + tokens.length);
     return tokens.map(function (token, i) {
       var position = i + 1, parts = token.toLowerCase().split(/\s*:\s*|\s+/);
-      var flag = parts.length === 3 ? parts[2] : "";
-      if ((parts.length !== 2 && parts.length !== 3) || ["", "dup", "duplicate"].indexOf(flag) === -1) {
+      var flags = parts.slice(2).map(function (p) { return FLAGS[p] || null; });
+      if (parts.length < 2 || parts.length > 4 || flags.indexOf(null) !== -1 || new Set(flags).size < flags.length) {
         throw new CalcError("dilemma " + position + " " + quoted(token) + " must be TYPE:COST or TYPE:COST:dup, e.g. planet:2");
       }
       if (TYPES.indexOf(parts[0]) === -1) throw new CalcError("dilemma " + position + " has unknown type " + quoted(parts[0]) + " (planet, space or dual)");
       if (!/^\d{1,2}$/.test(parts[1])) throw new CalcError("dilemma " + position + " has cost " + quoted(parts[1]) + "; costs are whole numbers from 0 to " + MAX_COST);
-      return {type: parts[0], cost: parseInt(parts[1], 10), duplicate: !!flag};
+      return {type: parts[0], cost: parseInt(parts[1], 10), duplicate: flags.indexOf("duplicate") !== -1, placed: flags.indexOf("placed") !== -1};
     });
   }
 
   function parseInput(args) {
     var personnel = number(args, "personnel", 1, MAX_COUNT, true);
     var overcome = number(args, "overcome", 0, MAX_COUNT, false) || 0;
+    var modifiers = number(args, "modifiers", -MAX_MODIFIER, MAX_MODIFIER, false) || 0;
     var dilemmas = parseDilemmas(args.get("dilemmas") || "");
     var mission = (args.get("mission") || "").trim().toLowerCase() || null;
     if (mission !== null && MISSIONS.indexOf(mission) === -1) throw new CalcError("mission must be planet or space, not " + quoted(mission));
@@ -56,7 +58,7 @@
     var after = number(args, "no_personnel_after", 0, dilemmas.length, false);
     var requirements = (args.get("requirements") || "").trim().toLowerCase() || null;
     if (requirements !== null && REQUIREMENTS.indexOf(requirements) === -1) throw new CalcError("requirements must be met or unmet, not " + quoted(requirements));
-    return {personnel: personnel, overcome: overcome, mission: mission, dilemmas: dilemmas, after: after, requirements: requirements};
+    return {personnel: personnel, overcome: overcome, mission: mission, dilemmas: dilemmas, after: after, requirements: requirements, modifiers: modifiers};
   }
 
   function why(rule, d, inp, total, limit) {
@@ -76,58 +78,139 @@
     return ["pending", ["met", "unmet"], "Check the mission requirements: if they are met, the mission is scored; if not, all the personnel still in the attempt are stopped."];
   }
 
-  function outcomeOf(config, inp, d, spent, limit) {
-    var reasons = [];
-    if (d.duplicate) reasons.push("duplicate");
-    if (d.type !== "dual" && d.type !== inp.mission) reasons.push("type");
-    if (spent + d.cost > limit) reasons.push("cost");
-    var total = spent + d.cost;
-    var stated = reasons.filter(function (r) { return !(r === "duplicate" && config.duplicate === "not-allowed"); });
-    // Version 4 deducts only a dilemma that passes; 2003 limits what was chosen.
-    if (reasons.indexOf("cost") === -1 && (config.cost_counts === "chosen" || !reasons.length)) spent = total;
-    var outcome, message, broke = false;
-    if (stated.length) {
-      outcome = "overcome";
-      message = "Overcome without being faced: " + stated.map(function (r) { return why(r, d, inp, total, limit); }).join("; ") + ".";
-      if (stated.indexOf("cost") !== -1) { broke = true; message += " All remaining dilemmas are overcome too, regardless of their cost."; }
-    } else if (reasons.length) {
-      outcome = "not-allowed";
-      message = "Not allowed: your opponent cannot choose more than one copy of the same dilemma. This version does not say what happens when one is revealed anyway.";
-    } else {
-      outcome = "faced";
-      message = config.cost_counts === "chosen"
-        ? "Faced. The chosen dilemmas so far cost " + spent + " of the " + limit + " allowed."
-        : "Faced. Its cost is deducted: " + spent + " of " + limit + " spent, " + (limit - spent) + " left.";
-    }
-    return {outcome: outcome, reasons: reasons, spent: spent, message: message, broke: broke};
+  // What the text leaves open (timing/readings.py): the attempt runs under every reading.
+  var DEFAULT_READING = {copy_faced: false, unfaced_counts: true, cost_after_fail: true, limit_modified: true};
+  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified"];
+  var WORDS = {"faced": "faced", "overcome": "overcome without being faced", "not-allowed": "overcome without being faced"};
+  var REST_OVERCOME = " All remaining dilemmas are overcome too, regardless of their cost.";
+  function isV4(config) { return config.cost_counts === "faced"; }
+  function limitOf(config, inp, r) {
+    var announced = Math.max(0, inp.personnel - inp.overcome);
+    return isV4(config) && r.limit_modified ? Math.max(0, announced + inp.modifiers) : announced;
   }
-
-  function calculate(config, inp) {
-    var difference = inp.personnel - inp.overcome, limit = Math.max(0, difference), drawn = limit;
-    var start = inp.personnel + " personnel attempting − " + inp.overcome + " overcome beneath the mission = " + difference +
-      ": your opponent draws " + plural(drawn, "dilemma") + " and may spend a total cost of " + limit + ".";
-    var notes = [];
-    if (difference < 0) notes.push("The overcome dilemmas (" + inp.overcome + ") outnumber the personnel (" + inp.personnel + "): no dilemmas are drawn and nothing may be spent.");
-    if (inp.dilemmas.length > drawn) notes.push(plural(inp.dilemmas.length, "dilemma") + " revealed but " + drawn + " drawn: only card text can add dilemmas to the stack.");
-    var spent = 0, results = [], restReason = null;
+  function result(d, outcome, reasons, spent, rest, message, points) {
+    return {d: d, outcome: outcome, reasons: reasons, spent: spent, rest: rest, message: message, points: points || []};
+  }
+  function fateV4(d, inp, spent, limit, r) {
+    var wrong = d.type !== "dual" && d.type !== inp.mission, points = [];
+    var reasons = [["duplicate", d.duplicate], ["type", wrong]].filter(function (x) { return x[1]; }).map(function (x) { return x[0]; });
+    if (spent + d.cost > limit) {
+      if (reasons.length) points = ["cost_after_fail"];
+      if (!reasons.length || r.cost_after_fail) reasons.push("cost");
+    }
+    var total = spent + d.cost;
+    if (!reasons.length) return result(d, "faced", [], total, "continue", "Faced. Its cost is deducted: " + total + " of " + limit + " spent, " + (limit - total) + " left.");
+    var message = "Overcome without being faced: " + reasons.map(function (n) { return why(n, d, inp, total, limit); }).join("; ") + ".";
+    var rest = reasons.indexOf("cost") !== -1 ? "overcome" : "continue";
+    if (rest === "overcome") message += REST_OVERCOME;
+    return result(d, "overcome", reasons, spent, rest, message, points);
+  }
+  function fate2003(d, inp, spent, limit, r) {
+    var wrong = d.type !== "dual" && d.type !== inp.mission, total = spent + d.cost;
+    var over = total > limit && (!wrong || r.unfaced_counts);
+    var reasons = [["duplicate", d.duplicate], ["type", wrong], ["cost", over]].filter(function (x) { return x[1]; }).map(function (x) { return x[0]; });
+    var stated = reasons.filter(function (n) { return n !== "duplicate"; });
+    if (over || wrong) {
+      var message = "Overcome without being faced: " + stated.map(function (n) { return why(n, d, inp, total, limit); }).join("; ") + ".";
+      var counted = wrong && !over && r.unfaced_counts ? total : spent;
+      if (over) message += REST_OVERCOME;
+      return result(d, "overcome", reasons, counted, over ? "overcome" : "continue", message, wrong && d.cost ? ["unfaced_cost"] : []);
+    }
+    if (d.duplicate) {
+      return result(d, r.copy_faced ? "faced" : "not-allowed", reasons, r.copy_faced || r.unfaced_counts ? total : spent, "continue",
+        "Not allowed: your opponent cannot choose more than one copy of the same dilemma. This version does not say what happens when one is revealed anyway.",
+        r.copy_faced || !d.cost ? ["copy"] : ["copy", "unfaced_cost"]);
+    }
+    return result(d, "faced", [], total, "continue", "Faced. The chosen dilemmas so far cost " + total + " of the " + limit + " allowed.");
+  }
+  function runReading(config, inp, r) {
+    var limit = limitOf(config, inp, r), fate = isV4(config) ? fateV4 : fate2003;
+    var spent = 0, restReason = null, results = [];
     inp.dilemmas.forEach(function (d, i) {
       var position = i + 1;
       if (restReason === null && inp.after !== null && position > inp.after) restReason = "no_personnel";
       if (restReason !== null) {
         var because = restReason === "cost" ? "an earlier dilemma broke the cost limit" : "no personnel are left in the attempt";
-        results.push({position: position, d: d, outcome: "overcome", reasons: [restReason], spent: spent, rest: "overcome", message: "Overcome without being faced: " + because + "."});
+        results.push(Object.assign(result(d, "overcome", [restReason], spent, "overcome", "Overcome without being faced: " + because + "."), {position: position}));
         return;
       }
-      var r = outcomeOf(config, inp, d, spent, limit);
-      spent = r.spent;
-      if (r.broke) restReason = "cost";
-      var rest = restReason === "cost" ? "overcome" : "continue";
-      if (inp.after === position && rest === "continue" && position < inp.dilemmas.length) {
-        rest = "overcome";
-        r.message += " No personnel are left: the remaining dilemmas are overcome.";
+      var res = fate(d, inp, spent, limit, r);
+      res.position = position;
+      spent = res.spent;
+      if (res.rest === "overcome") restReason = "cost";
+      else if (inp.after === position && position < inp.dilemmas.length) {
+        res.rest = "overcome";
+        res.message += " No personnel are left: the remaining dilemmas are overcome.";
       }
-      results.push({position: position, d: d, outcome: r.outcome, reasons: r.reasons, spent: spent, rest: rest, message: r.message});
+      if (res.outcome === "faced" && d.placed) {
+        res.placed = true;
+        res.message += " Its text placed it elsewhere, so it is not overcome and not beneath the mission.";
+      }
+      results.push(res);
     });
+    return results;
+  }
+  function readingsOf(config, inp) {
+    var out = [];
+    if (isV4(config)) {
+      [true, false].forEach(function (c) { (inp.modifiers ? [true, false] : [true]).forEach(function (m) {
+        out.push(Object.assign({}, DEFAULT_READING, {cost_after_fail: c, limit_modified: m}));
+      }); });
+    } else {
+      [false, true].forEach(function (f) { [true, false].forEach(function (u) {
+        out.push(Object.assign({}, DEFAULT_READING, {copy_faced: f, unfaced_counts: u}));
+      }); });
+    }
+    return out;
+  }
+  function merge(runs, points) {
+    // runs[0] is the default reading's (readingsOf lists it first).
+    var seen = new Set(points);
+    return runs[0].map(function (res, i) {
+      var at = runs.map(function (run) { return run[i]; });
+      at.forEach(function (x) { x.points.forEach(function (p) { seen.add(p); }); });
+      var groups = new Map();
+      at.forEach(function (x) { var k = x.outcome + "\u0000" + x.rest; if (!groups.has(k)) groups.set(k, [x.outcome, x.rest]); });
+      var spents = new Set(at.map(function (x) { return x.spent; }));
+      var merged = Object.assign({}, res);
+      if (groups.size > 1) {
+        var outcomes = new Set(), words = [];
+        groups.forEach(function (g) { outcomes.add(g[0]); if (words.indexOf(WORDS[g[0]]) === -1) words.push(WORDS[g[0]]); });
+        var kinds = new Set(Array.from(outcomes).map(function (o) { return WORDS[o]; }));
+        var message = kinds.size > 1
+          ? "Undetermined by the text: " + words.join(" or ") + ", depending on how it is read."
+          : res.message.replace(REST_OVERCOME, "") + " Whether the remaining dilemmas are overcome too is undetermined by the text.";
+        if (res.outcome === "not-allowed") message = res.message + " " + message;
+        merged.outcome = outcomes.size === 1 || res.outcome === "not-allowed" ? res.outcome : "undetermined";
+        merged.rest = new Set(Array.from(groups.values()).map(function (g) { return g[1]; })).size === 1 ? res.rest : "undetermined";
+        merged.basis = "undetermined";
+        merged.points = POINT_ORDER.filter(function (p) { return seen.has(p); });
+        merged.message = message;
+      } else if (res.points.length || spents.size > 1) {
+        merged.basis = "interpretation";
+        if (!res.points.length) merged.points = POINT_ORDER.filter(function (p) { return seen.has(p); });
+      } else {
+        merged.basis = "rule";
+      }
+      return merged;
+    });
+  }
+
+  function calculate(config, inp) {
+    var difference = inp.personnel - inp.overcome, drawn = Math.max(0, difference + inp.modifiers);
+    var readings = readingsOf(config, inp);
+    var runs = readings.map(function (r) { return runReading(config, inp, r); });
+    var limits = [];
+    readings.forEach(function (r) { var l = limitOf(config, inp, r); if (limits.indexOf(l) === -1) limits.push(l); });
+    var limit = limits[0];
+    var modified = inp.modifiers ? " " + (inp.modifiers > 0 ? "+" : "") + inp.modifiers + " modifiers" : "";
+    var start = inp.personnel + " personnel attempting − " + inp.overcome + " overcome beneath the mission" + modified + " = " +
+      (difference + inp.modifiers) + ": your opponent draws " + plural(drawn, "dilemma") + " and may spend a total cost of " +
+      (limits.length > 1 ? limits.join(" or ") + " (undetermined)" : String(limit)) + ".";
+    var notes = [];
+    if (difference + inp.modifiers < 0) notes.push("The overcome dilemmas (" + inp.overcome + ") outnumber the personnel (" + inp.personnel + "): no dilemmas are drawn and nothing may be spent.");
+    if (inp.dilemmas.length > drawn) notes.push(plural(inp.dilemmas.length, "dilemma") + " revealed but " + drawn + " drawn: only card text can add dilemmas to the stack.");
+    var results = merge(runs, limits.length > 1 ? ["limit_modified"] : []);
     var end = ending(inp, notes);
     return {drawn: drawn, limit: limit, start: start, results: results, end: end, notes: notes};
   }

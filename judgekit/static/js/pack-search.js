@@ -38,17 +38,34 @@
     D.numberSet = new Set(D.numbers);
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     near = new Map();
-    Object.keys(D.vocabulary).forEach(function (word) {
+    D.longestWord = 0;
+    Object.keys(D.vocabulary).concat(D.judge.learned).forEach(function (word) {
+      D.longestWord = Math.max(D.longestWord, word.length);
       if (word.length < 3 || /^\d+$/.test(word) || D.stopSet.has(word)) return;
       deletes(word).concat([word]).forEach(function (key) {
         if (!near.has(key)) near.set(key, []);
         near.get(key).push(word);
       });
     });
-    var t = 0, x = 0;
-    D.lengths.forEach(function (l) { t += l[0]; x += l[1]; });
-    var n = Math.max(D.lengths.length, 1);
-    avg = {title: t / n, text: x / n};
+    var J = D.judge;
+    D.english = new Set(J.english.split("\n"));
+    D.saidMap = new Map();
+    D.longestSaid = 0;
+    J.said.forEach(function (s) { D.saidMap.set(s[0].join(" "), s[1]); D.longestSaid = Math.max(D.longestSaid, s[0].length); });
+    D.raw = J.raw.map(function (r) { return [new RegExp(r[0].replace(/\(\?<!\\w\)/, "(?<![\\p{L}\\p{N}_])").replace(/\(\?!\\w\)/, "(?![\\p{L}\\p{N}_])").replace(/\\W/g, "[^\\p{L}\\p{N}_]"), "giu"), r[1]]; });
+    D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
+    D.byKey = new Map();
+    D.cited = new Map();
+    D.flat = new Map();
+    D.items.forEach(function (it, i) { D.byKey.set(it.key, i); });
+    D.items.forEach(function (it, i) {
+      if (it.cites.length) D.cited.set(i, new Set(it.cites.filter(function (k) { return D.byKey.has(k); }).map(function (k) { return D.items[D.byKey.get(k)].topic; })));
+    });
+    var names = new Map();
+    D.items.forEach(function (it) { if (it.result.kind === "card") names.set(titleKey(it.name) + "\u0000" + it.name, [titleKey(it.name), it.name]); });
+    D.cardNames = Array.from(names.values()).sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0; });
+    D.items.forEach(function (it) { if (it.result.kind === "card") it.card_words = stems(it.name).length; });
+    avg = D.averages;
   }
 
   /* -- analysis (the stems come from the build: no stemmer here) --------------------------- */
@@ -56,12 +73,7 @@
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
-    // A word the corpus does not hold: the stem of a corpus word it inflects, or itself.
-    var bases = [low.replace(/'s$/, ""), low.replace(/(ies)$/, "y"), low.replace(/(es|s|ed|ing|ly|er)$/, ""),
-                 low.replace(/(ed|ing)$/, "e")];
-    for (var i = 0; i < bases.length; i++) {
-      if (bases[i] !== low && Object.prototype.hasOwnProperty.call(D.stems, bases[i])) return D.stems[bases[i]];
-    }
+    // A word neither the corpus nor English holds (a misspelling): no index term is its stem.
     return low;
   }
   function stems(text) {
@@ -133,8 +145,9 @@
     found.sort(function (a, b) { return (D.vocabulary[b] - D.vocabulary[a]) || (a < b ? -1 : a > b ? 1 : 0); });
     return found.slice(0, limit);
   }
-  function correct(word) {
+  function correct(word, limit) {
     if (word.length < 3 || /^\d+$/.test(word) || Object.prototype.hasOwnProperty.call(D.vocabulary, word)) return [];
+    if (word.length > D.longestWord + 2) return [];
     var maxdist = word.length >= 6 ? 2 : 1;
     var keys = new Set(deletes(word).concat([word]));
     if (maxdist === 2) deletes(word).forEach(function (d) { deletes(d).forEach(function (d2) { keys.add(d2); }); });
@@ -143,34 +156,112 @@
     var scored = [];
     candidates.forEach(function (c) {
       var dist = editDistance(word, c, maxdist + 1);
-      if (dist <= maxdist) scored.push([dist, -D.vocabulary[c], c]);
+      if (dist <= maxdist) scored.push([dist, -(D.vocabulary[c] || 0), c]);
     });
     scored.sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0); });
-    return scored.slice(0, 3).map(function (s) { return s[2]; });
+    return scored.slice(0, limit || 3).map(function (s) { return s[2]; });
   }
 
-  /* -- the query as weighted terms (index.py: SearchIndex._groups) ---------------------------- */
-  function groupsOf(parts) {
+  /* -- the query as weighted terms (query.py: word_groups, concepts, wordings, suggest) -------- */
+  function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+  function known(word) { return has(D.vocabulary, word) || D.english.has(word); }
+  function inPhrase(before, word, after) {
+    var stem = stems(word)[0];
+    if (!stem) return false;
+    return [[before, stem], [stem, after], [stem]].some(function (key) {
+      return key.indexOf("") === -1 && D.saidMap.has(key.join(" "));
+    });
+  }
+  function groupsOf(parts, fuzzy) {
     var S = D.settings, groups = [];
-    parts.forEach(function (part) {
+    var own = parts.map(function (p) { return p.phrase ? "" : (stems(p.text)[0] || ""); });
+    parts.forEach(function (part, n) {
       if (part.phrase) {
         var seq = stems(part.text);
         if (seq.length) { var t = new Map(); seq.forEach(function (s) { if (!t.has(s)) t.set(s, 1); }); groups.push({part: part, terms: t, seq: seq}); }
         return;
       }
-      var own = stems(part.text), terms = new Map(), correction = null;
-      if (own.length) terms.set(own[0], 1);
+      var mine = stems(part.text), terms = new Map(), correction = null;
+      if (mine.length) terms.set(mine[0], 1);
       var width = part.text.length === 1 ? 4 : part.text.length === 2 ? 8 : 12;
       var completions = part.last ? complete(part.text, width) : [];
       completions.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, S.prefix_weight); }); });
-      if (!Object.prototype.hasOwnProperty.call(D.vocabulary, part.text) && !completions.length) {
-        var fixes = correct(part.text);
+      if (!completions.length && fuzzy && !known(part.text)) {
+        var before = n ? own[n - 1] : "", after = n + 1 < parts.length ? own[n + 1] : "";
+        var fixes = correct(part.text, 12).map(function (w, k) { return [inPhrase(before, w, after) ? 0 : 1, k, w]; })
+          .sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]); }).slice(0, 3).map(function (x) { return x[2]; });
         correction = fixes.length ? fixes[0] : null;
         fixes.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, S.fuzzy_weight); }); });
       }
       if (terms.size) groups.push({part: part, terms: terms, correction: correction, completions: completions.slice(0, 3)});
     });
     return groups;
+  }
+  function conceptOf(termIds, covers) {
+    var J = D.judge, terms = new Map(), phrases = [], seen = new Set();
+    termIds.forEach(function (t) {
+      J.terms[t].means.forEach(function (key) {
+        if (key.length === 1) { if (!terms.has(key[0])) terms.set(key[0], D.settings.expansion_weight); }
+        else if (key.length && !seen.has(key.join(" "))) { seen.add(key.join(" ")); phrases.push(key); }
+      });
+    });
+    return {part: null, terms: terms, phrases: phrases, covers: covers, said: termIds};
+  }
+  function conceptsOf(groups, edition, query) {
+    var J = D.judge, out = [];
+    var words = [];
+    groups.forEach(function (g, i) { if (!g.part.phrase) words.push([i, g]); });
+    var seq = words.map(function (w) { return stems(w[1].correction || w[1].part.text)[0] || ""; });
+    var i = 0;
+    while (i < seq.length) {
+      var matched = false;
+      for (var size = Math.min(D.longestSaid, seq.length - i); size > 0; size--) {
+        var found = (D.saidMap.get(seq.slice(i, i + size).join(" ")) || []).filter(function (t) { return !edition || J.terms[t].edition === edition; });
+        if (found.length) {
+          var covers = new Set();
+          for (var k = i; k < i + size; k++) covers.add(words[k][0]);
+          out.push(conceptOf(found, covers));
+          i += size; matched = true; break;
+        }
+      }
+      if (!matched) i += 1;
+    }
+    D.raw.forEach(function (r) {
+      if (edition && J.terms[r[1]].edition !== edition) return;
+      r[0].lastIndex = 0;
+      var m;
+      while ((m = r[0].exec(query)) !== null) {
+        var start = m.index, end = m.index + m[0].length, covers = new Set();
+        words.forEach(function (w) { if (start <= w[1].part.start && w[1].part.end <= end) covers.add(w[0]); });
+        if (covers.size) out.push(conceptOf([r[1]], covers));
+        if (!m[0].length) r[0].lastIndex++;
+      }
+    });
+    return out;
+  }
+  function hasTerm(stem) { return has(D.title, stem) || has(D.text, stem); }
+  function planOf(query, edition, fuzzy) {
+    var groups = groupsOf(parseQuery(query), fuzzy), live = new Set(), unknown = [];
+    groups.forEach(function (g, i) {
+      var any = false;
+      g.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
+      if (any) live.add(i);
+      else if (!g.part.phrase && !g.correction) unknown.push(g.part.text);
+    });
+    var concepts = conceptsOf(groups, edition, query).filter(function (c) {
+      var any = c.phrases.length > 0;
+      c.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
+      return any;
+    });
+    var readAs = [];
+    concepts.forEach(function (c) {
+      var covered = Array.from(c.covers).sort(function (a, b) { return a - b; });
+      if (!covered.some(function (i) { return unknown.indexOf(groups[i].part.text) !== -1; })) return;
+      var means = [];
+      c.said.forEach(function (t) { D.judge.terms[t].said.forEach(function (m) { if (means.indexOf(m) === -1) means.push(m); }); });
+      readAs.push({words: covered.map(function (i) { return groups[i].part.text; }).join(" "), means: means});
+    });
+    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: unknown, readAs: readAs};
   }
 
   function suggestion(query, groups) {
@@ -183,64 +274,140 @@
     return out.trim();
   }
 
-  function wordings(query, suggested, groups) {
+  function wordings(query, suggested, plan) {
     var out = [query].concat(suggested ? [suggested] : []);
-    var typing = groups.filter(function (g) { return g.completions && g.completions.length; });
+    var typing = plan.groups.filter(function (g) { return g.completions && g.completions.length; });
     if (typing.length) {
       var last = typing[typing.length - 1];
       last.completions.forEach(function (w) { out.push(query.slice(0, last.part.start) + w + query.slice(last.part.end)); });
     }
+    plan.concepts.forEach(function (c) {
+      var spans = Array.from(c.covers).sort(function (a, b) { return a - b; }).map(function (i) { return plan.groups[i].part; });
+      var start = spans[0].start, end = spans[spans.length - 1].end;
+      c.said.forEach(function (t) { D.judge.terms[t].said.forEach(function (target) { out.push(query.slice(0, start) + target + query.slice(end)); }); });
+    });
     return out;
   }
+  function cardCompletions(query) {
+    var key = titleKey(query);
+    if (key.length < 3) return [];
+    return D.cardNames.filter(function (c) { return c[0].indexOf(key) === 0 && key.length * 2 >= c[0].length; })
+      .slice(0, 5).map(function (c) { return c[1]; });
+  }
+  function stripVersions(query) {
+    var found = [];
+    D.versionNames.forEach(function (v) {
+      var hit = false;
+      query = query.replace(v[0], function (m) { hit = true; return " ".repeat(m.length); });
+      if (hit) found.push(v[1] + "\u0000" + v[2]);
+    });
+    return {query: query, mentioned: new Set(found)};
+  }
+  function leanOf(seq) {
+    var votes = {"2E": 0, "1E": 0};
+    D.judge.lean.forEach(function (l) {
+      var key = l[0], n = key.length;
+      for (var i = 0; i + n <= seq.length; i++) {
+        var ok = true;
+        for (var k = 0; k < n && ok; k++) ok = seq[i + k] === key[k];
+        if (ok) votes[l[1]] = (votes[l[1]] || 0) + 1;
+      }
+    });
+    var top = Math.max(votes["2E"], votes["1E"]);
+    var winners = ["2E", "1E"].filter(function (e) { return votes[e] === top; });
+    return top && winners.length === 1 ? winners[0] : null;
+  }
 
-  /* -- scoring: BM25F as Whoosh computes it ------------------------------------------------- */
+  /* -- scoring: BM25F as Whoosh computes it (scoring.py: accumulate) --------------------------- */
   function allowed(i, filters) {
     var it = D.items[i], r = it.result;
     return (!filters.document || r.document === filters.document) && (!filters.version || r.version === filters.version) &&
       (!filters.kind || r.kind === filters.kind) && (!filters.edition || it.edition === filters.edition);
   }
-  function bm25(field, term, boost, scores, matched, group, filters) {
-    var list = D[field][term];
-    if (!list) return;
-    var S = D.settings, n = D.items.length;
-    var idf = Math.log(n / (list.length + 1)) + 1;
-    var fieldBoost = field === "title" ? S.title_boost : 1;
-    list.forEach(function (p) {
-      var i = p[0], tf = p[1];
-      if (!allowed(i, filters)) return;
-      var len = D.lengths[i][field === "title" ? 0 : 1];
-      var norm = (1 - S.b) + S.b * len / (avg[field] || 1);
-      var score = idf * (tf * (S.k1 + 1)) / (tf + S.k1 * norm) * fieldBoost * boost;
-      scores.set(i, (scores.get(i) || 0) + score);
-      if (!matched.has(i)) matched.set(i, {found: new Set(), title: new Set()});
-      matched.get(i).found.add(group);
-      if (field === "title") matched.get(i).title.add(group);
+  var termCache = new Map();
+  function termScores(field, term) {
+    var key = field + "\u0000" + term;
+    if (termCache.has(key)) return termCache.get(key);
+    var out = new Map(), list = D[field][term];
+    if (list) {
+      var S = D.settings, n = D.items.length;
+      var idf = Math.log(n / (list.length + 1)) + 1;
+      var fieldBoost = field === "title" ? S.title_boost : 1;
+      list.forEach(function (p) {
+        var i = p[0], tf = p[1];
+        var len = D.lengths[i][field === "title" ? 0 : 1];
+        var norm = (1 - S.b) + S.b * len / (avg[field] || 1);
+        // Whoosh weighs a posting by its field's boost before BM25's saturation, not after.
+        var w = tf * fieldBoost;
+        out.set(i, idf * (w * (S.k1 + 1)) / (w + S.k1 * norm));
+      });
+    }
+    termCache.set(key, out);
+    return out;
+  }
+  function entryOf(acc, i) {
+    var e = acc.get(i);
+    if (!e) { e = [0, 0, 0]; acc.set(i, e); }
+    return e;
+  }
+  function addPhrase(acc, seq, weight, mask, filters) {
+    var per = seq.map(function (t) {
+      var found = new Map(termScores("text", t));
+      termScores("title", t).forEach(function (v, i) { found.set(i, (found.get(i) || 0) + v); });
+      return found;
+    });
+    per[0].forEach(function (v, i) {
+      if (!per.every(function (f) { return f.has(i); }) || !allowed(i, filters) || !phraseHolds(i, seq)) return;
+      var e = entryOf(acc, i);
+      e[0] += weight * per.reduce(function (s, f) { return s + f.get(i); }, 0);
+      e[1] |= mask;
     });
   }
-  function phraseHolds(i, seq) {
-    var fields = [stems(D.items[i].result.title), textStems(i)];
-    return fields.some(function (terms) {
-      for (var s = 0; s + seq.length <= terms.length; s++) {
-        var ok = true;
-        for (var k = 0; k < seq.length && ok; k++) ok = terms[s + k] === seq[k];
-        if (ok) return true;
-      }
-      return false;
+  function accumulate(all, filters) {
+    var acc = new Map();
+    all.forEach(function (g, gi) {
+      var own = g.part !== null;
+      var mask = own ? (1 << gi) : Array.from(g.covers).reduce(function (m, c) { return m | (1 << c); }, 0);
+      if (own && g.part.phrase && g.terms.size > 1) { addPhrase(acc, Array.from(g.terms.keys()), 1, mask, filters); return; }
+      g.terms.forEach(function (weight, term) {
+        ["title", "text"].forEach(function (field) {
+          var title = own && field === "title";
+          termScores(field, term).forEach(function (value, i) {
+            if (!allowed(i, filters)) return;
+            var e = entryOf(acc, i);
+            e[0] += weight * value;
+            e[1] |= mask;
+            if (title) e[2] |= mask;
+          });
+        });
+      });
+      (g.phrases || []).forEach(function (seq) { addPhrase(acc, seq, D.settings.expansion_weight, mask, filters); });
     });
+    return acc;
+  }
+  function phraseHolds(i, seq) {
+    var flat = D.flat.get(i);
+    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + D.items[i].result.text).join(" ") + " "; D.flat.set(i, flat); }
+    return flat.indexOf(" " + seq.join(" ") + " ") !== -1;
   }
   var textCache = new Map();
   function textStems(i) {
     if (!textCache.has(i)) textCache.set(i, stems(D.items[i].result.text));
     return textCache.get(i);
   }
+  function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
 
   function proximity(seq, stemGroups, count, number) {
-    var numeral = number ? [count - 1] : [];
-    var spots = [];
-    seq.forEach(function (s, pos) {
-      if (stemGroups.has(s)) spots.push([pos, stemGroups.get(s)]);
-      else if (number && isNumber(s)) spots.push([pos, numeral]);
+    var found = new Map();
+    stemGroups.forEach(function (gs, s) {
+      seq.forEach(function (t, pos) {
+        if (t !== s) return;
+        var prev = found.get(pos);
+        found.set(pos, prev ? new Set(Array.from(prev).concat(Array.from(gs))) : gs);
+      });
     });
+    if (number) seq.forEach(function (t, pos) { if (isNumber(t) && !found.has(pos)) found.set(pos, new Set([count - 1])); });
+    var spots = Array.from(found.entries()).sort(function (a, b) { return a[0] - b[0]; });
     var present = new Set();
     spots.forEach(function (sp) { sp[1].forEach(function (g) { present.add(g); }); });
     if (present.size < 2) return 1;
@@ -257,43 +424,95 @@
     return 1 + D.settings.proximity * share * Math.min(1, present.size / best);
   }
 
-  function rank(groups, filters, exact, number) {
-    var S = D.settings, scores = new Map(), matched = new Map();
-    groups.forEach(function (g, gi) {
-      if (g.seq && g.seq.length > 1) {
-        var sub = new Map(), subMatched = new Map();
-        g.seq.forEach(function (stem) { ["title", "text"].forEach(function (f) { bm25(f, stem, 1, sub, subMatched, gi, filters); }); });
-        sub.forEach(function (score, i) {
-          if (subMatched.get(i).found.size && phraseHolds(i, g.seq)) {
-            scores.set(i, (scores.get(i) || 0) + score);
-            if (!matched.has(i)) matched.set(i, {found: new Set(), title: new Set()});
-            matched.get(i).found.add(gi);
-            if (subMatched.get(i).title.size) matched.get(i).title.add(gi);
-          }
-        });
-        return;
-      }
-      g.terms.forEach(function (weight, stem) {
-        ["title", "text"].forEach(function (f) { bm25(f, stem, weight, scores, matched, gi, filters); });
-      });
+  /* -- ranking (index.py: _rank; ranking.py: prefer_subsections, quoted_first) ----------------- */
+  function order(a, b) { return (b[0] - a[0]) || (b[1] - a[1]) || (a[2] - b[2]); }
+  function nameShare(i, inTitle, want) {
+    var n = D.items[i].card_words;
+    return n ? Math.min(1, bits(inTitle & want) / n) : 1;
+  }
+  function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit) {
+    var S = D.settings, want = 0;
+    wanted.forEach(function (i) { want |= 1 << i; });
+    var away = lean !== S.default_lean || strong ? S.lean_away : S.default_away;
+    var every = [];
+    acc.forEach(function (e, i) {
+      var found = e[1] & want, count = bits(found), it = D.items[i];
+      var value = e[0] * Math.pow(count / wanted.size, S.coord_power) * (it.current ? 1 : S.superseded);
+      if (lean && it.edition !== lean) value *= away;
+      if (mentioned.size && mentioned.has(it.result.document + "\u0000" + it.result.version)) value *= S.mentioned;
+      var titled = (e[2] & want) === want && nameShare(i, e[2], want) >= S.card_name_share;
+      every.push([exact.get(i) || (titled ? 2 : 0), value, i, count]);
     });
-    var ranked = [];
-    scores.forEach(function (score, i) {
-      var m = matched.get(i);
-      var tier = exact.get(i) || (m.title.size === groups.length ? 2 : 0);
-      var value = score * Math.pow(m.found.size / groups.length, S.coord_power);
-      if (!D.items[i].current) value *= S.superseded;
-      ranked.push([tier, value, i]);
-    });
-    var order = function (a, b) { return (b[0] - a[0]) || (b[1] - a[1]) || (a[2] - b[2]); };
-    ranked.sort(order);
-    if (groups.length > 1 || number) {
+    var ranked = every.slice().sort(order).slice(0, Math.max(limit, S.rerank) * 3);
+    if (wanted.size > 1 || number) {
       var stemGroups = new Map();
-      groups.forEach(function (g, gi) { g.terms.forEach(function (w, s) { if (!stemGroups.has(s)) stemGroups.set(s, []); stemGroups.get(s).push(gi); }); });
-      var wanted = groups.length + (number ? 1 : 0);
-      ranked.slice(0, S.rerank).forEach(function (item) { item[1] *= proximity(textStems(item[2]), stemGroups, wanted, number); });
+      plan.all.forEach(function (g, gi) {
+        var idx = g.part === null ? Array.from(g.covers) : [gi];
+        g.terms.forEach(function (w, s) {
+          if (!stemGroups.has(s)) stemGroups.set(s, new Set());
+          idx.forEach(function (k) { stemGroups.get(s).add(k); });
+        });
+      });
+      var count = plan.groups.length + (number ? 1 : 0);
+      ranked.slice(0, S.rerank).forEach(function (item) {
+        if (item[3] > 1 || number) {
+          var seq = textStems(item[2]);
+          var factor = proximity(seq, stemGroups, count, number);
+          if (number && !seq.some(isNumber)) factor *= S.no_number;
+          item[1] *= factor;
+        }
+      });
       ranked.sort(order);
     }
+    return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
+  }
+  function preferSubsections(ranked) {
+    var top = ranked.slice(0, D.settings.subsection_rerank), place = new Map(), moved = false;
+    top.forEach(function (item) { place.set(item[2], item); });
+    top.forEach(function (item) {
+      var pk = D.items[item[2]].parent;
+      var parent = pk && D.byKey.has(pk) ? place.get(D.byKey.get(pk)) : undefined;
+      if (!parent || parent[0] >= 3 || order(parent, item) > 0) return;
+      if (item[3] >= parent[3] && item[1] >= D.settings.child_share * parent[1]) {
+        item[0] = parent[0]; item[1] = parent[1] * 1.001; moved = true;
+      }
+    });
+    if (moved) ranked.sort(order);
+    return ranked;
+  }
+  function quotedFirst(ranked) {
+    var steps = ranked.filter(function (item) { return D.cited.has(item[2]); });
+    if (!steps.length) return ranked;
+    var live = new Set(ranked.filter(function (it) { return D.items[it[2]].current; }).map(function (it) { return D.items[it[2]].topic; }));
+    var shownIn = new Map(), byResult = new Map();
+    steps.forEach(function (item) {
+      var it = D.items[item[2]], results;
+      if (live.has(it.topic)) results = [it.topic];
+      else { results = it.successors.filter(function (s) { return live.has(s); }); if (!results.length) results = [it.topic]; }
+      shownIn.set(item[2], results);
+      results.forEach(function (r) {
+        if (!byResult.has(r)) byResult.set(r, new Set());
+        D.cited.get(item[2]).forEach(function (t) { byResult.get(r).add(t); });
+      });
+    });
+    var quoted = new Map(), wanted = new Set();
+    shownIn.forEach(function (rs, i) {
+      var set = new Set();
+      rs.forEach(function (r) { byResult.get(r).forEach(function (t) { set.add(t); wanted.add(t); }); });
+      quoted.set(i, set);
+    });
+    var shown = new Map();
+    ranked.forEach(function (item) { var t = D.items[item[2]].topic; if (wanted.has(t) && !shown.has(t)) shown.set(t, item); });
+    var moved = false;
+    steps.forEach(function (item) {
+      var below = [];
+      quoted.get(item[2]).forEach(function (t) { var s = shown.get(t); if (s && s[0] >= item[0] && order(s, item) > 0) below.push(s); });
+      if (below.length) {
+        var last = below.reduce(function (a, b) { return order(a, b) > 0 ? a : b; });
+        item[0] = last[0]; item[1] = last[1] * D.settings.quote_share; moved = true;
+      }
+    });
+    if (moved) ranked.sort(order);
     return ranked;
   }
 
@@ -302,12 +521,12 @@
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
       if (!allowed(i, filters) || !it.keys.some(function (k) { return keys.has(k); })) return;
-      out.set(i, D.settings.exact_first.indexOf(it.result.kind) !== -1 ? 4 : 3);
+      out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
   }
 
-  /* -- one hit per topic (index.py: _collapse and _fold) ------------------------------------- */
+  /* -- one hit per topic (ranking.py: collapse, _fold, count_topics) ---------------------------- */
   function fold(topics, order) {
     var place = new Map();
     order.forEach(function (t, i) { place.set(t, i); });
@@ -325,26 +544,50 @@
     });
     return Array.from(topics.keys()).sort(function (a, b) { return place.get(a) - place.get(b); });
   }
-
-  function collapse(ranked, allVersions, limit) {
-    var topics = new Map(), order = [];
+  function countTopics(every, allVersions) {
+    var live = new Map(), field = allVersions ? "key" : "topic";
+    every.forEach(function (item) { var it = D.items[item[2]]; live.set(it[field], live.get(it[field]) || it.current); });
+    if (allVersions) return live.size;
+    var folded = new Set();
+    every.forEach(function (item) {
+      var it = D.items[item[2]];
+      if (!live.get(it.topic) && it.successors.some(function (s) { return live.get(s); })) folded.add(it.topic);
+    });
+    return live.size - folded.size;
+  }
+  function collapse(ranked, every, allVersions, limit, mentioned) {
+    var topics = new Map(), keys = [], field = allVersions ? "key" : "topic";
     ranked.forEach(function (item) {
-      var it = D.items[item[2]], key = allVersions ? it.key : it.topic;
-      if (!topics.has(key)) { topics.set(key, []); order.push(key); }
+      var key = D.items[item[2]][field];
+      if (!topics.has(key)) { topics.set(key, []); keys.push(key); }
       topics.get(key).push(item);
     });
-    if (!allVersions) order = fold(topics, order);
-    var hits = order.slice(0, limit).map(function (key) {
+    if (!allVersions) keys = fold(topics, keys);
+    var total = keys.length;
+    if (every.length > ranked.length) {
+      total = countTopics(every, allVersions);
+      var shown = new Set(keys.slice(0, limit)), seen = new Set(ranked.map(function (it) { return it[2]; }));
+      every.forEach(function (item) {
+        var key = D.items[item[2]][field];
+        if (shown.has(key) && !seen.has(item[2])) topics.get(key).push(item);
+      });
+    }
+    var rankOf = function (it) {
+      var m = D.items[it[2]];
+      return [mentioned.has(m.result.document + "\u0000" + m.result.version) ? 1 : 0, m.current ? 1 : 0, m.vorder];
+    };
+    var hits = keys.slice(0, limit).map(function (key) {
       var items = topics.get(key);
       var best = items.reduce(function (a, b) {
-        var A = D.items[a[2]], B = D.items[b[2]];
-        return (B.current > A.current || (B.current === A.current && B.vorder > A.vorder)) ? b : a;
+        var A = rankOf(a), B = rankOf(b);
+        return (B[0] - A[0] || B[1] - A[1] || B[2] - A[2]) > 0 ? b : a;
       });
-      var others = items.filter(function (it) { return it !== best; }).map(function (it) { return D.items[it[2]]; })
-        .sort(function (a, b) { return a.vorder - b.vorder; });
-      return {item: D.items[best[2]], exact: Math.max.apply(null, items.map(function (it) { return it[0]; })) >= 3, others: others};
+      var others = items.filter(function (it) { return it !== best; })
+        .sort(function (a, b) { return D.items[a[2]].vorder - D.items[b[2]].vorder; });
+      return {item: D.items[best[2]], exact: Math.max.apply(null, items.map(function (it) { return it[0]; })) >= 3,
+              others: others.map(function (it) { return {item: D.items[it[2]], older: it[3] > best[3]}; })};
     });
-    return {total: order.length, hits: hits};
+    return {total: total, hits: hits};
   }
 
   /* -- snippets (analysis.py: snippet) --------------------------------------------------------- */
@@ -369,7 +612,7 @@
         counts.set(h[2], counts.get(h[2]) - 1);
         if (!counts.get(h[2])) counts.delete(h[2]);
       });
-      start = Math.min(Math.max(0, hits[best][0] - 40), flat.length - width);
+      start = Math.min(Math.max(0, hits[best][0] - 24), flat.length - width);
       if (start) {
         var space = flat.indexOf(" ", start);
         start = space >= 0 && space < hits[best][0] ? space + 1 : hits[best][0];
@@ -400,18 +643,42 @@
     r.snippet = snippet(r.text, terms);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
-      return {version: o.result.version, short_title: o.result.version_title, id: o.result.id,
-              title: o.result.title, url: absolute(o.result.url)};
+      return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
+              title: o.item.result.title, url: absolute(o.item.result.url),
+              snippet: o.older ? snippet(o.item.result.text, terms) : null};
     });
-    var ordered = {};
-    ["id", "kind", "title", "document", "version", "url", "api_url", "snippet", "text", "edition", "in_force",
-     "document_title", "version_title", "exact", "citation", "breadcrumb", "also_in"].forEach(function (k) {
-      if (k in r) ordered[k] = r[k];
-    });
-    return ordered;
+    return r;
   }
 
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
+
+  function find(query, filters, allVersions, limit, fuzzy) {
+    var S = D.settings, typed = query, mentioned = new Set();
+    var stripped = stripVersions(query);
+    query = stripped.query;
+    if (!filters.version && !filters.document) mentioned = stripped.mentioned;
+    var plan = planOf(query, filters.edition, fuzzy);
+    var suggested = suggestion(typed, plan.groups);
+    var wanted = new Set(plan.live);
+    plan.concepts.forEach(function (c) { c.covers.forEach(function (i) { wanted.add(i); }); });
+    var terms = new Set();
+    plan.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
+    plan.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
+    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: plan.unknown, readAs: plan.readAs};
+    if (!wanted.size) return out;
+    var acc = accumulate(plan.all, filters);
+    var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
+    var seq = [];
+    plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
+    var lean = filters.edition ? null : leanOf(seq);
+    var number = new RegExp(S.number_cue, "i").test(query);
+    var r = rank(acc, plan, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
+    var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
+    out.total = found.total;
+    out.hits = found.hits;
+    return out;
+  }
+  function top3(found) { return found.hits.slice(0, 3).map(function (h) { return h.item.key; }).join("\n"); }
 
   function run(q, opts) {
     opts = opts || {};
@@ -420,19 +687,18 @@
     var limit = parseInt(opts.limit, 10);
     limit = isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit));
     var filters = {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
-    var parts = parseQuery(query), groups = groupsOf(parts), suggested = suggestion(query, groups);
-    var answer = {query: query.trim(), total: 0, results: [], suggestion: suggested};
-    if (!groups.length) return answer;
-    var exact = exactOf(wordings(query, suggested, groups), filters);
-    var ranked = rank(groups, filters, exact, HOW_MANY.test(query));
-    var found = collapse(ranked, truthy(opts.all_versions), limit);
-    var terms = new Set();
-    groups.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
-    answer.total = found.total;
-    answer.results = found.hits.map(function (h) { return resultOf(h, terms); });
-    return answer;
+    var allVersions = truthy(opts.all_versions);
+    var found = find(query, filters, allVersions, limit, true);
+    // "Did you mean" only when the correction changes the answer (index.py: search).
+    if (found.suggestion && top3(find(query, filters, allVersions, limit, false)) === top3(found)) found.suggestion = null;
+    var kept = {};
+    ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
+    return {
+      query: query.trim(), total: found.total,
+      results: found.hits.map(function (h) { return resultOf(h, found.terms); }),
+      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept
+    };
   }
-
 
   /* -- the results as the server's search/_results.html renders them (for the pack's pages) ---- */
   var KIND_LABELS = {section: "Section", glossary: "Glossary", ruling: "Ruling", step: "Timing step"};
