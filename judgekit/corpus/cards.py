@@ -210,7 +210,8 @@ def scan_text(title: str, markdown: str) -> str:
     return f"{title}\n{text}"
 
 
-def _pattern(name: str) -> str:
+def phrase_pattern(name: str) -> str:
+    """A regex for a name as printed: any run of spaces, any apostrophe form, the rest literal."""
     parts = []
     for char in name:
         if char.isspace():
@@ -248,7 +249,7 @@ class TitleFinder:
                 if card.id not in ids:
                     ids.append(card.id)
         names = sorted(self.by_name, key=len, reverse=True)
-        body = "|".join(_pattern(n) for n in names)
+        body = "|".join(phrase_pattern(n) for n in names)
         self._regex = re.compile(rf"(?<![\w-])(?:{body})(?![\w-])") if names else None
 
     def find(self, text: str) -> list[Found]:

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from judgekit.corpus.cards import Card
-from judgekit.corpus.model import Entry, Version
+from judgekit.corpus.cards import Card, phrase_pattern
+from judgekit.corpus.model import APOSTROPHES, Entry, Version
 from judgekit.render import card_index
 from judgekit.render.library import Library
 
@@ -20,7 +20,6 @@ VOID_TAGS = {"br", "hr", "img", "wbr", "input", "meta", "link", "source", "col",
 SKIP_TAGS = {"a", "code", "pre", "script", "style", "button", "textarea", "dfn"}
 # Spans that are already something else: icon badges, references, block labels.
 SKIP_CLASSES = {"icon", "ref-external", "ref-broken", "block-label", "not-held"}
-_APOSTROPHES = "'\u2019\u2018"
 NOT_HELD_SUFFIX = " (not held in judgekit)"
 
 
@@ -37,22 +36,9 @@ class Term:
 def normalize_phrase(text: str) -> str:
     """The form phrases are compared in: casefolded, one space, straight apostrophes."""
     text = re.sub(r"\s+", " ", text.strip())
-    for mark in _APOSTROPHES[1:]:
+    for mark in APOSTROPHES[1:]:
         text = text.replace(mark, "'")
     return text.casefold()
-
-
-def _pattern(phrase: str) -> str:
-    parts = []
-    for char in phrase.strip():
-        if char.isspace():
-            if not parts or parts[-1] != r"\s+":
-                parts.append(r"\s+")
-        elif char in _APOSTROPHES:
-            parts.append(f"[{_APOSTROPHES}]")
-        else:
-            parts.append(re.escape(char))
-    return "".join(parts)
 
 
 def _attrs(raw: str) -> dict[str, str]:
@@ -92,7 +78,9 @@ class GlossaryLinker:
         phrases = sorted(written - {""}, key=len, reverse=True)  # longest wins at a position
         self._regex = (
             re.compile(
-                r"(?<![\w-])(?:" + "|".join(_pattern(p) for p in phrases) + r")(?![\w-])",
+                r"(?<![\w-])(?:"
+                + "|".join(phrase_pattern(p.strip()) for p in phrases)
+                + r")(?![\w-])",
                 self.FLAGS,
             )
             if phrases
