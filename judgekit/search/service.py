@@ -355,7 +355,6 @@ class SearchService:
             "version": version_id,
             "url": self._url(hit),
             "api_url": None,
-            "text": self.index.texts[self.index.by_key[f"{document}/{version_id}/{item}"]],
             "edition": doc.edition,
             "edition_label": EDITION_LABELS.get(doc.edition, doc.edition),
             "in_force": lib.corpus.in_force(version),
