@@ -78,11 +78,16 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 def _warm(app) -> None:
     """Render every page once, so the first judge to open one does not wait for it."""
+    import time
+
     from judgekit.web.context import library_of
     from judgekit.web.memory import warm
     from judgekit.web.sitemap import all_paths
 
-    warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
+    start = time.perf_counter()
+    count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
+    # Said, so that whoever watches (a judge, a benchmark) knows every page is now instant.
+    print(f"all {count} pages ready in memory ({time.perf_counter() - start:.1f} s)", flush=True)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

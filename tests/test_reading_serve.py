@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,7 +30,22 @@ def served(monkeypatch) -> dict:
         calls.update(app=self.flask_app, port=self.effective_port, adj=self.adj)
 
     monkeypatch.setattr(server.GuardedServer, "run", fake_run)
+    # The warm-up thread prints when it is done: keep it out of the lines these tests read.
+    monkeypatch.setattr(cli, "_warm", lambda app: calls.update(warmed=app))
     return calls
+
+
+def test_the_warm_up_says_when_every_page_is_ready(capsys):
+    from judgekit import create_app
+    from judgekit.web.context import library_of
+    from judgekit.web.sitemap import all_paths
+
+    app = create_app({"CORPUS_DIR": str(MINI)})
+    cli._warm(app)
+    out = capsys.readouterr().out
+    assert re.fullmatch(r"all \d+ pages ready in memory \(\d+\.\d s\)\n", out), out
+    paths = all_paths(library_of(app), app.extensions["judgekit"]["timing"])
+    assert int(out.split()[1]) == len(paths) > 20
 
 
 def serve(*args: str) -> int:
