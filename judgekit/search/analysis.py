@@ -6,7 +6,7 @@ import html
 import re
 import unicodedata
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -300,19 +300,25 @@ def _tokens(flat: str) -> tuple[tuple[int, int, str], ...]:
     )
 
 
+def _unchanged(text: str) -> str:
+    return text
+
+
 @lru_cache(maxsize=4096)
-def _flat(text: str) -> tuple[str, dict[str, tuple[int, ...]]]:
-    """A text with its whitespace made single, and where each index term stands in its tokens."""
+def _flat(text: str) -> tuple[str, dict[str, tuple[int, ...]], Callable[[str], str]]:
+    """A text with its whitespace made single, where each index term stands in its tokens, and
+    how to escape its pieces (most texts hold no character HTML needs escaped: skip the work)."""
     flat = " ".join(text.split())
     at: dict[str, list[int]] = {}
     for i, token in enumerate(_tokens(flat)):
         at.setdefault(token[2], []).append(i)
-    return flat, {k: tuple(v) for k, v in at.items()}
+    escape = html.escape if any(c in flat for c in "&<>\"'") else _unchanged
+    return flat, {k: tuple(v) for k, v in at.items()}, escape
 
 
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
-    flat, at = _flat(text)
+    flat, at, escape = _flat(text)
     if not flat:
         return ""
     tokens = _tokens(flat)
@@ -343,10 +349,10 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
     for hs, he, _ in hits:
         if hs < start or he > end:
             continue
-        out.append(html.escape(flat[pos:hs]))
-        out.append(f"<mark>{html.escape(flat[hs:he])}</mark>")
+        out.append(escape(flat[pos:hs]))
+        out.append(f"<mark>{escape(flat[hs:he])}</mark>")
         pos = he
-    out.append(html.escape(flat[pos:end]))
+    out.append(escape(flat[pos:end]))
     return ("…" if start else "") + "".join(out) + ("…" if end < len(flat) else "")
 
 

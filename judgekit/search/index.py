@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import threading
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from whoosh import query as Q
@@ -108,11 +109,15 @@ class SearchIndex:
         self.card_names = sorted(
             {(title_key(m["name"]), m["name"]) for m in self.meta if m.get("kind") == "card"}
         )
+        self._card_keys = [key for key, _ in self.card_names]  # for bisect
         # What ranking reads of every match, as lists: faster than the meta dicts.
         self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
         self._editions = [m["edition"] for m in self.meta]
         self._places = [(m["document"], m["version"]) for m in self.meta]
         self.topics = [m["topic"] for m in self.meta]
+        self.keys = [m["key"] for m in self.meta]
+        self.current = [bool(m["current"]) for m in self.meta]
+        self.successors = [tuple(m["successors"]) for m in self.meta]
         # The topics of the entries each timing step quotes (see ranking.quoted_first).
         self.cited = {
             i: frozenset(self.topics[self.by_key[k]] for k in m["cites"] if k in self.by_key)
@@ -275,10 +280,13 @@ class SearchIndex:
                 value *= away
             if mentioned and places[docnum] in mentioned:
                 value *= MENTIONED
-            titled = in_title & want == want and (
-                self._name_share(docnum, in_title, want) >= CARD_NAME_SHARE
-            )
-            tier = exact.get(docnum, 0) or (2 if titled else 0)
+            tier = exact.get(docnum, 0)
+            if (
+                not tier
+                and in_title & want == want
+                and self._name_share(docnum, in_title, want) >= CARD_NAME_SHARE
+            ):
+                tier = 2
             ranked.append([tier, value, docnum, count])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
@@ -336,10 +344,13 @@ class SearchIndex:
         key = title_key(query)
         if len(key) < 3 or not self.card_names:
             return []
-        found = [
-            name for k, name in self.card_names if k.startswith(key) and len(key) * 2 >= len(k)
-        ]
-        return found[:most]
+        keys, found = self._card_keys, []
+        i = bisect_left(keys, key)
+        while i < len(keys) and keys[i].startswith(key) and len(found) < most:
+            if len(key) * 2 >= len(keys[i]):
+                found.append(self.card_names[i][1])
+            i += 1
+        return found
 
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""

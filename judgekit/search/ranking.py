@@ -59,13 +59,13 @@ def prefer_subsections(index: Any, ranked: list) -> list:
 
 def _fold(index: Any, topics: dict[str, list]) -> dict[str, list]:
     """A rule gone from the version in force joins the rule it was merged into, if found."""
-    meta = index.meta
+    current, successors = index.current, index.successors
     place = {topic: i for i, topic in enumerate(topics)}
-    live = {t for t, items in topics.items() if any(meta[it[2]]["current"] for it in items)}
+    live = {t for t, items in topics.items() if any(current[it[2]] for it in items)}
     for topic, items in list(topics.items()):
         if topic in live:
             continue
-        heirs = [s for it in items for s in meta[it[2]]["successors"] if s in live]
+        heirs = [s for it in items for s in successors[it[2]] if s in live]
         if heirs:
             heir = min(heirs, key=place.__getitem__)
             topics[heir].extend(topics.pop(topic))
@@ -75,19 +75,22 @@ def _fold(index: Any, topics: dict[str, list]) -> dict[str, list]:
 
 def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
     """How many results a full collapse of every match would give (without collapsing it)."""
-    meta = index.meta
-    field = "key" if all_versions else "topic"
+    names = index.keys if all_versions else index.topics
+    current = index.current
     live: dict[str, bool] = {}
     for item in ranked:
-        fields = meta[item[2]]
-        live[fields[field]] = live.get(fields[field], False) or fields["current"]
+        name = names[item[2]]
+        if current[item[2]]:
+            live[name] = True
+        else:
+            live.setdefault(name, False)
     if all_versions:
         return len(live)
+    successors = index.successors
     folded = {
-        meta[item[2]]["topic"]
+        names[item[2]]
         for item in ranked
-        if not live[meta[item[2]]["topic"]]
-        and any(live.get(s) for s in meta[item[2]]["successors"])
+        if not live[names[item[2]]] and any(live.get(s) for s in successors[item[2]])
     }
     return len(live) - len(folded)
 
@@ -107,10 +110,10 @@ def collapse(
     question names ("under Call to Arms") is shown rather than the one in force.
     """
     meta = index.meta
-    field = "key" if all_versions else "topic"
+    names = index.keys if all_versions else index.topics
     topics: dict[str, list] = {}
     for item in ranked:
-        topics.setdefault(meta[item[2]][field], []).append(item)
+        topics.setdefault(names[item[2]], []).append(item)
     if not all_versions:
         topics = _fold(index, topics)
     total = len(topics)
@@ -121,7 +124,7 @@ def collapse(
         shown = {topic: topics[topic] for topic in list(topics)[:limit]}
         seen = {item[2] for item in ranked}
         for item in every:
-            topic = meta[item[2]][field]
+            topic = names[item[2]]
             if topic in shown and item[2] not in seen:
                 shown[topic].append(item)
     hits = []

@@ -11,6 +11,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from flask import Flask, Response, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadHost
@@ -33,15 +34,28 @@ HOST_RE = re.compile(
 _JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027"))
 
 
+_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+_COMPACT = (",", ":")
+
+
 class SafeJSONProvider(DefaultJSONProvider):
-    """JSON that no browser could ever read as HTML: the four HTML characters as \\u escapes."""
+    """JSON that no browser could ever read as HTML: the four HTML characters as \\u escapes.
+
+    Encoded by orjson (a search answer is encoded for every query: the standard library took a
+    fifth of a search's time), with Flask's own ``default`` for what orjson does not know.
+    """
 
     sort_keys = False
     ensure_ascii = False
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """Serialize, then escape (those characters occur only inside JSON strings)."""
-        text = super().dumps(obj, **kwargs)
+        indent = kwargs.pop("indent", None)
+        if kwargs.pop("separators", _COMPACT) == _COMPACT and not kwargs and indent in (None, 2):
+            option = _ORJSON_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)
+            text = orjson.dumps(obj, default=self.default, option=option).decode()
+        else:  # options orjson has no equivalent for
+            text = super().dumps(obj, indent=indent, **kwargs)
         for char, escape in _JSON_ESCAPES:
             text = text.replace(char, escape)
         return text
