@@ -290,14 +290,17 @@ def vocabulary(texts: Iterable[str]) -> dict[str, int]:
 
 
 # -- snippets -----------------------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def _tokens(flat: str) -> tuple[tuple[int, int, str], ...]:
-    """Each word of a text with its place and index term (kept: results repeat)."""
-    return tuple(
-        (m.start(), m.end(), s)
-        for m in TOKEN_RE.finditer(flat)
-        if (s := stem_token(m.group())) is not None
-    )
+@dataclass(frozen=True)
+class _Flat:
+    """A text prepared for snippets (kept: results repeat): whitespace made single, each word's
+    place and index term, where each term stands among the words, and how to escape pieces."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    stems: tuple[str, ...]
+    at: dict[str, tuple[int, ...]]
+    escape: Callable[[str], str]
 
 
 def _unchanged(text: str) -> str:
@@ -305,55 +308,85 @@ def _unchanged(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _flat(text: str) -> tuple[str, dict[str, tuple[int, ...]], Callable[[str], str]]:
-    """A text with its whitespace made single, where each index term stands in its tokens, and
-    how to escape its pieces (most texts hold no character HTML needs escaped: skip the work)."""
+def _flat(text: str) -> _Flat:
+    """The _Flat of a text."""
     flat = " ".join(text.split())
+    tokens = [
+        (m.start(), m.end(), s)
+        for m in TOKEN_RE.finditer(flat)
+        if (s := stem_token(m.group())) is not None
+    ]
     at: dict[str, list[int]] = {}
-    for i, token in enumerate(_tokens(flat)):
+    for i, token in enumerate(tokens):
         at.setdefault(token[2], []).append(i)
+    # Most texts hold no character HTML needs escaped: skip the work for them.
     escape = html.escape if any(c in flat for c in "&<>\"'") else _unchanged
-    return flat, {k: tuple(v) for k, v in at.items()}, escape
+    return _Flat(
+        flat,
+        tuple(t[0] for t in tokens),
+        tuple(t[1] for t in tokens),
+        tuple(t[2] for t in tokens),
+        {k: tuple(v) for k, v in at.items()},
+        escape,
+    )
+
+
+def _best_window(flat: _Flat, hits: list[int], width: int) -> int:
+    """The first hit of the window (width characters) holding most distinct query terms."""
+    starts, stems = flat.starts, flat.stems
+    best, best_count, j, counts = 0, -1, 0, {}
+    for i, hit in enumerate(hits):
+        reach = starts[hit] + width - 30
+        while j < len(hits) and starts[hits[j]] < reach:
+            stem = stems[hits[j]]
+            counts[stem] = counts.get(stem, 0) + 1
+            j += 1
+        if len(counts) > best_count:
+            best, best_count = i, len(counts)
+        stem = stems[hit]
+        counts[stem] -= 1
+        if not counts[stem]:
+            del counts[stem]
+    return hits[best]
+
+
+def text_stems(text: str) -> list[str]:
+    """The index terms of a text, in order, as stems() gives them (kept with its snippet data)."""
+    return list(_flat(text).stems)
 
 
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
-    flat, at, escape = _flat(text)
-    if not flat:
+    flat = _flat(text)
+    body, escape = flat.text, flat.escape
+    if not body:
         return ""
-    tokens = _tokens(flat)
-    hits = [tokens[i] for i in sorted(i for t in terms for i in at.get(t, ()))]
+    at = flat.at
+    hits = [i for t in terms if t in at for i in at[t]]
+    hits.sort()
     start = 0
-    if hits and len(flat) > width:
-        # Slide a window along the marks; keep the first with most distinct terms.
-        best, best_count, j, counts = 0, -1, 0, {}
-        for i, (pos, _, _) in enumerate(hits):
-            while j < len(hits) and hits[j][0] < pos + width - 30:
-                counts[hits[j][2]] = counts.get(hits[j][2], 0) + 1
-                j += 1
-            if len(counts) > best_count:
-                best, best_count = i, len(counts)
-            counts[hits[i][2]] -= 1
-            if not counts[hits[i][2]]:
-                del counts[hits[i][2]]
+    if hits and len(body) > width:
+        first = flat.starts[_best_window(flat, hits, width)]
         # Some words of context before the first mark; a full window near the end.
-        start = min(max(0, hits[best][0] - 24), len(flat) - width)
+        start = min(max(0, first - 24), len(body) - width)
         if start:
-            space = flat.find(" ", start)
-            start = space + 1 if 0 <= space < hits[best][0] else hits[best][0]
-    end = min(len(flat), start + width)
-    if end < len(flat):
-        space = flat.rfind(" ", start, end)
+            space = body.find(" ", start)
+            start = space + 1 if 0 <= space < first else first
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
         end = space if space > start else end
     out, pos = [], start
-    for hs, he, _ in hits:
+    starts, ends = flat.starts, flat.ends
+    for i in hits:
+        hs, he = starts[i], ends[i]
         if hs < start or he > end:
             continue
-        out.append(escape(flat[pos:hs]))
-        out.append(f"<mark>{escape(flat[hs:he])}</mark>")
+        out.append(escape(body[pos:hs]))
+        out.append(f"<mark>{escape(body[hs:he])}</mark>")
         pos = he
-    out.append(escape(flat[pos:end]))
-    return ("…" if start else "") + "".join(out) + ("…" if end < len(flat) else "")
+    out.append(escape(body[pos:end]))
+    return ("…" if start else "") + "".join(out) + ("…" if end < len(body) else "")
 
 
 def snippet_plain(marked: str) -> str:
