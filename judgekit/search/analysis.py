@@ -35,6 +35,8 @@ QUESTION_WORDS = frozenset(
 _STEM_FIXES = {"staf": "staff", "respons": "respond", "drew": "draw", "drawn": "draw"}
 _PROTECTED_PREFIXES = ("commandeer",)  # else "commandeer" stems to "command" (the icon)
 
+_NAMING_NO_RULE = STOPS | QUESTION_WORDS
+
 HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b|\bnumber\s+of\b", re.IGNORECASE)
 PROXIMITY = 1.0  # up to double when the query's words stand together in the text
 MAX_QUERY_CHARS = 500
@@ -135,7 +137,7 @@ def parse_query(query: str) -> list[QueryPart]:
             continue
         is_last = typing and i == len(found) - 1 and m.end() == len(query.rstrip())
         parts.append(QueryPart(m.group().lower().replace("’", "'"), False, is_last, *m.span()))
-    meaningful = [p for p in parts if p.phrase or (p.text not in STOPS | QUESTION_WORDS)]
+    meaningful = [p for p in parts if p.phrase or (p.text not in _NAMING_NO_RULE)]
     if not meaningful:  # "when and while": keep what is not a stop word
         meaningful = [p for p in parts if p.phrase or p.text not in STOPS]
     return meaningful[:MAX_GROUPS]
@@ -159,41 +161,49 @@ def positions(seq: list[str]) -> Positions:
     return Positions(len(seq), {k: tuple(v) for k, v in at.items()}, numerals)
 
 
-def proximity(
-    where: Positions, stem_groups: dict[str, set[int]], count: int, number: bool
-) -> float:
+def proximity(where: Positions, stem_words: dict[str, int], count: int, number: bool) -> float:
     """1 + up to PROXIMITY when the query's words stand close together in a text's terms.
 
-    stem_groups maps each query term to its word(s) of the query; count is how many words the
-    query has. With number, any numeral is one more word.
+    stem_words maps each query term to its word(s) of the query, as a bit mask (bit i for word
+    i); count is how many words the query has. With number, any numeral is one more word.
     """
-    found: dict[int, set[int]] = {}
-    for stem, groups in stem_groups.items():
-        for pos in where.at.get(stem, ()):
-            prev = found.get(pos)  # the groups are only read: share them, unite on a clash
-            found[pos] = groups if prev is None else prev | groups
+    found: dict[int, int] = {}
+    at = where.at
+    for stem, mask in stem_words.items():
+        for pos in at.get(stem, ()):
+            found[pos] = found.get(pos, 0) | mask
     if number:
-        numeral = {count - 1}
+        numeral = 1 << (count - 1)
         for pos in where.numerals:
             found.setdefault(pos, numeral)
-    spots = sorted(found.items())
-    present = set().union(*(g for _, g in spots)) if spots else set()
-    if len(present) < 2:
+    present = 0
+    for mask in found.values():
+        present |= mask
+    need = present.bit_count()
+    if need < 2:
         return 1.0
     # The shortest run of words holding every query word the text holds.
-    need, have, best, left = len(present), {}, where.length + 1, 0
-    for pos, gs in spots:
-        for g in gs:
-            have[g] = have.get(g, 0) + 1
+    spots = sorted(found.items())
+    have: dict[int, int] = {}
+    best, left = where.length + 1, 0
+    for pos, mask in spots:
+        for bit in _bits(mask):
+            have[bit] = have.get(bit, 0) + 1
         while len(have) == need:
             best = min(best, pos - spots[left][0] + 1)
-            for g in spots[left][1]:
-                have[g] -= 1
-                if not have[g]:
-                    del have[g]
+            for bit in _bits(spots[left][1]):
+                have[bit] -= 1
+                if not have[bit]:
+                    del have[bit]
             left += 1
-    share = (len(present) - 1) / (count - 1)
-    return 1.0 + PROXIMITY * share * min(1.0, len(present) / best)
+    share = (need - 1) / (count - 1)
+    return 1.0 + PROXIMITY * share * min(1.0, need / best)
+
+
+@lru_cache(maxsize=1024)
+def _bits(mask: int) -> tuple[int, ...]:
+    """The bits set in a mask, as their numbers."""
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 # -- spelling -----------------------------------------------------------------------------
@@ -229,6 +239,7 @@ class Speller:
         # No word longer than this plus 2 is within 2 edits of a known one.
         self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
+        self._short: dict[tuple[str, int], list[str]] = {}  # see complete
         self.learn(frequencies)
 
     def learn(self, known: Iterable[str]) -> None:
@@ -247,6 +258,18 @@ class Speller:
 
     def complete(self, prefix: str, limit: int = 12) -> list[str]:
         """The most frequent words that start with prefix (prefix itself excluded)."""
+        if len(prefix) > 3:
+            return self._complete(prefix, limit)
+        # Short prefixes are few and the costliest (hundreds of words to rank): keep them.
+        key = (prefix, limit)
+        found = self._short.get(key)
+        if found is None:
+            if len(self._short) > 20000:  # prefixes come from requests: keep the store small
+                self._short.clear()
+            found = self._short[key] = self._complete(prefix, limit)
+        return list(found)
+
+    def _complete(self, prefix: str, limit: int) -> list[str]:
         i = bisect_left(self.sorted, prefix)
         found = []
         while i < len(self.sorted) and self.sorted[i].startswith(prefix):

@@ -308,15 +308,15 @@ class SearchIndex:
         every = ranked
         ranked = _best(every, max(limit, RERANK) * 3)
         if len(wanted) > 1 or number:
-            stem_groups: dict[str, set[int]] = {}
+            stem_words: dict[str, int] = {}
             for i, group in enumerate(plan.all):
-                idx = group.covers if group.part is None else {i}
+                mask = sum(1 << c for c in group.covers) if group.part is None else 1 << i
                 for stem in group.terms:
-                    stem_groups.setdefault(stem, set()).update(idx)
+                    stem_words[stem] = stem_words.get(stem, 0) | mask
             count = len(plan.groups) + number  # a wanted number counts as one more word
             for item in ranked[:RERANK]:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
-                    item[1] *= self._proximity(item[2], stem_groups, count, number)
+                    item[1] *= self._proximity(item[2], stem_words, count, number)
             ranked.sort(key=_order)
         return quoted_first(self, prefer_subsections(self, ranked)), every
 
@@ -332,12 +332,12 @@ class SearchIndex:
             return 1.0
         return min(1.0, (in_title & want).bit_count() / name_words)
 
-    def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
+    def _proximity(self, docnum: int, stem_words: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""
         where = self._stems.get(docnum)
         if where is None:
             where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
-        factor = proximity(where, stem_groups, count, number)
+        factor = proximity(where, stem_words, count, number)
         if number and not where.numerals:
             factor *= NO_NUMBER
         return factor

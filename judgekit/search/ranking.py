@@ -7,17 +7,19 @@ A ranked item is [tier, value, docnum, words found]; the index passed in is a Se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
 RERANK = 50
 QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One result: an item, and the other versions in which the same topic matched."""
+class Hit(NamedTuple):
+    """One result: an item, and the other versions in which the same topic matched.
+
+    A named tuple, not a frozen dataclass: as immutable, and built several times faster (a frozen
+    dataclass sets each field through object.__setattr__, 20 results a query).
+    """
 
     document: str
     version: str
