@@ -210,8 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Search from the terminal; --json prints what /api/search returns."""
-    from judgekit.search.analysis import snippet_plain
     from judgekit.search.service import SearchParamError, run_search
+    from judgekit.search.snippets import snippet_plain
 
     corpus = _corpus_or_exit(args.root)
     params = {

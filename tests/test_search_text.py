@@ -12,11 +12,10 @@ from judgekit.search.analysis import (
     parse_query,
     positions,
     proximity,
-    snippet,
-    snippet_plain,
     stems,
     title_key,
 )
+from judgekit.search.snippets import snippet, snippet_plain
 
 
 @pytest.mark.parametrize(

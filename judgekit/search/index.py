@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 import threading
 from bisect import bisect_left
 from dataclasses import dataclass, replace
@@ -19,7 +18,6 @@ from judgekit.search.analysis import (
     positions,
     proximity,
     stems,
-    text_stems,
     title_key,
 )
 from judgekit.search.query import (
@@ -33,8 +31,9 @@ from judgekit.search.query import (
     word_groups,
     wordings,
 )
-from judgekit.search.ranking import Hit, collapse, prefer_subsections, quoted_first
+from judgekit.search.ranking import Hit, best_of, collapse, order, prefer_subsections, quoted_first
 from judgekit.search.scoring import TermScores, accumulate
+from judgekit.search.snippets import text_stems
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
 # An exact card title beats everything (the card page gathers its rulings), then an exact
@@ -119,6 +118,7 @@ class SearchIndex:
         self._card_keys = [key for key, _ in self.card_names]  # for bisect
         self._base = [1.0 if m["current"] else SUPERSEDED for m in meta]
         self._editions = [m["edition"] for m in meta]
+        self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
         self._places = self.places = [(m["document"], m["version"]) for m in meta]
         self.topics = [m["topic"] for m in meta]
         self.keys = [m["key"] for m in meta]
@@ -286,27 +286,34 @@ class SearchIndex:
         want = sum(1 << i for i in wanted)
         coord = [(k / len(wanted)) ** COORD_POWER for k in range(len(plan.all) + 1)]
         away = LEAN_AWAY if lean != DEFAULT_LEAN or strong else DEFAULT_AWAY
-        base, editions, places = self._base, self._editions, self._places
+        base, factor = self._base, self._lean_factors(lean, away)
         ranked = []
+        # The hot loop (once per match): what only a few items need is done after it.
         for docnum, (score, found, in_title) in acc.items():
-            found &= want
-            count = found.bit_count()
-            value = score * coord[count] * base[docnum]
-            if lean and editions[docnum] != lean:
-                value *= away
-            if mentioned and places[docnum] in mentioned:
-                value *= MENTIONED
-            tier = exact.get(docnum, 0)
-            if (
-                not tier
+            count = (found & want).bit_count()
+            titled = (
+                in_title
                 and in_title & want == want
                 and self._name_share(docnum, in_title, want) >= CARD_NAME_SHARE
-            ):
-                tier = 2
-            ranked.append([tier, value, docnum, count])
+            )
+            ranked.append(
+                [
+                    2 if titled else 0,
+                    score * coord[count] * base[docnum] * factor[docnum],
+                    docnum,
+                    count,
+                ]
+            )
+        if mentioned:
+            for item in ranked:
+                if self._places[item[2]] in mentioned:
+                    item[1] *= MENTIONED
+        if exact:
+            for item in ranked:
+                item[0] = exact.get(item[2], item[0])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
-        ranked = _best(every, max(limit, RERANK) * 3)
+        ranked = best_of(every, max(limit, RERANK) * 3)
         if len(wanted) > 1 or number:
             stem_words: dict[str, int] = {}
             for i, group in enumerate(plan.all):
@@ -317,8 +324,18 @@ class SearchIndex:
             for item in ranked[:RERANK]:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
                     item[1] *= self._proximity(item[2], stem_words, count, number)
-            ranked.sort(key=_order)
+            ranked.sort(key=order)
         return quoted_first(self, prefer_subsections(self, ranked)), every
+
+    def _lean_factors(self, lean: str | None, away: float) -> list[float]:
+        """Each item's factor for leaning to one game: away for the other game's, else 1."""
+        key = (lean, away)
+        found = self._leaning.get(key)
+        if found is None:
+            found = self._leaning[key] = [
+                away if lean and edition != lean else 1.0 for edition in self._editions
+            ]
+        return found
 
     def _name_share(self, docnum: int, in_title: int, want: int) -> float:
         """The share of a card's name the judge typed (1 for any other item).
@@ -379,13 +396,3 @@ def _always(_word: str) -> bool:
 
 def _top(outcome: Outcome) -> list[tuple[str, str, str]]:
     return [(h.document, h.version, h.id) for h in outcome.hits[:3]]
-
-
-def _order(item: list) -> tuple:
-    return (-item[0], -item[1], item[2])
-
-
-def _best(items: list[list], count: int) -> list[list]:
-    """The first count items in _order (tuples compare in C: no key function per item)."""
-    keyed = heapq.nsmallest(count, [(-it[0], -it[1], it[2], it) for it in items])
-    return [k[3] for k in keyed]

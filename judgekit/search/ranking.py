@@ -7,6 +7,8 @@ A ranked item is [tier, value, docnum, words found]; the index passed in is a Se
 
 from __future__ import annotations
 
+import heapq
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
@@ -34,8 +36,29 @@ class Hit(NamedTuple):
     older: tuple[tuple[str, str, str], ...] = ()  # (version, id, text) that matched more words
 
 
-def _order(item: list) -> tuple:
+def order(item: list) -> tuple:
+    """The sort key of a ranked item: tier, then value (both highest first), then item number."""
     return (-item[0], -item[1], item[2])
+
+
+def best_of(items: list[list], count: int) -> list[list]:
+    """The first count items in order, without ordering every match (a big corpus has thousands).
+
+    Items of a tier come first; among the rest, those at or above the count-th best value (found
+    by a heap over the values alone), ordered, then cut: the same as sorting all and cutting.
+    """
+    if len(items) <= count:
+        return sorted(items, key=order)
+    tiered = [it for it in items if it[0]]
+    if len(tiered) >= count:
+        return heapq.nsmallest(count, tiered, key=order)
+    tiered.sort(key=order)
+    rest = count - len(tiered)
+    plain = [it for it in items if not it[0]] if tiered else items
+    cut = heapq.nlargest(rest, map(itemgetter(1), plain))[-1]
+    top = [it for it in plain if it[1] >= cut]
+    top.sort(key=order)
+    return tiered + top[:rest]
 
 
 def prefer_subsections(index: Any, ranked: list) -> list:
@@ -50,13 +73,13 @@ def prefer_subsections(index: Any, ranked: list) -> list:
     for item in ranked[:RERANK]:
         parent_num = parents[item[2]]
         parent = place.get(parent_num) if parent_num >= 0 else None
-        if parent is None or parent[0] >= 3 or _order(parent) > _order(item):
+        if parent is None or parent[0] >= 3 or order(parent) > order(item):
             continue
         if item[3] >= parent[3] and item[1] >= CHILD_SHARE * parent[1]:
             item[0], item[1] = parent[0], parent[1] * 1.001
             moved = True
     if moved:
-        ranked.sort(key=_order)
+        ranked.sort(key=order)
     return ranked
 
 
@@ -86,9 +109,11 @@ def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
     live = {names[d] for d in docs if current[d]}
     if len(live) == len(matched):
         return len(matched)
-    successors = index.successors
+    dead, successors = matched - live, index.successors
     folded = {
-        names[d] for d in docs if names[d] not in live and any(s in live for s in successors[d])
+        names[d]
+        for d in docs
+        if successors[d] and names[d] in dead and any(s in live for s in successors[d])
     }
     return len(matched) - len(folded)
 
@@ -202,12 +227,12 @@ def quoted_first(index: Any, ranked: list) -> list:
         below = [
             s
             for s in map(shown.get, quoted[item[2]])
-            if s is not None and s[0] >= item[0] and _order(s) > _order(item)
+            if s is not None and s[0] >= item[0] and order(s) > order(item)
         ]
         if below:
-            last = max(below, key=_order)
+            last = max(below, key=order)
             item[0], item[1] = last[0], last[1] * QUOTE_SHARE
             moved = True
     if moved:
-        ranked.sort(key=_order)
+        ranked.sort(key=order)
     return ranked

@@ -109,20 +109,33 @@ def accumulate(
             continue
         for term, weight in group.terms.items():
             for field in FIELDS:
-                title = own and field == "title"
-                for doc, value in scores.of(field, term).items():
-                    if allowed is not None and doc not in allowed:
-                        continue
-                    entry = acc.get(doc)
-                    if entry is None:
-                        entry = acc[doc] = [0.0, 0, 0]
-                    entry[0] += weight * value
-                    entry[1] |= mask
-                    if title:
-                        entry[2] |= mask
+                _add(acc, scores.of(field, term), weight, mask, own and field == "title", allowed)
         for seq in group.phrases:
             _phrase(scores, acc, seq, EXPANSION_WEIGHT, mask, allowed, phrase_in)
     return acc
+
+
+def _add(
+    acc: dict[int, list],
+    postings: dict[int, float],
+    weight: float,
+    mask: int,
+    title: bool,
+    allowed: frozenset[int] | None,
+) -> None:
+    """Add one term's scores in one field to the items holding it (the hot loop of a query)."""
+    if allowed is not None:
+        postings = {doc: value for doc, value in postings.items() if doc in allowed}
+    title_mask = mask if title else 0
+    get = acc.get
+    for doc, value in postings.items():
+        entry = get(doc)
+        if entry is None:
+            acc[doc] = [weight * value, mask, title_mask]
+        else:
+            entry[0] += weight * value
+            entry[1] |= mask
+            entry[2] |= title_mask
 
 
 def _phrase(scores, acc, seq, weight, mask, allowed, phrase_in) -> None:

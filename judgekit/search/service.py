@@ -12,10 +12,11 @@ from typing import Any
 from judgekit.corpus.model import ENTRY_KINDS, Corpus
 from judgekit.render.library import Library
 from judgekit.render.text import quoted
-from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query, snippet
+from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
 from judgekit.search.query import version_names
+from judgekit.search.snippets import snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.vocabulary import load_vocabulary
 from judgekit.shapes.reading import entry_summary
