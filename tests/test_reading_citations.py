@@ -161,8 +161,8 @@ def test_real_corpus_beaming_cites_the_section_page(lib):
 WARNING = (
     "Only this computer can open this link: it names {host}, this computer’s own address, so "
     "other judges cannot follow it. To share links, restart with judgekit serve --host 0.0.0.0 "
-    "(links then name this computer’s network address), or give the address judges open with "
-    "--base-url, e.g. judgekit serve --base-url http://192.168.1.20:8000."
+    "(links then name this computer’s network address), or name the address judges open with "
+    "--base-url (judgekit serve --base-url http://address:port)."
 )
 
 
