@@ -24,6 +24,7 @@ once per version pair, in the Library's memos.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -55,7 +56,7 @@ class Elsewhere:
     """A sentence of the newer version that says what a removed sentence said."""
 
     unit: Unit  # the newer sentence (its entry's id is ``unit.entry``)
-    score: float  # the share of the removed sentence's words it holds, in order
+    score: float  # ``coverage``: how closely it holds the removed sentence's words, in order
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def find(index: _Indexed, sentence: Unit) -> Elsewhere | None:
     return Elsewhere(index.units[best[2]], -best[0])
 
 
-def finder(lib: Library, old: Version, new: Version):
+def finder(lib: Library, old: Version, new: Version) -> Callable[[Unit], Elsewhere | None]:
     """A lookup of removed sentences in ``new`` for the pair (old, new), its answers kept."""
     cache = lib.memo("elsewhere")
     index = _index(lib, new)
