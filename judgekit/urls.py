@@ -7,12 +7,38 @@ absolute link is made from a known base address, never from a request's Host hea
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 
 def _q(part: str) -> str:
     return quote(part, safe="")
+
+
+def only_this_computer(base_url: str) -> str | None:
+    """The host of ``base_url`` if only this computer can open it (loopback), else None.
+
+    127.0.0.0/8, ::1, "localhost" (and names under it), and 0.0.0.0 / :: (a listening address,
+    not one a browser elsewhere can reach). A relative or unparsable address gives None.
+    """
+    try:
+        host = urlsplit(base_url).hostname
+    except ValueError:  # e.g. an unclosed "[" in the address
+        return None
+    if not host:
+        return None
+    name = host.rstrip(".").casefold()
+    if name == "localhost" or name.endswith(".localhost"):
+        return host
+    try:
+        address = ipaddress.ip_address(name.split("%")[0])  # ::1%lo: a zone does not matter
+    except ValueError:
+        return None
+    if address.is_loopback or address.is_unspecified:
+        return host
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1
+    return host if mapped is not None and mapped.is_loopback else None
 
 
 def area(kind: str) -> str:

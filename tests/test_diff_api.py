@@ -82,6 +82,7 @@ def test_api_diff_shape(dclient):
                 "from": "You <del>may</del> draw a card.",
                 "to": "You <ins>must</ins> draw a card.",
             },
+            "elsewhere": None,
         }
     ]
     assert wording["alignment_entries"] == {

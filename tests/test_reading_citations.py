@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import html as htmllib
+import json
+import re
 
 import pytest
 
-from judgekit import create_app
+from judgekit import create_app, urls
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
 
@@ -154,3 +156,74 @@ def test_real_corpus_beaming_cites_the_section_page(lib):
     assert lib.citation_short(entry) == "2E v4 p. 10, Order – Beam Personnel"
     ruling = lib.corpus.entry("1e-current-rulings", "2000-02-28", "cumulative")
     assert lib.citation_title(ruling) == "1E Current Rulings 2/28/00, Rulings – cumulative"
+
+
+WARNING = (
+    "Only this computer can open this link: it names {host}, this computer’s own address, so "
+    "other judges cannot follow it. To share links, restart with judgekit serve --host 0.0.0.0 "
+    "(links then name this computer’s network address), or name the address judges open with "
+    "--base-url (judgekit serve --base-url http://address:port)."
+)
+
+
+def citation_box(base_url: str) -> str:
+    """The citation box of an entry page, served with ``base_url`` as BASE_URL, as plain words."""
+    app = create_app({"TESTING": True, "CORPUS_DIR": str(CITES), "BASE_URL": base_url})
+    page = app.test_client().get("/rules/book/4/beaming").get_data(as_text=True)
+    box = page[page.index('<div class="citation"') :]
+    box = box[: box.index('<p class="citation-short">')]
+    box = re.sub(r"<br>|</p>", " ", box)
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", "", box)).split())
+
+
+@pytest.mark.parametrize(
+    ("base_url", "host"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1"),
+        ("http://127.1.2.3:5000", "127.1.2.3"),
+        ("http://localhost:8000", "localhost"),
+        ("http://[::1]:8000", "::1"),
+        ("http://0.0.0.0:8000", "0.0.0.0"),
+    ],
+)
+def test_loopback_link_warns_beside_it(base_url, host):
+    words = citation_box(base_url)
+    assert words.startswith(
+        "2E Book v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, in 2. Execute "
+        f"Orders, p. 8 {base_url}/rules/book/4/beaming "
+    )
+    assert words.endswith(WARNING.format(host=host))
+
+
+@pytest.mark.parametrize(
+    "base_url", ["http://192.168.1.20:8000", "https://judges.example.org", "http://10.0.0.5"]
+)
+def test_network_link_has_no_warning(base_url):
+    words = citation_box(base_url)
+    assert words.endswith(f"p. 8 {base_url}/rules/book/4/beaming")
+    assert "Only this computer" not in words
+
+
+@pytest.mark.parametrize(
+    ("base_url", "host"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1"),
+        ("http://LOCALHOST.:8000", "localhost."),
+        ("http://judge.localhost", "judge.localhost"),
+        ("http://[::ffff:127.0.0.1]:8000", "::ffff:127.0.0.1"),
+        ("http://[::]:8000", "::"),
+        ("http://192.168.1.20:8000", None),
+        ("https://127.example.org", None),
+        ("http://[::1", None),  # unparsable: no claim either way
+        ("", None),  # the static pack: relative links
+    ],
+)
+def test_only_this_computer(base_url, host):
+    assert urls.only_this_computer(base_url) == host
+
+
+def test_entry_json_carries_no_absolute_link(cc):
+    # The JSON twin gives the citation and a relative url: there is no host in it to warn about.
+    data = cc.get("/api/entries/book/4/beaming").get_json()
+    assert data["url"] == "/rules/book/4/beaming"
+    assert "127.0.0.1" not in json.dumps(data) and "192.168.1.20" not in json.dumps(data)

@@ -219,3 +219,70 @@ def test_without_javascript_its_controls_stay_hidden(browser, blocked, live_serv
         page.goto(live_server + MAIN_PAGES["entry"])
         assert not page.get_by_role("button", name="Copy citation").is_visible()
         assert page.locator(".citation-short").is_visible()
+
+
+# The compare page's sticky display bar: its links, and whether any is cut off or overflows.
+TOOLBAR_LINKS = """() => [...document.querySelectorAll('.df-toggles a')].map(a => {
+  const r = a.getBoundingClientRect(), g = a.parentElement.getBoundingClientRect();
+  return {text: a.textContent.trim(), x: r.x, y: r.y, w: r.width, h: r.height,
+          clipped: r.right > g.right + 0.5 || r.left < g.left - 0.5,
+          overflows: a.scrollWidth > a.clientWidth + 1 || a.scrollHeight > a.clientHeight + 1};
+})"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_compare_toolbar_is_one_row_on_a_phone(browser, blocked, live_server, width):
+    with context_for(browser, blocked, width) as context:
+        page = context.new_page()
+        page.goto(live_server + MAIN_PAGES["diff"])
+        links = page.evaluate(TOOLBAR_LINKS)
+        # No control dropped: both layouts and both typography choices, with their full words.
+        assert [link["text"] for link in links] == [
+            "Inline",
+            "Side by side",
+            "Hide typography",
+            "Show typography",
+        ]
+        assert len({round(link["y"]) for link in links}) == 1, "the bar takes more than one row"
+        for link in links:
+            assert link["h"] >= 44 and link["w"] >= 24, link
+            assert not link["clipped"] and not link["overflows"], link
+            assert 0 <= link["x"] and link["x"] + link["w"] <= width
+        bar = page.locator(".df-toggles").bounding_box()
+        assert bar["height"] < 2 * 44
+        assert page.evaluate(SIDEWAYS) == 0
+        # Sticky: far down the page the bar sits at the top, still one row.
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight / 2)")
+        stuck = page.locator(".df-toggles").bounding_box()
+        assert abs(stuck["y"]) < 1 and stuck["height"] == bar["height"]
+    assert len(blocked) == 0
+
+
+def test_compare_toolbar_on_a_laptop_keeps_one_line_labels(browser, blocked, live_server):
+    with context_for(browser, blocked, 1280) as context:
+        page = context.new_page()
+        page.goto(live_server + MAIN_PAGES["diff"])
+        links = page.evaluate(TOOLBAR_LINKS)
+        assert len({round(link["y"]) for link in links}) == 1
+        assert all(link["h"] == 44 for link in links), links  # one line of text each
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_entry_rule_text_comes_before_the_citation(browser, blocked, live_server, javascript):
+    with context_for(browser, blocked, 360, java_script_enabled=javascript) as context:
+        page = context.new_page()
+        page.goto(live_server + MAIN_PAGES["entry"])
+        title = page.locator(".entry-header h1").bounding_box()
+        body = page.locator(".entry-body").bounding_box()
+        first = page.locator(".entry-body p").first.bounding_box()
+        citation = page.locator(".citation").bounding_box()
+        # The rule text follows the title and starts on the first screen; the citation follows it.
+        assert title["y"] + title["height"] <= body["y"] and first["y"] < 740
+        assert body["y"] + body["height"] <= citation["y"]
+        assert (
+            page.locator(".entry-body p")
+            .first.inner_text()
+            .startswith(
+                "This order allows you to move around your personnel and equipment at a mission."
+            )
+        )

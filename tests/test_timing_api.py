@@ -146,7 +146,16 @@ def test_response_steps_name_their_triggers(client):
 def test_api_404s(client, url, message):
     response = client.get(url)
     assert response.status_code == 404
-    assert response.get_json() == {"error": "Not Found", "status": 404, "message": message}
+    data = response.get_json()
+    nearest = data.pop("nearest", None)
+    assert data == {"error": "Not Found", "status": 404, "message": message}
+    if url == "/api/timing/nope":
+        # Nothing near "nope": every sequence is listed (tests/test_timing_nearest.py has more).
+        assert [n["url"] for n in nearest] == [
+            f"/timing/{s}?version=4" for s in message.split("(known: ")[1].rstrip(")").split(", ")
+        ]
+    else:
+        assert nearest is None
 
 
 @pytest.mark.parametrize(

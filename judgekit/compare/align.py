@@ -51,7 +51,8 @@ class Group:
     rows: tuple[Row, ...]
 
 
-def _entry_units(lib: Library, entry: Entry) -> tuple[Unit, ...]:
+def entry_units(lib: Library, entry: Entry) -> tuple[Unit, ...]:
+    """An entry's sentences (``sentences.units``), cut once per Library."""
     cache = lib.memo("sentence-units")
     key = (entry.document, entry.version, entry.id)
     if key not in cache:
@@ -232,8 +233,8 @@ def align_entries(
     ``home`` maps an older entry's id to its counterpart's (the same rule, for order and status);
     a sentence matched outside its counterpart has ``moved`` across entries.
     """
-    old = [u for e in olds for u in _entry_units(lib, e)]
-    new = [u for e in news for u in _entry_units(lib, e)]
+    old = [u for e in olds for u in entry_units(lib, e)]
+    new = [u for e in news for u in entry_units(lib, e)]
     matcher = _Matcher(old, new, home)
     matcher.in_order()
     matcher.same_anywhere()

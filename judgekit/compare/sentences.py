@@ -66,6 +66,11 @@ def stems(key: str) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall(key.casefold()) if w not in _STOP)
 
 
+def content_words(key: str) -> tuple[str, ...]:
+    """The content words of a sentence's key, stemmed, in reading order."""
+    return tuple(stem(w) for w in _WORD.findall(key.casefold()) if w not in _STOP)
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """A paragraph's sentences, as printed; abbreviations and initials do not end one."""
     out: list[str] = []

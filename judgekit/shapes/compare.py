@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekit import urls
-from judgekit.compare import align, diff
+from judgekit.compare import align, diff, elsewhere
 from judgekit.compare.align import Row
 from judgekit.compare.diff import Comparison
 from judgekit.compare.sentences import Unit
@@ -69,8 +69,35 @@ def _unit_text(unit: Unit | None) -> str | None:
     return unit.text if unit is not None else None
 
 
-def row_dict(row: Row, typography: bool = False) -> dict[str, Any]:
-    """One aligned sentence: its older and newer form, status, and a word diff when they differ."""
+def elsewhere_dict(lib: Library, comparison: Comparison, row: Row) -> dict[str, Any] | None:
+    """For a removed sentence, where the newer side still says it (the editor's suggestion)."""
+    if row.status != "removed" or row.old is None:
+        return None
+    found = elsewhere.finder(lib, comparison.old, comparison.new)(row.old)
+    if found is None:
+        return None
+    entry = comparison.new.entries[found.unit.entry]
+    return {
+        # An interpretation, not the rulebook's words: pages mark it as the editor's.
+        "editorial": True,
+        "version": comparison.new.id,
+        "version_title": comparison.new.short_title,
+        "entry": entry.id,
+        "title": entry.title,
+        "url": lib.entry_url(entry),
+        "api_url": lib.entry_api_url(entry),
+        "sentence": found.unit.text,
+        "score": round(found.score, 2),
+    }
+
+
+def row_dict(
+    row: Row, typography: bool = False, said: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """One aligned sentence: its older and newer form, status, and a word diff when they differ.
+
+    ``said``: for a removed sentence, where the newer version still says it (editorial).
+    """
     old, new = row.old, row.new
     shown = old is not None and new is not None and (row.edited or (typography and row.typography))
     return {
@@ -85,6 +112,7 @@ def row_dict(row: Row, typography: bool = False) -> dict[str, Any]:
         "from_item": bool(old and old.item),
         "to_item": bool(new and new.item),
         "diff": diff_html(old.text, new.text, typography=typography) if shown else None,
+        "elsewhere": said,
     }
 
 
@@ -126,7 +154,7 @@ def change_dict(
         "title_diff": diff_html(old.title, new.title, typography=typography, casefold=True)
         if both
         else None,
-        "alignment": [row_dict(r, typography) for r in rows],
+        "alignment": [row_dict(r, typography, elsewhere_dict(lib, comparison, r)) for r in rows],
         "alignment_entries": _titles(rows, comparison),
         # An added or removed entry is shown whole, as it reads.
         "html": None if both else lib.html(either),

@@ -15,7 +15,7 @@ from judgekit.compare.history import Tributary, tributaries
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render.library import Library
-from judgekit.shapes.compare import compare_url, crumbs, row_dict
+from judgekit.shapes.compare import compare_url, crumbs, elsewhere_dict, row_dict
 
 
 def _entry_fields(lib: Library, entry: Entry | None) -> dict[str, Any]:
@@ -58,7 +58,9 @@ def _diffs(
         "title_diff": diff_html(
             change.old.title, change.new.title, typography=typography, casefold=True
         ),
-        "alignment": [row_dict(r, typography) for r in rows] if shown else [],
+        "alignment": [row_dict(r, typography, elsewhere_dict(lib, comparison, r)) for r in rows]
+        if shown
+        else [],
         "alignment_entries": {
             "from": {r.old.entry: previous.entries[r.old.entry].title for r in rows if r.old},
             "to": {r.new.entry: step.version.entries[r.new.entry].title for r in rows if r.new},

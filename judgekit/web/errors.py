@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import NoReturn
+
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import BadHost, HTTPException
+from werkzeug.exceptions import BadHost, HTTPException, NotFound
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """A page near what a 404 asked for: its title, where it is, and its address."""
+
+    title: str
+    where: str
+    url: str
+
+
+class NotFoundNear(NotFound):
+    """A 404 that knows the nearest real pages (the error page links them, the JSON lists them)."""
+
+    def __init__(self, description: str, nearest: list[Nearest]) -> None:
+        super().__init__(description)
+        self.nearest = tuple(nearest)
+
+
+def not_found_near(description: str, nearest: list[Nearest]) -> NoReturn:
+    """Answer 404 with ``description`` and links to the ``nearest`` pages."""
+    raise NotFoundNear(description, nearest)
 
 
 def wants_json() -> bool:
@@ -17,14 +42,21 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
     message = exc.description or exc.name
     # The exception's own headers stay, e.g. the Allow that a 405 must carry.
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+    nearest = getattr(exc, "nearest", None)
     if wants_json():
-        body = jsonify({"error": exc.name, "status": exc.code, "message": message})
-        return body, exc.code, headers
+        answer = {"error": exc.name, "status": exc.code, "message": message}
+        if nearest is not None:
+            answer["nearest"] = [
+                {"title": n.title, "where": n.where, "url": n.url} for n in nearest
+            ]
+        return jsonify(answer), exc.code, headers
     if isinstance(exc, BadHost):
         # No URL can be built for this Host header, so not the error page, whose links need them.
         headers.append(("Content-Type", "text/plain; charset=utf-8"))
         return f"{exc.code} {exc.name}: {message}\n", exc.code, headers
-    page = render_template("error.html", status=exc.code, name=exc.name, message=message)
+    page = render_template(
+        "error.html", status=exc.code, name=exc.name, message=message, nearest=nearest
+    )
     return page, exc.code, headers
 
 

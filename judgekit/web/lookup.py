@@ -8,8 +8,11 @@ from judgekit.compare import diff
 from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render import card_index
-from judgekit.timing.model import Sequence
+from judgekit.timing.base import Step
+from judgekit.timing.model import Sequence, sequence_url
+from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 from judgekit.web.context import current_library, current_timing
+from judgekit.web.errors import Nearest, not_found_near
 
 
 def find_document(document: str) -> Document:
@@ -99,8 +102,16 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
     """The sequence in a version (default: the one in force), or a 404 naming what is unknown."""
     versions = current_timing().versions(sequence_id)
     if not versions:
-        known = ", ".join(current_timing().ids())
-        abort(404, description=f"unknown timing sequence {sequence_id!r} (known: {known})")
+        timing = current_timing()
+        known = ", ".join(timing.ids())
+        message = f"unknown timing sequence {sequence_id!r} (known: {known})"
+        near = nearest_sequences(timing, sequence_id)
+        if near:
+            named = ", ".join(f"{s.title} ({s.id})" for s in near)
+            message = f"unknown timing sequence {sequence_id!r}; nearest: {named}; known: {known}"
+        else:  # nothing near: link them all, there are few
+            near = [timing.versions(i)[-1] for i in timing.ids()]
+        not_found_near(message, [_sequence_link(s) for s in near])
     if not version:
         return versions[-1]
     for seq in versions:
@@ -108,6 +119,35 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
             return seq
     known = ", ".join(s.version for s in versions)
     abort(404, description=f"sequence {sequence_id!r} has no version {version!r} (known: {known})")
+
+
+def _version_name(seq: Sequence) -> str:
+    version = current_library().corpus.version(seq.document, seq.version)
+    return version.short_title or seq.version
+
+
+def _sequence_link(seq: Sequence) -> Nearest:
+    return Nearest(seq.title, f"timing sequence, {_version_name(seq)}", sequence_url(seq))
+
+
+def _step_link(seq: Sequence, step: Step) -> Nearest:
+    where = f"{seq.title}, {_version_name(seq)}"
+    return Nearest(f"Step {step.label}: {step_name(step)}", where, sequence_url(seq, step))
+
+
+def find_step(seq: Sequence, key: str) -> Step:
+    """A step of ``seq`` by number or id, or a 404 naming the nearest steps (else the main ones)."""
+    found = seq.find(key)
+    if found is not None:
+        return found
+    message = f"unknown step {key!r} in {seq.id!r} {seq.version}"
+    near = nearest_steps(seq, key)
+    if near:
+        message += "; nearest: " + ", ".join(f"step {s.label} “{step_name(s)}”" for s in near)
+    else:
+        near = list(seq.steps)
+        message += "; no step is near it, its main steps are " + ", ".join(s.label for s in near)
+    not_found_near(message, [_step_link(seq, s) for s in near])
 
 
 def find_card(edition: str, card_id: str) -> Card:

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
+from judgekit import urls
 from judgekit.corpus.model import Entry, Version
 from judgekit.render import card_index
 from judgekit.render import glossary as glossary_links
@@ -71,6 +72,8 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
         "document": serialize.document_summary(lib, doc),
         "permalink": permalink,
         "citation_text": f"{data['citation']}\n{permalink}",
+        # Other judges cannot open a link to this computer's loopback address: say so by it.
+        "permalink_local_host": urls.only_this_computer(base_url),
         "history_url": diff_json.history_url(lib, entry.document, entry.id),
         "labels": {f"{v.document}/{v.id}": lib.label(v) for v in lib.corpus.versions()},
         **_neighbours(lib, entry),

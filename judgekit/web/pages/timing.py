@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
 from judgekit.shapes.timing import (
@@ -17,7 +17,7 @@ from judgekit.timing.calculator import CalcError
 from judgekit.timing.model import END, sequence_url
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_timing as timing
-from judgekit.web.lookup import find_sequence
+from judgekit.web.lookup import find_sequence, find_step
 
 bp = Blueprint("timing", __name__)
 
@@ -37,9 +37,8 @@ def sequence(sequence_id: str) -> ResponseReturnValue:
     key = request.args.get("step") or seq.flat[0].number
     step = None
     if key != END:
-        step = next((s for s in flat_steps(data["steps"]) if key in (s["number"], s["id"])), None)
-        if step is None:
-            abort(404, description=f"unknown step {key!r} in {seq.id!r} {seq.version}")
+        number = find_step(seq, key).number
+        step = next(s for s in flat_steps(data["steps"]) if s["number"] == number)
     calc_args = {k: request.args[k] for k in PARAMS if request.args.get(k, "").strip()}
     calc, calc_error, status = None, None, 200
     if seq.calculator and calc_args:
