@@ -85,7 +85,7 @@ def _warm(app) -> None:
     from judgekit.web.sitemap import all_paths
 
     start = time.perf_counter()
-    app.extensions["judgekit"]["search"].index.scores.warm()
+    app.extensions["judgekit"]["search"].warm()
     count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
     # Said, so that whoever watches (a judge, a benchmark) knows every page is now instant.
     print(f"all {count} pages ready in memory ({time.perf_counter() - start:.1f} s)", flush=True)

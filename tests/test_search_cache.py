@@ -161,7 +161,7 @@ def test_processes_starting_together_build_once(corpus_copy, tmp_path):
 
 
 def test_load_or_build_without_a_folder_builds_in_memory():
-    from judgekit.search.service import entry_docs
+    from judgekit.search.sources import entry_docs
 
     lib = Library(load_corpus(SEARCH))
     index, how = load_or_build(None, "k", 16, lambda: entry_docs(lib))
@@ -260,3 +260,19 @@ def test_a_file_where_the_entry_folder_should_be_is_repaired_and_reported(
     assert entry.is_dir() and not entry.is_symlink()
     assert (tmp_path / "elsewhere").read_text() == "not an index"  # a link's target is left alone
     assert open_index(corpus_copy, cache).how == "cache"
+
+
+def test_warm_up_does_the_first_queries_work_ahead_and_changes_no_answer(corpus_copy):
+    cold = open_index(corpus_copy, None)
+    queries = ["dilemma", "beam personnel", "opponent", "d"]
+    before = [cold.search({"q": q}) for q in queries]
+    warmed = open_index(corpus_copy, None)
+    count = warmed.warm()
+    index = warmed.index
+    assert count == index.doc_count() == len(index.meta)
+    # Every term's scores are read: a query now never asks Whoosh.
+    reader = index.searcher().reader()
+    assert sum(len(list(reader.lexicon(f))) for f in ("title", "text")) == len(index.scores._scores)
+    index.searcher = None  # any further read of Whoosh would fail
+    index.scores._searcher = None
+    assert [warmed.search({"q": q}) for q in queries] == before

@@ -199,3 +199,33 @@ def test_a_step_renamed_since_an_older_version_is_one_result_with_chips(client):
     ]
     for chip in also_in:
         assert client.get(chip["url"]).status_code == 200, chip
+
+
+@pytest.mark.parametrize(
+    "query", ["choose personnel mission attempt", "can I respond during a dilemma"]
+)
+def test_an_older_steps_chip_names_its_own_step_whatever_was_asked_before(app, query):
+    # Each chip is described once and kept: it must be the older step's own number and heading,
+    # not those of whichever newer step first showed it (an older step may be numbered 2.a
+    # where the newer one is 2.d).
+    for warm in (False, True):
+        with app.test_client() as fresh:
+            if warm:
+                current_search_of(app).warm()
+            chips = [
+                chip
+                for r in search(fresh, q=query, limit=50)["results"]
+                if r["kind"] == "step"
+                for chip in r["also_in"]
+            ]
+            assert chips
+            for chip in chips:
+                step = chip["url"].rsplit("step=", 1)[1]
+                assert (
+                    chip["title"].endswith(f", step {step}") or f", step {step}:" in chip["title"]
+                ), chip
+
+
+def current_search_of(app):
+    with app.app_context():
+        return current_search()

@@ -10,7 +10,7 @@ from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.documents import build_ram
 from judgekit.search.index import Filters
-from judgekit.search.service import entry_docs
+from judgekit.search.sources import entry_docs
 
 from .conftest import DATA
 

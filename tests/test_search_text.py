@@ -163,5 +163,5 @@ def test_snippet_plain():
     ],
 )
 def test_proximity(seq, number, factor):
-    groups = {"beam": {0}, "personnel": {1}}
+    groups = {"beam": 0b01, "personnel": 0b10}  # word 0 and word 1 of the query
     assert proximity(positions(seq), groups, 2 + number, number) == pytest.approx(factor)

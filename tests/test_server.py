@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import socket
 import time
@@ -192,3 +193,26 @@ def test_every_page_links_its_json_twin(mini_client, page, twin):
     html = mini_client.get(page).get_data(as_text=True)
     assert f'<link rel="alternate" type="application/json" href="{twin}">' in html
     assert mini_client.get(twin.replace("&amp;", "&")).status_code == 200
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_json_answers_escape_html_characters_however_encoded(debug):
+    import flask
+
+    from judgekit.web.protect import SafeJSONProvider
+
+    app = flask.Flask("t")
+    app.json = SafeJSONProvider(app)
+    app.debug = debug
+    data = {"q": "<b>'a' & “b”</b>", 1: ("t", None, 2.5), "when": None}
+    with app.app_context():
+        body = app.json.response(data).get_data()
+        text = app.json.dumps(data)
+        # An option only the standard library has:
+        plain = app.json.dumps({"z": 1, "q": data["q"]}, sort_keys=True)
+    for raw in (body.decode(), text):
+        assert not any(c in raw for c in "<>&'"), raw
+        assert json.loads(raw) == {"q": "<b>'a' & “b”</b>", "1": ["t", None, 2.5], "when": None}
+    assert not any(c in plain for c in "<>&'") and plain.startswith('{"q":')
+    assert "“b”" in text  # UTF-8, not \u escapes, as before
+    assert body.endswith(b"\n") and (b'\n  "q"' in body) == debug  # indented when debugging

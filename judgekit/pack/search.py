@@ -20,7 +20,8 @@ from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.analysis import stems
 from judgekit.search.index import SearchIndex
 from judgekit.search.query import version_names
-from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService, entry_docs
+from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService
+from judgekit.search.sources import entry_docs
 from judgekit.search.vocabulary import Vocabulary, english_words, load_vocabulary, raw_said
 from judgekit.web.context import library_of
 

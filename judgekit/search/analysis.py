@@ -35,6 +35,8 @@ QUESTION_WORDS = frozenset(
 _STEM_FIXES = {"staf": "staff", "respons": "respond", "drew": "draw", "drawn": "draw"}
 _PROTECTED_PREFIXES = ("commandeer",)  # else "commandeer" stems to "command" (the icon)
 
+_NAMING_NO_RULE = STOPS | QUESTION_WORDS
+
 HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b|\bnumber\s+of\b", re.IGNORECASE)
 PROXIMITY = 1.0  # up to double when the query's words stand together in the text
 MAX_QUERY_CHARS = 500
@@ -135,7 +137,7 @@ def parse_query(query: str) -> list[QueryPart]:
             continue
         is_last = typing and i == len(found) - 1 and m.end() == len(query.rstrip())
         parts.append(QueryPart(m.group().lower().replace("’", "'"), False, is_last, *m.span()))
-    meaningful = [p for p in parts if p.phrase or (p.text not in STOPS | QUESTION_WORDS)]
+    meaningful = [p for p in parts if p.phrase or (p.text not in _NAMING_NO_RULE)]
     if not meaningful:  # "when and while": keep what is not a stop word
         meaningful = [p for p in parts if p.phrase or p.text not in STOPS]
     return meaningful[:MAX_GROUPS]
@@ -159,41 +161,49 @@ def positions(seq: list[str]) -> Positions:
     return Positions(len(seq), {k: tuple(v) for k, v in at.items()}, numerals)
 
 
-def proximity(
-    where: Positions, stem_groups: dict[str, set[int]], count: int, number: bool
-) -> float:
+def proximity(where: Positions, stem_words: dict[str, int], count: int, number: bool) -> float:
     """1 + up to PROXIMITY when the query's words stand close together in a text's terms.
 
-    stem_groups maps each query term to its word(s) of the query; count is how many words the
-    query has. With number, any numeral is one more word.
+    stem_words maps each query term to its word(s) of the query, as a bit mask (bit i for word
+    i); count is how many words the query has. With number, any numeral is one more word.
     """
-    found: dict[int, set[int]] = {}
-    for stem, groups in stem_groups.items():
-        for pos in where.at.get(stem, ()):
-            prev = found.get(pos)  # the groups are only read: share them, unite on a clash
-            found[pos] = groups if prev is None else prev | groups
+    found: dict[int, int] = {}
+    at = where.at
+    for stem, mask in stem_words.items():
+        for pos in at.get(stem, ()):
+            found[pos] = found.get(pos, 0) | mask
     if number:
-        numeral = {count - 1}
+        numeral = 1 << (count - 1)
         for pos in where.numerals:
             found.setdefault(pos, numeral)
-    spots = sorted(found.items())
-    present = set().union(*(g for _, g in spots)) if spots else set()
-    if len(present) < 2:
+    present = 0
+    for mask in found.values():
+        present |= mask
+    need = present.bit_count()
+    if need < 2:
         return 1.0
     # The shortest run of words holding every query word the text holds.
-    need, have, best, left = len(present), {}, where.length + 1, 0
-    for pos, gs in spots:
-        for g in gs:
-            have[g] = have.get(g, 0) + 1
+    spots = sorted(found.items())
+    have: dict[int, int] = {}
+    best, left = where.length + 1, 0
+    for pos, mask in spots:
+        for bit in _bits(mask):
+            have[bit] = have.get(bit, 0) + 1
         while len(have) == need:
             best = min(best, pos - spots[left][0] + 1)
-            for g in spots[left][1]:
-                have[g] -= 1
-                if not have[g]:
-                    del have[g]
+            for bit in _bits(spots[left][1]):
+                have[bit] -= 1
+                if not have[bit]:
+                    del have[bit]
             left += 1
-    share = (len(present) - 1) / (count - 1)
-    return 1.0 + PROXIMITY * share * min(1.0, len(present) / best)
+    share = (need - 1) / (count - 1)
+    return 1.0 + PROXIMITY * share * min(1.0, need / best)
+
+
+@lru_cache(maxsize=1024)
+def _bits(mask: int) -> tuple[int, ...]:
+    """The bits set in a mask, as their numbers."""
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 # -- spelling -----------------------------------------------------------------------------
@@ -229,6 +239,7 @@ class Speller:
         # No word longer than this plus 2 is within 2 edits of a known one.
         self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
+        self._short: dict[tuple[str, int], list[str]] = {}  # see complete
         self.learn(frequencies)
 
     def learn(self, known: Iterable[str]) -> None:
@@ -247,6 +258,18 @@ class Speller:
 
     def complete(self, prefix: str, limit: int = 12) -> list[str]:
         """The most frequent words that start with prefix (prefix itself excluded)."""
+        if len(prefix) > 3:
+            return self._complete(prefix, limit)
+        # Short prefixes are few and the costliest (hundreds of words to rank): keep them.
+        key = (prefix, limit)
+        found = self._short.get(key)
+        if found is None:
+            if len(self._short) > 20000:  # prefixes come from requests: keep the store small
+                self._short.clear()
+            found = self._short[key] = self._complete(prefix, limit)
+        return list(found)
+
+    def _complete(self, prefix: str, limit: int) -> list[str]:
         i = bisect_left(self.sorted, prefix)
         found = []
         while i < len(self.sorted) and self.sorted[i].startswith(prefix):
@@ -290,14 +313,17 @@ def vocabulary(texts: Iterable[str]) -> dict[str, int]:
 
 
 # -- snippets -----------------------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def _tokens(flat: str) -> tuple[tuple[int, int, str], ...]:
-    """Each word of a text with its place and index term (kept: results repeat)."""
-    return tuple(
-        (m.start(), m.end(), s)
-        for m in TOKEN_RE.finditer(flat)
-        if (s := stem_token(m.group())) is not None
-    )
+@dataclass(frozen=True)
+class _Flat:
+    """A text prepared for snippets (kept: results repeat): whitespace made single, each word's
+    place and index term, where each term stands among the words, and how to escape pieces."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    stems: tuple[str, ...]
+    at: dict[str, tuple[int, ...]]
+    escape: Callable[[str], str]
 
 
 def _unchanged(text: str) -> str:
@@ -305,55 +331,85 @@ def _unchanged(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _flat(text: str) -> tuple[str, dict[str, tuple[int, ...]], Callable[[str], str]]:
-    """A text with its whitespace made single, where each index term stands in its tokens, and
-    how to escape its pieces (most texts hold no character HTML needs escaped: skip the work)."""
+def _flat(text: str) -> _Flat:
+    """The _Flat of a text."""
     flat = " ".join(text.split())
+    tokens = [
+        (m.start(), m.end(), s)
+        for m in TOKEN_RE.finditer(flat)
+        if (s := stem_token(m.group())) is not None
+    ]
     at: dict[str, list[int]] = {}
-    for i, token in enumerate(_tokens(flat)):
+    for i, token in enumerate(tokens):
         at.setdefault(token[2], []).append(i)
+    # Most texts hold no character HTML needs escaped: skip the work for them.
     escape = html.escape if any(c in flat for c in "&<>\"'") else _unchanged
-    return flat, {k: tuple(v) for k, v in at.items()}, escape
+    return _Flat(
+        flat,
+        tuple(t[0] for t in tokens),
+        tuple(t[1] for t in tokens),
+        tuple(t[2] for t in tokens),
+        {k: tuple(v) for k, v in at.items()},
+        escape,
+    )
+
+
+def _best_window(flat: _Flat, hits: list[int], width: int) -> int:
+    """The first hit of the window (width characters) holding most distinct query terms."""
+    starts, stems = flat.starts, flat.stems
+    best, best_count, j, counts = 0, -1, 0, {}
+    for i, hit in enumerate(hits):
+        reach = starts[hit] + width - 30
+        while j < len(hits) and starts[hits[j]] < reach:
+            stem = stems[hits[j]]
+            counts[stem] = counts.get(stem, 0) + 1
+            j += 1
+        if len(counts) > best_count:
+            best, best_count = i, len(counts)
+        stem = stems[hit]
+        counts[stem] -= 1
+        if not counts[stem]:
+            del counts[stem]
+    return hits[best]
+
+
+def text_stems(text: str) -> list[str]:
+    """The index terms of a text, in order, as stems() gives them (kept with its snippet data)."""
+    return list(_flat(text).stems)
 
 
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
-    flat, at, escape = _flat(text)
-    if not flat:
+    flat = _flat(text)
+    body, escape = flat.text, flat.escape
+    if not body:
         return ""
-    tokens = _tokens(flat)
-    hits = [tokens[i] for i in sorted(i for t in terms for i in at.get(t, ()))]
+    at = flat.at
+    hits = [i for t in terms if t in at for i in at[t]]
+    hits.sort()
     start = 0
-    if hits and len(flat) > width:
-        # Slide a window along the marks; keep the first with most distinct terms.
-        best, best_count, j, counts = 0, -1, 0, {}
-        for i, (pos, _, _) in enumerate(hits):
-            while j < len(hits) and hits[j][0] < pos + width - 30:
-                counts[hits[j][2]] = counts.get(hits[j][2], 0) + 1
-                j += 1
-            if len(counts) > best_count:
-                best, best_count = i, len(counts)
-            counts[hits[i][2]] -= 1
-            if not counts[hits[i][2]]:
-                del counts[hits[i][2]]
+    if hits and len(body) > width:
+        first = flat.starts[_best_window(flat, hits, width)]
         # Some words of context before the first mark; a full window near the end.
-        start = min(max(0, hits[best][0] - 24), len(flat) - width)
+        start = min(max(0, first - 24), len(body) - width)
         if start:
-            space = flat.find(" ", start)
-            start = space + 1 if 0 <= space < hits[best][0] else hits[best][0]
-    end = min(len(flat), start + width)
-    if end < len(flat):
-        space = flat.rfind(" ", start, end)
+            space = body.find(" ", start)
+            start = space + 1 if 0 <= space < first else first
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
         end = space if space > start else end
     out, pos = [], start
-    for hs, he, _ in hits:
+    starts, ends = flat.starts, flat.ends
+    for i in hits:
+        hs, he = starts[i], ends[i]
         if hs < start or he > end:
             continue
-        out.append(escape(flat[pos:hs]))
-        out.append(f"<mark>{escape(flat[hs:he])}</mark>")
+        out.append(escape(body[pos:hs]))
+        out.append(f"<mark>{escape(body[hs:he])}</mark>")
         pos = he
-    out.append(escape(flat[pos:end]))
-    return ("…" if start else "") + "".join(out) + ("…" if end < len(flat) else "")
+    out.append(escape(body[pos:end]))
+    return ("…" if start else "") + "".join(out) + ("…" if end < len(body) else "")
 
 
 def snippet_plain(marked: str) -> str:

@@ -19,6 +19,7 @@ from judgekit.search.analysis import (
     positions,
     proximity,
     stems,
+    text_stems,
     title_key,
 )
 from judgekit.search.query import (
@@ -105,30 +106,37 @@ class SearchIndex:
             {k: v for k, v in fields.items() if k != "text"} for fields in stored
         ]
         self.by_key: dict[str, int] = {m["key"]: i for i, m in enumerate(self.meta)}
+        self._read_lists()
+        self.scores = TermScores(self.searcher, self.meta)
+
+    def _read_lists(self) -> None:
+        """What ranking reads of every item, as lists by item number: faster than meta dicts."""
+        meta = self.meta
         # Card titles complete as the judge types: "devidian d" means the card Devidian Door.
         self.card_names = sorted(
-            {(title_key(m["name"]), m["name"]) for m in self.meta if m.get("kind") == "card"}
+            {(title_key(m["name"]), m["name"]) for m in meta if m.get("kind") == "card"}
         )
         self._card_keys = [key for key, _ in self.card_names]  # for bisect
-        # What ranking reads of every match, as lists: faster than the meta dicts.
-        self._base = [1.0 if m["current"] else SUPERSEDED for m in self.meta]
-        self._editions = [m["edition"] for m in self.meta]
-        self._places = [(m["document"], m["version"]) for m in self.meta]
-        self.topics = [m["topic"] for m in self.meta]
-        self.keys = [m["key"] for m in self.meta]
-        self.current = [bool(m["current"]) for m in self.meta]
-        self.successors = [tuple(m["successors"]) for m in self.meta]
+        self._base = [1.0 if m["current"] else SUPERSEDED for m in meta]
+        self._editions = [m["edition"] for m in meta]
+        self._places = self.places = [(m["document"], m["version"]) for m in meta]
+        self.topics = [m["topic"] for m in meta]
+        self.keys = [m["key"] for m in meta]
+        self.current = [bool(m["current"]) for m in meta]
+        self.successors = [tuple(m["successors"]) for m in meta]
+        self.parents = [self.by_key.get(m.get("parent") or "", -1) for m in meta]
+        # Which version of a topic a result shows: the one in force, else the newest.
+        self.shown_first = [(bool(m["current"]), m["vorder"]) for m in meta]
         # The topics of the entries each timing step quotes (see ranking.quoted_first).
         self.cited = {
             i: frozenset(self.topics[self.by_key[k]] for k in m["cites"] if k in self.by_key)
-            for i, m in enumerate(self.meta)
+            for i, m in enumerate(meta)
             if m.get("cites")
         }
         # How many words each card's name has (see _name_share).
         self._card_words = {
-            i: len(stems(m["name"])) for i, m in enumerate(self.meta) if m.get("kind") == "card"
+            i: len(stems(m["name"])) for i, m in enumerate(meta) if m.get("kind") == "card"
         }
-        self.scores = TermScores(self.searcher, self.meta)
 
     def searcher(self) -> Searcher:
         """This thread's searcher: Whoosh searchers must not be shared between threads."""
@@ -150,6 +158,14 @@ class SearchIndex:
     def use_versions(self, names: tuple[VersionName, ...]) -> None:
         """Recognise versions named in a question ("beaming in 1.1")."""
         self.versions = names
+
+    def warm(self) -> None:
+        """Read every term's scores and prepare every item's words now (a server's warm-up, in
+        the background), so that no judge's query waits for either."""
+        self.scores.warm()
+        for docnum in range(len(self.meta)):
+            self._proximity(docnum, {}, 1, False)
+            self._joined(docnum)
 
     def known(self, word: str) -> bool:
         """A word of the corpus, the vocabulary or English: never 'corrected'."""
@@ -290,17 +306,17 @@ class SearchIndex:
             ranked.append([tier, value, docnum, count])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
-        ranked = heapq.nsmallest(max(limit, RERANK) * 3, every, key=_order)
+        ranked = _best(every, max(limit, RERANK) * 3)
         if len(wanted) > 1 or number:
-            stem_groups: dict[str, set[int]] = {}
+            stem_words: dict[str, int] = {}
             for i, group in enumerate(plan.all):
-                idx = group.covers if group.part is None else {i}
+                mask = sum(1 << c for c in group.covers) if group.part is None else 1 << i
                 for stem in group.terms:
-                    stem_groups.setdefault(stem, set()).update(idx)
+                    stem_words[stem] = stem_words.get(stem, 0) | mask
             count = len(plan.groups) + number  # a wanted number counts as one more word
             for item in ranked[:RERANK]:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
-                    item[1] *= self._proximity(item[2], stem_groups, count, number)
+                    item[1] *= self._proximity(item[2], stem_words, count, number)
             ranked.sort(key=_order)
         return quoted_first(self, prefer_subsections(self, ranked)), every
 
@@ -316,12 +332,12 @@ class SearchIndex:
             return 1.0
         return min(1.0, (in_title & want).bit_count() / name_words)
 
-    def _proximity(self, docnum: int, stem_groups: dict, count: int, number: bool) -> float:
+    def _proximity(self, docnum: int, stem_words: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""
         where = self._stems.get(docnum)
         if where is None:
-            where = self._stems[docnum] = positions(stems(self.texts[docnum]))
-        factor = proximity(where, stem_groups, count, number)
+            where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
+        factor = proximity(where, stem_words, count, number)
         if number and not where.numerals:
             factor *= NO_NUMBER
         return factor
@@ -367,3 +383,9 @@ def _top(outcome: Outcome) -> list[tuple[str, str, str]]:
 
 def _order(item: list) -> tuple:
     return (-item[0], -item[1], item[2])
+
+
+def _best(items: list[list], count: int) -> list[list]:
+    """The first count items in _order (tuples compare in C: no key function per item)."""
+    keyed = heapq.nsmallest(count, [(-it[0], -it[1], it[2], it) for it in items])
+    return [k[3] for k in keyed]

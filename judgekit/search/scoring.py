@@ -26,12 +26,15 @@ class TermScores:
         self._scores: dict[tuple[str, str], dict[int, float]] = {}
         self._allowed: dict[tuple, frozenset[int] | None] = {}
         self._titles: dict[str, tuple[int, ...]] | None = None
+        self._complete: set[str] = set()  # fields whose every term was read (see warm)
         self._lock = threading.Lock()
 
     def of(self, field: str, term: str) -> dict[int, float]:
         """Each item holding the term in the field, with its BM25F score there."""
         key = (field, term)
         found = self._scores.get(key)
+        if found is None and field in self._complete:
+            return {}  # every term of the field was read: this one is in no item
         if found is None:
             searcher = self._searcher()
             found = {}
@@ -53,6 +56,7 @@ class TermScores:
             for term in list(reader.lexicon(field)):
                 self.of(field, term.decode() if isinstance(term, bytes) else term)
                 count += 1
+            self._complete.add(field)
         self.titled("")
         return count
 

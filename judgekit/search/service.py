@@ -4,25 +4,21 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgekit.corpus.model import ENTRY_KINDS, Corpus, Entry
-from judgekit.render import card_index as ci
+from judgekit.corpus.model import ENTRY_KINDS, Corpus
 from judgekit.render.library import Library
-from judgekit.render.text import quoted, to_plain
-from judgekit.search import cards as search_cards
+from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query, snippet
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
-from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
 from judgekit.search.query import version_names
-from judgekit.search.steps import cited_keys, step_heirs
+from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.vocabulary import load_vocabulary
 from judgekit.shapes.reading import entry_summary
-from judgekit.timing import model as timing
 
 log = logging.getLogger(__name__)
 
@@ -32,41 +28,6 @@ TRUE = ("1", "true", "yes", "on")
 FALSE = ("", "0", "false", "no", "off")
 EDITIONS = ("2E", "1E")
 EDITION_LABELS = {"2E": "Second Edition", "1E": "First Edition"}
-
-
-def entry_docs(lib: Library) -> list[IndexDoc]:
-    """Every section, glossary entry and ruling of every held version, as index items."""
-    out = []
-    for doc in lib.corpus.held():
-        for vorder, version in enumerate(doc.versions):
-            for entry in version.walk():
-                out.append(
-                    IndexDoc(
-                        document=doc.id,
-                        version=version.id,
-                        id=entry.id,
-                        kind=entry.kind,
-                        title=entry.title,
-                        text=lib.plain(entry),
-                        edition=version.edition,
-                        vorder=vorder,
-                        aliases=entry.aliases,
-                        current=lib.corpus.in_force(version),
-                        successors=successors(lib, entry),
-                        parent=entry.parent or "",
-                    )
-                )
-    return out
-
-
-def successors(lib: Library, entry: Entry) -> tuple[str, ...]:
-    """The topics an entry was merged into or replaced by (its `continues` lineage)."""
-    out = []
-    for target, relation in lib.related(entry):
-        heir = lib.get(target)
-        if heir is not None and relation.endswith(" into"):
-            out.append(topic_of(heir.document, heir.kind, heir.id))
-    return tuple(out)
 
 
 class SearchParamError(ValueError):
@@ -155,95 +116,6 @@ def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ..
     )
 
 
-@dataclass(frozen=True)
-class ExtraSource:
-    """Items indexed beside the corpus entries (timing steps): how to list and address them."""
-
-    kind: str
-    docs: Callable[[], list[IndexDoc]]
-    urls: Callable[[Hit], tuple[str, str | None]]  # (page url, api url)
-    breadcrumb: Callable[[Hit], list[dict[str, Any]]]
-    describe: Callable[[Hit], dict[str, Any]] | None = None  # fields that replace the defaults
-
-
-def timing_source(lib: Library) -> ExtraSource | None:
-    """The timing steps as search items, when there are timing files."""
-    try:
-        seqs = timing.sequences_for(lib.corpus)
-    except Exception as exc:  # a broken timing file must not take search down with it
-        log.warning("timing steps not indexed: %s", exc)
-        return None
-    if not seqs.sequences:
-        return None
-
-    def find(hit: Hit):
-        seq_id, _, step_id = hit.id.partition(".")
-        seq = seqs.get(seq_id, hit.version)
-        return seq, seq.find(step_id) if seq else None
-
-    def docs() -> list[IndexDoc]:
-        out = []
-        heirs = step_heirs(lib.corpus, seqs)
-        for seq in seqs:
-            version = lib.corpus.version(seq.document, seq.version)
-            vorder = lib.corpus.documents[seq.document].order().get(seq.version, 0)
-            for step in seq.flat:
-                heading = f"{seq.title}, step {step.label}"  # the number the stepper shows
-                out.append(
-                    IndexDoc(
-                        document=seq.document,
-                        version=seq.version,
-                        id=f"{seq.id}.{step.id}",
-                        kind="step",
-                        # Only a step's own title is searched as a title: the sequence's
-                        # title on every step would rank all of them above the rules.
-                        title=step.title or "",
-                        text=timing_plain(lib, step.text),
-                        edition=version.edition if version else "",
-                        vorder=vorder,
-                        heading=f"{heading}: {step.title}" if step.title else heading,
-                        current=lib.corpus.in_force(version),
-                        cites=cited_keys(lib, seq, step),
-                        successors=heirs.get((seq.document, seq.version, seq.id, step.id), ()),
-                    )
-                )
-        return out
-
-    def urls(hit: Hit) -> tuple[str, str | None]:
-        seq, step = find(hit)
-        if seq is None:
-            return "", None
-        return (
-            timing.sequence_url(seq, step),
-            timing.sequence_api_url(seq),
-        )
-
-    def breadcrumb(hit: Hit) -> list[dict[str, Any]]:
-        seq, _ = find(hit)
-        url = timing.sequence_url(seq) if seq else ""
-        return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
-
-    return ExtraSource("step", docs, urls, breadcrumb)
-
-
-def card_source(lib: Library) -> ExtraSource | None:
-    """The card index as search items (kind ``card``), when the corpus has cards."""
-    if not any(True for _ in ci.index_of(lib)):
-        return None
-    return ExtraSource(
-        search_cards.KIND,
-        lambda: search_cards.card_docs(lib),
-        lambda hit: search_cards.urls_of(lib, hit),
-        lambda hit: [],
-        lambda hit: search_cards.describe(lib, hit),
-    )
-
-
-def timing_plain(lib: Library, markdown: str) -> str:
-    """A step's text as plain words (icons as labels, references as their words)."""
-    return to_plain(markdown, lib.corpus.icons, lambda _target: None)
-
-
 class SearchService:
     """The index of one corpus, built or opened once on first use, shared by all threads."""
 
@@ -291,6 +163,15 @@ class SearchService:
         )
         return index
 
+    def warm(self) -> int:
+        """Do now what the first queries would otherwise do (a server's background warm-up): read
+        every term's scores, prepare every item's words and describe every item; returns the count."""
+        index = self.index
+        index.warm()
+        for m in index.meta:
+            self._where(m["document"], m["version"], m["entry"], m["kind"])
+        return len(index.meta)
+
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:
         """The API's answer to these parameters: {"query", "total", "results", "suggestion"}."""
         parsed = parse_params(self.lib.corpus, params, self.kinds)
@@ -311,13 +192,13 @@ class SearchService:
 
     def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:
         """One result: where it is, what it says, and where else the topic matched."""
-        data = dict(self._where(hit.document, hit.version, hit.id, hit.kind, hit.title))
+        data = dict(self._where(hit.document, hit.version, hit.id, hit.kind))
         data["snippet"] = snippet(hit.text, terms)
         data["exact"] = hit.exact
         older = {(v, i): text for v, i, text in hit.older}
         data["also_in"] = []
         for other_version, other_id in hit.also_in:
-            other = self._where(hit.document, other_version, other_id, hit.kind, hit.title)
+            other = self._where(hit.document, other_version, other_id, hit.kind)
             passage = older.get((other_version, other_id))
             data["also_in"].append(
                 {
@@ -332,12 +213,15 @@ class SearchService:
             )
         return data
 
-    def _where(self, document: str, version_id: str, item: str, kind: str, title: str) -> dict:
+    def _where(self, document: str, version_id: str, item: str, kind: str) -> dict:
         """What a result says of an item besides its snippet: the same for every query, so kept
         (a result's dict copies it; nothing changes it)."""
         key = (document, version_id, item, kind)
         found = self._static.get(key)
         if found is None:
+            # Each item's own title: an older version's step has its own number and heading.
+            index = self.index
+            title = index.meta[index.by_key[f"{document}/{version_id}/{item}"]]["name"]
             found = self._static[key] = self._describe(document, version_id, item, kind, title)
         return found
 

@@ -95,12 +95,24 @@ def raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
     return _raw_said(vocab)
 
 
+@cache
+def _raw_needles(vocab: Vocabulary) -> tuple[str, ...]:
+    # The longest word of each such phrase: a question without it cannot match the pattern.
+    return tuple(
+        max(words(phrase), key=len)
+        for term in vocab.terms
+        for phrase in term.say
+        if _has_stop(phrase)
+    )
+
+
 def find_raw(vocab: Vocabulary, query: str, edition: str | None) -> list[tuple[int, int, Term]]:
     """Where say phrases holding stop words stand in the question: (start, end, term)."""
+    lowered = query.lower()
     return [
         (m.start(), m.end(), term)
-        for pattern, term in _raw_said(vocab)
-        if not edition or term.edition == edition
+        for (pattern, term), needle in zip(_raw_said(vocab), _raw_needles(vocab), strict=True)
+        if needle in lowered and (not edition or term.edition == edition)
         for m in pattern.finditer(query)
     ]
 

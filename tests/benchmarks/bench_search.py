@@ -34,7 +34,8 @@ from judgekit.corpus.loader import load_corpus  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
 from judgekit.search.analysis import words  # noqa: E402
 from judgekit.search.documents import build_ram  # noqa: E402
-from judgekit.search.service import SearchService, entry_docs, timing_source  # noqa: E402
+from judgekit.search.service import SearchService  # noqa: E402
+from judgekit.search.sources import entry_docs, timing_source  # noqa: E402
 from judgekit.search.vocabulary import load_vocabulary  # noqa: E402
 from tests.relevance_metrics import load_questions, measure, table  # noqa: E402
 
