@@ -208,9 +208,23 @@ def test_version_and_service_worker(built):
 
 
 def test_static_files_keep_their_hashed_names(built):
+    assert list((built.out / "static" / "css").glob("judgekit.??????????.css"))
+    # A page names one stylesheet and one script (pack/bundle.py), under content-hashed names.
     page = (built.out / "index.html").read_text(encoding="utf-8")
-    css = re.search(r'href="(static/css/judgekit\.[0-9a-f]{10}\.css)"', page)
-    assert css and (built.out / css[1]).is_file()
+    css = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+    js = re.findall(r'<script src="([^"]+)"', page)
+    assert len(css) == 1 and re.fullmatch(r"static/css/pack-bundle\.[0-9a-f]{10}\.css", css[0])
+    assert re.fullmatch(r"static/js/theme\.[0-9a-f]{10}\.js", js[0])
+    assert len(js) == 2 and re.fullmatch(r"static/js/pack-bundle\.[0-9a-f]{10}\.js", js[1])
+    static = Path(__file__).parents[1] / "judgekit" / "static"
+    bundle = (built.out / js[1]).read_text(encoding="utf-8")
+    parts = [
+        (static / "js" / n).read_text(encoding="utf-8").rstrip() for n in ("pack.js", "judgekit.js")
+    ]
+    assert bundle.index(parts[0]) < bundle.index(parts[1])
+    assert (static / "css" / "pack.css").read_text(encoding="utf-8").rstrip() in (
+        (built.out / css[0]).read_text(encoding="utf-8")
+    )
 
 
 def test_zip_holds_the_pack(built):

@@ -24,6 +24,7 @@ from flask import Flask
 from judgekit import urls
 from judgekit.corpus.model import Version
 from judgekit.pack import offline
+from judgekit.pack.bundle import write_bundles
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
 from judgekit.pack.search import write_search_data
 from judgekit.render.library import Library
@@ -82,6 +83,23 @@ def comparison_views(lib: Library) -> list[str]:
                 f"{page}?typography=show",
                 f"{page}?view=side&typography=show",
             ]
+    return out
+
+
+HISTORY_VIEWS = ("view=side", "typography=show", "typography=show&view=side")
+
+
+def history_views(lib: Library) -> list[str]:
+    """Each history's other views (side by side, typography shown, both), for documents with
+    more than one version: a single version's history has nothing to lay side by side."""
+    out = []
+    for doc in lib.corpus.held():
+        if len(doc.versions) < 2:
+            continue
+        ids = dict.fromkeys(e.id for v in doc.versions for e in v.walk())
+        for entry_id in ids:
+            page = urls.history_page(doc.id, entry_id)
+            out += [f"{page}?{view}" for view in HISTORY_VIEWS]
     return out
 
 
@@ -189,17 +207,19 @@ def build(
     lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
+    bundles = write_bundles(app, out)
     # The empty search's JSON too (the search page names it as its JSON twin), the documents'
-    # own addresses (redirects, so not in the server's warm-up list), and each comparison's
-    # other views, which the server renders from the query.
+    # own addresses (redirects, so not in the server's warm-up list), and each comparison's and
+    # history's other views, which the server renders from the query.
     addresses = [
         *all_paths(lib, app.extensions["judgekit"]["timing"]),
         SEARCH_API,
         *document_homes(lib),
         *comparison_views(lib),
+        *history_views(lib),
     ]
     files = write_answers(app, out, addresses)
-    files += copy_static(app, out)
+    files += copy_static(app, out) + bundles
     files += write_search_data(app, out)
     files += offline.write_calculators(app, out)
     version = pack_version(app, when)

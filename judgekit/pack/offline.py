@@ -21,7 +21,7 @@ CALCULATORS = "timing-calculators.js"
 
 def manifest(app: Flask) -> dict[str, Any]:
     """The web app manifest; its addresses are relative to itself, at the pack's root."""
-    icon = app.extensions["judgekit.assets"].hashed_name("favicon.svg")
+    hashed = app.extensions["judgekit.assets"].hashed_name
     return {
         "name": "judgekit – Star Trek CCG rules reference",
         "short_name": "judgekit",
@@ -31,7 +31,12 @@ def manifest(app: Flask) -> dict[str, Any]:
         "display": "standalone",
         "background_color": "#fdfdfb",
         "theme_color": "#0b57b0",
-        "icons": [{"src": f"static/{icon}", "sizes": "any", "type": "image/svg+xml"}],
+        # PNG at the sizes Android's installer asks for, and the SVG for every other size.
+        "icons": [
+            {"src": f"static/{hashed('icon-192.png')}", "sizes": "192x192", "type": "image/png"},
+            {"src": f"static/{hashed('icon-512.png')}", "sizes": "512x512", "type": "image/png"},
+            {"src": f"static/{hashed('favicon.svg')}", "sizes": "any", "type": "image/svg+xml"},
+        ],
     }
 
 

@@ -20,7 +20,14 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 API_PREFIX = "/api/"
 STATIC_PREFIX = "/static/"
 # Files at the pack's root under their own names (no index.html).
-ROOT_FILES = ("/sw.js", "/manifest.webmanifest", "/pack.json", "/pack.zip")
+ROOT_FILES = (
+    "/sw.js",
+    "/manifest.webmanifest",
+    "/pack.json",
+    "/pack.zip",
+    "/search-index.js",
+    "/timing-calculators.js",
+)
 VARIANT_MARK = "~"
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 # href="/…", src="/…", action="/…", data-url="/…" (not "//host", which is another host).

@@ -42,12 +42,14 @@ def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any
     )
     data = svc.result(hit, frozenset())
     del data["snippet"], data["also_in"], data["exact"]
+    data.pop("text", None)  # the answer carries a snippet; the item's text is the item's own
     for key in ("url", "api_url"):
         if data.get(key):
             data[key] = pack_file(data[key], key == "api_url")
     for crumb in data.get("breadcrumb", []):
-        if crumb.get("url"):
-            crumb["url"] = pack_file(crumb["url"])
+        for key in ("url", "api_url"):
+            if crumb.get(key):
+                crumb[key] = pack_file(crumb[key], key == "api_url")
     return data
 
 
@@ -144,6 +146,7 @@ def search_data(app: Flask) -> dict[str, Any]:
                 "parent": f"{doc.document}/{doc.version}/{doc.parent}" if doc.parent else "",
                 "cites": list(doc.cites),
                 "name": doc.heading or doc.title,
+                "text": doc.text,  # for snippets and phrases, not part of the answer
             }
         )
     return {

@@ -66,6 +66,10 @@
     }
   }
 
+  // A page the pack stored once for every filter: the filter in the address applies here.
+  var asked = new URLSearchParams(window.location.search).get("show");
+  if (asked && kinds.indexOf(asked) !== -1 && asked !== current()) apply(asked, null);
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest("a[data-df-filter]");
     if (link) {

@@ -387,12 +387,12 @@
   }
   function phraseHolds(i, seq) {
     var flat = D.flat.get(i);
-    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + D.items[i].result.text).join(" ") + " "; D.flat.set(i, flat); }
+    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + D.items[i].text).join(" ") + " "; D.flat.set(i, flat); }
     return flat.indexOf(" " + seq.join(" ") + " ") !== -1;
   }
   var textCache = new Map();
   function textStems(i) {
-    if (!textCache.has(i)) textCache.set(i, stems(D.items[i].result.text));
+    if (!textCache.has(i)) textCache.set(i, stems(D.items[i].text));
     return textCache.get(i);
   }
   function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
@@ -639,13 +639,13 @@
     var r = JSON.parse(JSON.stringify(hit.item.result));
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
-    (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); });
-    r.snippet = snippet(r.text, terms);
+    (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
+    r.snippet = snippet(hit.item.text, terms);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
               title: o.item.result.title, url: absolute(o.item.result.url),
-              snippet: o.older ? snippet(o.item.result.text, terms) : null};
+              snippet: o.older ? snippet(o.item.text, terms) : null};
     });
     return r;
   }
@@ -700,61 +700,119 @@
     };
   }
 
-  /* -- the results as the server's search/_results.html renders them (for the pack's pages) ---- */
+  /* -- the results as the server renders them (templates/search/_results.html and _macros.html:
+     the same markup, held to it by tests/test_pack_results.py) ---------------------------- */
   var KIND_LABELS = {section: "Section", glossary: "Glossary", ruling: "Ruling", step: "Timing step"};
-  var EXAMPLES = ["how many dilemmas do I draw", "beam personnel", "attempting missions", "commandeer a ship", "all personnel stopped"];
+  var EDITIONS = {"2E": "Second Edition", "1E": "First Edition"};
+  var EXAMPLES = {
+    "": ["how many dilemmas do I draw", "beam personnel", "attempting missions", "commandeer a ship", "all personnel stopped"],
+    "2E": ["how many dilemmas do I draw", "beam personnel", "attempting missions", "all personnel stopped", "headquarters"],
+    "1E": ["commandeer a ship", "seed phase", "beam personnel", "stopped personnel", "download"]
+  };
   var FILTERS = ["edition", "document", "version", "kind"];
+  var WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
   function pageLink(text, q, params) {
     var query = new URLSearchParams({q: q});
     Object.keys(params).forEach(function (k) { query.set(k, params[k]); });
     return '<a href="' + escapeHtml(root + "search/index.html?" + query.toString()) + '">' + escapeHtml(text) + "</a>";
   }
+  function capitalize(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1).toLowerCase() : ""; }
+  function cardHTML(r) {
+    var e = escapeHtml, c = r.card || {};
+    var facts = c.type || c.set ? '<p class="result-card-facts">' + e(capitalize(c.type || "")) + (c.type && c.set ? " · " : "") +
+      (c.set ? e(c.set) + (c.number ? " " + e(c.number) : "") : "") + "</p>" : "";
+    return '<li class="result result-card result-ed-' + e(r.edition) + (r.exact ? " result-exact" : "") + '">' +
+      '<div class="result-head"><a class="result-title" href="' + e(r.url) + '">' + e(r.title) + "</a> " +
+      '<span class="badge badge-kind badge-card ed-' + e(r.edition) + '" title="A ' + e(r.edition_label) + ' card">Card · ' + e(r.edition) + "</span></div>" +
+      facts + "</li>";
+  }
   function resultHTML(r, compact) {
+    if (r.kind === "card") return cardHTML(r);
     var e = escapeHtml;
     var crumbs = (r.breadcrumb || []).map(function (c) {
       return "<li>" + (compact ? e(c.title) : '<a href="' + e(c.url) + '" tabindex="-1">' + e(c.title) + "</a>") + "</li>";
     }).join("");
     var chips = (r.also_in || []).map(function (o) {
       var label = o.short_title + (o.id !== r.id ? ": " + o.title : "");
-      return "<li>" + (o.url ? '<a class="chip" href="' + e(o.url) + '" tabindex="-1" title="Also found in ' + e(o.short_title) + ": " + e(o.title) + '">' + e(label) + "</a>" : '<span class="chip">' + e(label) + "</span>") + "</li>";
+      return "<li>" + (o.url ? '<a class="chip' + (o.snippet ? " chip-older-match" : "") + '" href="' + e(o.url) + '" tabindex="-1" title="Also found in ' +
+        e(o.short_title) + ": " + e(o.title) + '">' + e(label) + "</a>" : '<span class="chip">' + e(label) + "</span>") + "</li>";
     }).join("");
-    return '<li class="result result-' + e(r.kind) + (r.exact ? " result-exact" : "") + '">' +
-      '<div class="result-head"><a class="result-title" href="' + e(r.url) + '">' + e(r.title) + '</a> ' +
+    var older = (r.also_in || []).filter(function (o) { return o.snippet; }).map(function (o) {
+      return '<p class="result-older"><span class="older-label">Matches more in ' + e(o.short_title) + " (not in force):</span> " + o.snippet + "</p>";
+    }).join("");
+    return '<li class="result result-' + e(r.kind) + " result-ed-" + e(r.edition) + (r.exact ? " result-exact" : "") + '">' +
+      '<div class="result-head"><span class="badge badge-ed ed-' + e(r.edition) + '" title="' + e(r.edition_label) + '">' + e(r.edition) + "</span> " +
+      '<a class="result-title" href="' + e(r.url) + '">' + e(r.title) + "</a> " +
       '<span class="badge badge-kind badge-' + e(r.kind) + '">' + e(KIND_LABELS[r.kind] || r.kind) + "</span></div>" +
       '<ol class="result-crumbs" aria-label="Where"><li>' + e(r.document_title) + " " + e(r.version_title) + "</li>" + crumbs + "</ol>" +
       (r.snippet ? '<p class="result-snippet">' + r.snippet + "</p>" : "") +
-      '<ul class="chips" aria-label="Versions"><li><span class="chip chip-here" title="This result is from ' + e(r.version_title) + '">' +
-      e(r.version_title) + (r.in_force ? " · in force" : "") + "</span></li>" + chips + "</ul></li>";
+      '<ul class="chips" aria-label="Versions"><li><span class="chip chip-here ed-' + e(r.edition) + '" title="This result is from the ' +
+      e(r.edition_label) + " " + e(r.document_title) + " " + e(r.version_title) + '">' + e(r.edition) + " " +
+      e(r.version_title) + (r.in_force ? " · in force" : "") + "</span></li>" + chips + "</ul>" + older + "</li>";
+  }
+  // search/elsewhere.py: the other game's matches when a search is kept to one game.
+  function elsewhereOf(data) {
+    var edition = data.filters.edition, query = data.query;
+    if (!EDITIONS[edition] || !query) return null;
+    var other = edition === "2E" ? "1E" : "2E";
+    var total = function (q, ed) { return run(q, {edition: ed, limit: 1}).total; };
+    var words = [];
+    (query.toLowerCase().match(WORD) || []).forEach(function (w) { if (Array.from(w).length >= 3 && words.indexOf(w) === -1) words.push(w); });
+    var missing = words.slice(0, 8).filter(function (w) { return !total(w, edition) && total(w, other); });
+    return {edition: edition, other: other, other_title: EDITIONS[other], other_total: total(query, other), missing: missing};
+  }
+  function quotedList(words) {
+    return words.filter(function (w, i) { return words.indexOf(w) === i; }).map(function (w) { return "<q>" + escapeHtml(w) + "</q>"; }).join(", ");
+  }
+  function notesHTML(data, kept) {
+    var out = "", where = elsewhereOf(data);
+    if (where && !data.total && where.other_total) {
+      out += '<p class="search-elsewhere">' + escapeHtml(where.other_title) + " has " + where.other_total + " result" + (where.other_total !== 1 ? "s" : "") + ": " +
+        pageLink("search " + where.other_title + " instead", data.query, {edition: where.other}) + ".</p>";
+    } else if (where && where.missing.length) {
+      out += '<p class="not-in-edition">' + quotedList(where.missing) + ": not in the " + escapeHtml(where.edition) + " rules; " + escapeHtml(where.other_title) + " has " +
+        (where.missing.length > 1 ? "them" : "it") + " (" + pageLink("search " + where.other_title + " instead", data.query, {edition: where.other}) + ").</p>";
+    }
+    if (data.suggestion) out += '<p class="did-you-mean">Did you mean ' + pageLink(data.suggestion, data.suggestion, kept) + "?</p>";
+    if (data.not_in_rules && data.not_in_rules.length) {
+      out += '<p class="not-in-rules">' + quotedList(data.not_in_rules) + ": not in the rules" + (data.read_as.length ? ". Showing the rules about " +
+        data.read_as.map(function (r) { return quotedList(r.means); }).join("; ") + " instead" : "") + ".</p>";
+    }
+    return out;
   }
   function resultsHTML(data, params) {
     var e = escapeHtml, compact = params.get("compact") === "1";
     var kept = {};
-    FILTERS.concat(["all_versions"]).forEach(function (k) { var v = params.get(k); if (v && v !== "0") kept[k] = v; });
-    var filtered = FILTERS.some(function (k) { return params.get(k); });
-    var examples = function (p) { return EXAMPLES.map(function (x) { return pageLink(x, x, p); }).join(" · "); };
+    FILTERS.concat(["all_versions"]).forEach(function (k) { var v = (params.get(k) || "").trim(); if (v && v !== "0") kept[k] = v; });
+    var filtered = FILTERS.some(function (k) { var v = (params.get(k) || "").trim(); return v && v.toLowerCase() !== "both"; });
+    var examples = EXAMPLES[(params.get("edition") || "").trim().toUpperCase()] || EXAMPLES[""];
+    var exampleLinks = function (p) { return examples.map(function (x) { return pageLink(x, x, p); }).join(" · "); };
     var out = '<div class="search-results" data-total="' + data.total + '">';
     if (!data.query) {
       out += '<div class="search-hints"><p>Type a rule, a glossary term, a ruling\'s topic or a card\'s name, or ask in your own words.</p><p>Try: ' +
-        examples(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
+        exampleLinks(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
       return out + "</div>";
     }
     out += '<p class="search-summary" role="status">' + (data.total
       ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
       : "No results for <q>" + e(data.query) + "</q>") + (filtered ? " with these filters" : "") + ".</p>";
-    if (data.suggestion) out += '<p class="did-you-mean">Did you mean ' + pageLink(data.suggestion, data.suggestion, kept) + "?</p>";
+    out += notesHTML(data, kept);
     if (data.results.length) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";
       if (data.total > data.results.length && !compact) out += "<p>" + pageLink("Show up to 100 results", data.query, Object.assign({}, kept, {limit: 100})) + "</p>";
     } else {
       out += '<ul class="search-hints">' + (filtered ? "<li>" + pageLink("Search without the filters", data.query, {}) + "</li>" : "") +
-        "<li>Use fewer or other words: the card's or rule's name, or a glossary term.</li><li>Try: " + examples({}) + "</li></ul>";
+        "<li>Use fewer or other words: the card's or rule's name, or a glossary term.</li><li>Try: " + exampleLinks({}) + "</li></ul>";
     }
     return out + "</div>";
   }
   function optsOf(params) {
     var opts = {};
     FILTERS.concat(["all_versions", "limit"]).forEach(function (k) { if (params.get(k)) opts[k] = params.get(k); });
+    // edition=both: both games (the server's answer to a remembered game; the pack has none).
+    if (opts.edition && opts.edition.trim().toLowerCase() === "both") delete opts.edition;
+    if (opts.edition) opts.edition = opts.edition.trim().toUpperCase();
     return opts;
   }
   // search.js asks this instead of the server's /search/results.
@@ -775,8 +833,17 @@
     });
     var all = document.querySelector('[name="all_versions"]');
     if (all && truthy(params.get("all_versions") || "")) all.checked = true;
-    if (!params.get("q")) return;
+    if (!params.get("q")) {
+      // The page is painted and usable: fetch the index now, so the first typed query answers
+      // without waiting for it (search-index.js is the pack's largest file; never render-blocking).
+      load().catch(function () {});
+      return;
+    }
     api.searchResultsHTML(params).then(function (html) { target.innerHTML = html; });
+  });
+  // Elsewhere the index loads when the judge goes to the search box, before the first key.
+  document.addEventListener("focusin", function (event) {
+    if (event.target && event.target.id === "q") load().catch(function () {});
   });
 
   api.search = function (q, opts) { return load().then(function () { return run(q, opts); }); };

@@ -15,7 +15,8 @@
   // Which query parameters name a page of their own, by page; a default value names none.
   var VARIANTS = [
     {path: /^timing\/[^/]+\/$/, keys: ["step", "version"], defaults: {}},
-    {path: /^diff\/[^/]+\/[^/]*\.\.[^/]*\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}}
+    {path: /^diff\/[^/]+\/[^/]*\.\.[^/]*\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}},
+    {path: /^history\/[^/]+\/[^/]+\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}}
   ];
   function escapeValue(value) {
     var out = "";
@@ -100,11 +101,16 @@
       notice("The whole pack is stored on this device: it works with no network now.");
     }
   };
-  navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function (registration) {
-    // Look for a newer pack on every online visit, not only when the browser gets round to it.
-    if (navigator.onLine) registration.update().catch(function () {});
-    return navigator.serviceWorker.ready;
-  }).then(function (registration) {
-    if (registration.active) registration.active.postMessage("judgekit-pack-version");
-  }).catch(function () { /* the pack still reads online */ });
+  // Stored after the page has loaded: the first page's own files come first on a slow network.
+  function register() {
+    navigator.serviceWorker.register(root + "sw.js", {scope: root}).then(function (registration) {
+      // Look for a newer pack on every online visit, not only when the browser gets round to it.
+      if (navigator.onLine) registration.update().catch(function () {});
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (registration.active) registration.active.postMessage("judgekit-pack-version");
+    }).catch(function () { /* the pack still reads online */ });
+  }
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
 })();

@@ -1,0 +1,333 @@
+"""Benchmark the judge pack's first visit on a phone over a slow network (issue #16: the first
+page interactive within 2 s while the rest is stored in the background).
+
+Builds the pack of the real corpus, serves the folder with a plain static file server on
+127.0.0.1 and opens it in headless Chromium at a phone viewport, every run in a fresh context
+(empty HTTP cache, no service worker yet), with Chrome DevTools' network profiles applied through
+a CDP session (``Network.emulateNetworkConditions``) and the CPU slowed 4x
+(``Emulation.setCPUThrottlingRate``, as Lighthouse's mobile runs).
+
+What is measured, from the navigation's start (``performance.now()`` in the page):
+- first paint and first contentful paint (the Paint Timing entries);
+- DOMContentLoaded (its end: every deferred script has run);
+- interactive: for a reading page (home, entry) the moment both the content is painted and the
+  deferred scripts have run (the search box's live results, the popovers and the theme toggle
+  answer from then on), that is max(first contentful paint, DOMContentLoaded end); for the
+  search page, the moment the results of a query typed into the search box are on the screen
+  (the judge types as soon as the page's scripts run);
+- stored: how long the service worker takes to store the whole pack in the background (the
+  page is told when it is done), measured on the home page's visit.
+
+CDP's network emulation is per target: it slows the page's requests, not the service worker's
+(a target of its own). So that the background store competes for the same slow link as on a
+phone, the server slows the worker's requests (``Sec-Fetch-Dest: empty``: the pages make none
+on a first visit) with the same profile: one shared link (a token bucket for the download
+throughput, the profile's latency per request).
+
+Run: .venv/bin/python tests/benchmarks/bench_pack.py [--runs 5] [--store-runs 3]
+     [--profiles slow4g,3g] [--pack DIR]   (the figures go in BENCHMARKS.md)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import gzip
+import io
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from judgekit.pack.build import build, pack_app  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+CPU_SLOWDOWN = 4
+GOAL_MS = 2000
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A Chrome DevTools network profile (front_end/core/sdk/NetworkManager.ts)."""
+
+    name: str
+    latency_ms: float
+    down: float  # bytes per second
+    up: float
+
+    def describe(self) -> str:
+        """The profile's figures, as the output states them."""
+        return (
+            f"{self.name}: {self.latency_ms:g} ms latency, "
+            f"{self.down * 8 / 1000:.0f} kbit/s down, {self.up * 8 / 1000:.0f} kbit/s up"
+        )
+
+
+PROFILES = {
+    # DevTools' "Slow 4G" (called "Fast 3G" before Chrome 121), Lighthouse's mobile network.
+    "slow4g": Profile("Slow 4G", 150 * 3.75, 1.6e6 / 8 * 0.9, 750e3 / 8 * 0.9),
+    # DevTools' "3G" (called "Slow 3G" before Chrome 121).
+    "3g": Profile("3G", 400 * 5, 500e3 / 8 * 0.8, 500e3 / 8 * 0.8),
+}
+
+
+class Link:
+    """One slow link shared by every request it carries: latency per request, one bandwidth."""
+
+    def __init__(self, profile: Profile | None) -> None:
+        self.profile = profile
+        self.lock = threading.Lock()
+        self.free_at = 0.0
+
+    def send(self, write, data: bytes) -> None:
+        """Write ``data`` after the latency, no faster than the link's download throughput."""
+        if self.profile is None:
+            write(data)
+            return
+        time.sleep(self.profile.latency_ms / 1000)
+        chunk = 16 * 1024
+        for start in range(0, len(data), chunk):
+            part = data[start : start + chunk]
+            with self.lock:
+                now = time.monotonic()
+                self.free_at = max(self.free_at, now) + len(part) / self.profile.down
+                wait = self.free_at - now
+            time.sleep(max(0.0, wait))
+            write(part)
+
+
+COMPRESSED = (".html", ".js", ".css", ".json", ".svg", ".webmanifest")  # as Pages does
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    link: Link
+    gzip: bool
+
+    def log_message(self, format, *args):  # noqa: A002 -- the base class's name
+        pass
+
+    def send_head(self):
+        """As a static host (GitHub Pages) does: text files gzip-compressed when asked."""
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        wanted = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (self.gzip and wanted and path.is_file() and path.suffix in COMPRESSED):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile):
+        """The service worker's requests go over the shared slow link; the page's are slowed
+        by Chromium (CDP)."""
+        data = source.read()
+        with contextlib.suppress(ConnectionError):
+            if self.headers.get("Sec-Fetch-Dest") == "empty":
+                self.link.send(outputfile.write, data)
+            else:
+                outputfile.write(data)
+
+
+@contextlib.contextmanager
+def static_server(folder: Path, link: Link, compress: bool) -> Iterator[str]:
+    """A plain static file server on a free loopback port."""
+    kind = type("H", (_Handler,), {"link": link, "gzip": compress})
+    handler = functools.partial(kind, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# Recorded in the page from its first script on: when the results of a typed query show.
+WATCH = """
+(() => {
+  const seen = () => {
+    const box = document.querySelector('#search-results .result');
+    if (box && window.__jkTyped && !window.__jkResultsAt) window.__jkResultsAt = performance.now();
+  };
+  new MutationObserver(seen).observe(document, {subtree: true, childList: true});
+})();
+"""
+
+TIMES = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const paint = Object.fromEntries(performance.getEntriesByType('paint').map(e => [e.name, e.startTime]));
+  return {fp: paint['first-paint'], fcp: paint['first-contentful-paint'],
+          dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd};
+}"""
+
+
+def _throttle(page, profile: Profile) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": profile.latency_ms,
+            "downloadThroughput": profile.down,
+            "uploadThroughput": profile.up,
+        },
+    )
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+
+
+def _context(browser):
+    return browser.new_context(
+        viewport=PHONE, device_scale_factor=3, is_mobile=True, has_touch=True
+    )
+
+
+def visit(browser, url: str, profile: Profile, query: str | None, store: bool) -> dict:
+    """One first visit: its times in ms (``stored`` too when asked)."""
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        page.add_init_script(WATCH)
+        _throttle(page, profile)
+        page.goto(url, wait_until="domcontentloaded", timeout=120_000)
+        page.wait_for_function("performance.getEntriesByType('paint').length > 1", timeout=60_000)
+        times = page.evaluate(TIMES)
+        times["interactive"] = max(times["fcp"], times["dcl"])
+        if query is not None:
+            page.evaluate("() => { window.__jkTyped = true; }")
+            page.type("#q", query)
+            page.wait_for_function("window.__jkResultsAt", timeout=120_000, polling=50)
+            times["interactive"] = page.evaluate("window.__jkResultsAt")
+        if store:
+            page.wait_for_function(
+                "window.judgekit && judgekit.pack && judgekit.pack.storedId",
+                timeout=900_000,
+                polling=200,
+            )
+            times["stored"] = page.evaluate("performance.now()")
+        return times
+    finally:
+        context.close()
+
+
+PAGES = [
+    ("home", "index.html", None),
+    ("entry", "rules/2e-rulebook/4/attempting-a-mission/index.html", None),
+    ("search", "search/index.html", "mulligan"),
+]
+
+
+def _median(values: list[float]) -> str:
+    return f"{statistics.median(values):7.0f}" if values else "      -"
+
+
+def run(
+    pack: Path,
+    profiles: list[Profile],
+    runs: int,
+    store_runs: int,
+    compress: bool,
+    shape_worker: bool,
+) -> None:
+    """Every page under every profile, ``runs`` times; the store ``store_runs`` times."""
+    from playwright.sync_api import sync_playwright
+
+    size = sum(p.stat().st_size for p in pack.rglob("*") if p.is_file())
+    print(
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.2f}, "
+        f"{os.cpu_count()} cores; pack {size / 1e6:.1f} MB; phone {PHONE['width']}x"
+        f"{PHONE['height']}, CPU {CPU_SLOWDOWN}x slower; {runs} runs, medians in ms; "
+        f"{'gzip on the wire (as GitHub Pages)' if compress else 'no compression'}"
+    )
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        for profile in profiles:
+            print(f"\n{profile.describe()}")
+            print(f"{'page':8} {'paint':>7} {'FCP':>7} {'DCL':>7} {'usable':>7}  goal 2000")
+            link = Link(profile if shape_worker else None)
+            with static_server(pack, link, compress) as base:
+                for name, path, query in PAGES:
+                    rows = [
+                        visit(browser, f"{base}/{path}", profile, query, False) for _ in range(runs)
+                    ]
+                    usable = statistics.median(r["interactive"] for r in rows)
+                    print(
+                        f"{name:8} {_median([r['fp'] for r in rows])} "
+                        f"{_median([r['fcp'] for r in rows])} {_median([r['dcl'] for r in rows])} "
+                        f"{usable:7.0f}  {'met' if usable <= GOAL_MS else 'NOT met'}"
+                    )
+                stored = [
+                    visit(browser, f"{base}/index.html", profile, None, True)["stored"]
+                    for _ in range(store_runs)
+                ]
+                if stored:
+                    print(
+                        f"whole pack stored by the service worker: median "
+                        f"{statistics.median(stored) / 1000:.1f} s ({store_runs} runs)"
+                    )
+        browser.close()
+
+
+def main() -> None:
+    """Build the pack (unless given one) and measure."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--store-runs", type=int, default=3)
+    parser.add_argument("--profiles", default="slow4g,3g")
+    parser.add_argument("--pack", help="a pack already built (else the real corpus is built)")
+    parser.add_argument("--no-gzip", action="store_true", help="serve files uncompressed")
+    parser.add_argument(
+        "--shape-worker",
+        action="store_true",
+        help="also slow the service worker's requests at the server (if CDP does not)",
+    )
+    args = parser.parse_args()
+    profiles = [PROFILES[p] for p in args.profiles.split(",")]
+    if args.pack:
+        run(
+            Path(args.pack),
+            profiles,
+            args.runs,
+            args.store_runs,
+            not args.no_gzip,
+            args.shape_worker,
+        )
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "site"
+        build(pack_app(), out)
+        run(out, profiles, args.runs, args.store_runs, not args.no_gzip, args.shape_worker)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""The pack's search page shows what the server's /search shows, the same way: edition badges,
+card results reading as cards, "not in the 2E rules; First Edition has it", "not in the rules"
+with the rules shown instead, and did-you-mean (Chromium, the real corpus)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
+
+import pytest
+
+from judgekit.pack.build import build, pack_app
+from tests.conftest import wait_until
+from tests.test_pack_browser import PHONE, guarded_context, static_server
+
+pytestmark = pytest.mark.browser
+
+# What the results region shows: each element's tag, classes and title, links by where they
+# go (a search by its parameters, a page by its path), and every text in order.
+SHAPE = """(root) => {
+  const out = [];
+  const walk = (el) => {
+    for (const node of el.childNodes) {
+      if (node.nodeType === 3) { const t = node.textContent.replace(/\\s+/g, ' ').trim(); if (t) out.push(t); continue; }
+      if (node.nodeType !== 1) continue;
+      out.push([node.tagName, node.className, node.getAttribute('title') || '',
+                node.tagName === 'A' ? node.getAttribute('href') : '']);
+      walk(node);
+    }
+  };
+  walk(root);
+  return out;
+}"""
+
+
+def _where(href: str) -> str:
+    """A link as a place: a search by its sorted parameters, a page by its path in the pack
+    (``/judgekit-pack/rules/x/4/y/index.html`` and the server's ``/rules/x/4/y`` are one place)."""
+    parts = urlsplit(href)
+    path = unquote(parts.path).split("/judgekit-pack/", 1)[-1]
+    path = "/" + path.lstrip("/").removesuffix("index.html").rstrip("/")
+    query = parse_qsl(parts.query)
+    folder, _, last = path.rpartition("/")
+    if last.startswith("~"):  # a page the pack holds for a query: timing/s/~step=2,version=4
+        path = folder
+        for pair in last[1:].split(","):
+            key, _, value = pair.partition("=")
+            query.append(
+                (key, bytes.fromhex(value.replace("~", "")).decode() if "~" in value else value)
+            )
+    return ("search" if path == "/search" else path) + "?" + urlencode(sorted(query))
+
+
+def _shape(items: list) -> list:
+    """The walk's output with each link replaced by its place."""
+    return [
+        [*item[:3], _where(item[3]) if item[3] else ""] if isinstance(item, list) else item
+        for item in items
+    ]
+
+
+@pytest.fixture(scope="module")
+def real_pack(tmp_path_factory):
+    out = tmp_path_factory.mktemp("packresults") / "judgekit-pack"
+    build(pack_app(), out)
+    return out
+
+
+# Known difference, not of the rendering: the "Also found in" chip of a timing step in an older
+# version is titled from another step in the pack ("Moving a ship, step 2.b") than on the server
+# ("Moving a ship, step 2"); to fix in pack/search.py's also_in before these pass.
+STEP_CHIPS = pytest.mark.xfail(strict=True, reason="also_in titles of timing steps differ")
+
+CASES = [
+    # A card by its name: the card first, reading as a card.
+    ({"q": "Devidian Door"}, "Devidian Door"),
+    # A First Edition word, judging Second Edition.
+    pytest.param(
+        {"q": "commandeer ship", "edition": "2E"}, "not in the 2E rules", marks=STEP_CHIPS
+    ),
+    ({"q": "commandeer", "edition": "2E"}, "First Edition has"),
+    # Words the rules never use: the nearest rules instead.
+    ({"q": "mulligan"}, "not in the rules"),
+    pytest.param({"q": "hand size"}, "result", marks=STEP_CHIPS),
+    # A misspelling.
+    pytest.param({"q": "dilema pile"}, "Did you mean", marks=STEP_CHIPS),
+    ({"q": "personel", "edition": "1E"}, "Did you mean"),
+]
+
+
+@pytest.mark.parametrize(
+    ("params", "shows"),
+    CASES,
+    ids=[str(c.values[0] if hasattr(c, "values") else c[0]) for c in CASES],
+)
+def test_pack_results_look_like_the_servers(browser, app, real_pack, params, shows):
+    client = app.test_client()
+    fragment = client.get("/search/results", query_string=params).get_data(as_text=True)
+    with static_server(real_pack.parent) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/judgekit-pack/search/index.html?{urlencode(params)}")
+        wait_until(page, "!!document.querySelector('#search-results [data-total]')", timeout=30)
+        wait_until(page, "!!document.querySelector('#search-results .search-summary')", timeout=30)
+        pack = page.evaluate(SHAPE, page.query_selector("#search-results"))
+        pack_text = page.inner_text("#search-results")
+        page.set_content(f"<div id='server'>{fragment}</div>")
+        server = page.evaluate(SHAPE, page.query_selector("#server"))
+        assert off == []
+    assert shows in pack_text
+    assert _shape(pack) == _shape(server)
+
+
+def test_card_result_reads_as_a_card(browser, real_pack):
+    with static_server(real_pack.parent) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/judgekit-pack/search/index.html?q=Devidian+Door")
+        wait_until(page, "!!document.querySelector('#search-results .result')", timeout=30)
+        first = page.query_selector("#search-results .result")
+        assert "result-card" in first.get_attribute("class")
+        assert first.inner_text().splitlines()[0].strip().startswith("Devidian Door")
+        assert first.query_selector(".badge-card").inner_text() in ("Card · 2E", "Card · 1E")
+        assert first.query_selector(".result-crumbs") is None
+        # A passage of the rules carries its game's badge before its title.
+        badges = page.query_selector_all("#search-results .result:not(.result-card) .badge-ed")
+        assert all(b.inner_text() in ("2E", "1E") for b in badges)
+        assert off == []
