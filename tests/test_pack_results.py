@@ -65,24 +65,17 @@ def real_pack(tmp_path_factory):
     return out
 
 
-# Known difference, not of the rendering: the "Also found in" chip of a timing step in an older
-# version is titled from another step in the pack ("Moving a ship, step 2.b") than on the server
-# ("Moving a ship, step 2"); to fix in pack/search.py's also_in before these pass.
-STEP_CHIPS = pytest.mark.xfail(strict=True, reason="also_in titles of timing steps differ")
-
 CASES = [
     # A card by its name: the card first, reading as a card.
     ({"q": "Devidian Door"}, "Devidian Door"),
     # A First Edition word, judging Second Edition.
-    pytest.param(
-        {"q": "commandeer ship", "edition": "2E"}, "not in the 2E rules", marks=STEP_CHIPS
-    ),
+    ({"q": "commandeer ship", "edition": "2E"}, "not in the 2E rules"),
     ({"q": "commandeer", "edition": "2E"}, "First Edition has"),
     # Words the rules never use: the nearest rules instead.
     ({"q": "mulligan"}, "not in the rules"),
-    pytest.param({"q": "hand size"}, "result", marks=STEP_CHIPS),
+    ({"q": "hand size"}, "result"),
     # A misspelling.
-    pytest.param({"q": "dilema pile"}, "Did you mean", marks=STEP_CHIPS),
+    ({"q": "dilema pile"}, "Did you mean"),
     ({"q": "personel", "edition": "1E"}, "Did you mean"),
 ]
 
@@ -90,7 +83,7 @@ CASES = [
 @pytest.mark.parametrize(
     ("params", "shows"),
     CASES,
-    ids=[str(c.values[0] if hasattr(c, "values") else c[0]) for c in CASES],
+    ids=[str(c[0]) for c in CASES],
 )
 def test_pack_results_look_like_the_servers(browser, app, real_pack, params, shows):
     client = app.test_client()
