@@ -181,16 +181,18 @@ def proximity(where: Positions, stem_words: dict[str, int], count: int, number: 
     need = present.bit_count()
     if need < 2:
         return 1.0
-    # The shortest run of words holding every query word the text holds.
+    # The shortest run of words holding every query word the text holds. A word is counted
+    # under its bit; most spots hold one word, so their mask is that bit.
     spots = sorted(found.items())
     have: dict[int, int] = {}
     best, left = where.length + 1, 0
     for pos, mask in spots:
-        for bit in _bits(mask):
+        for bit in _bits(mask) if mask & (mask - 1) else (mask,):
             have[bit] = have.get(bit, 0) + 1
         while len(have) == need:
             best = min(best, pos - spots[left][0] + 1)
-            for bit in _bits(spots[left][1]):
+            gone = spots[left][1]
+            for bit in _bits(gone) if gone & (gone - 1) else (gone,):
                 have[bit] -= 1
                 if not have[bit]:
                     del have[bit]
@@ -201,8 +203,8 @@ def proximity(where: Positions, stem_words: dict[str, int], count: int, number: 
 
 @lru_cache(maxsize=1024)
 def _bits(mask: int) -> tuple[int, ...]:
-    """The bits set in a mask, as their numbers."""
-    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    """The bits set in a mask, each as a mask of its own."""
+    return tuple(1 << i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 # -- spelling -----------------------------------------------------------------------------

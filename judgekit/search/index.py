@@ -224,7 +224,8 @@ class SearchIndex:
         """
         found = self._search(query, filters, all_versions, limit)
         if found.suggestion:
-            literal = self._search(query, filters, all_versions, limit, fuzzy=False)
+            # Only its first three are compared: build no more results than that.
+            literal = self._search(query, filters, all_versions, min(limit, 3), fuzzy=False)
             if _top(literal) == _top(found):
                 found = replace(found, suggestion=None)
         return found

@@ -128,7 +128,7 @@ class SearchService:
         self.extras = {extra.kind: extra for extra in extras}
         self.kinds = ENTRY_KINDS + tuple(self.extras)
         self.how = ""  # "cache", "built" or "memory", once the index exists
-        self._static: dict[tuple[str, str, str, str], dict] = {}  # see _where
+        self._static: dict[tuple[str, ...], dict] = {}  # see _where
         self._index: SearchIndex | None = None
         self._lock = threading.Lock()
 
@@ -170,7 +170,7 @@ class SearchService:
         index = self.index
         index.warm()
         for m in index.meta:
-            self._where(m["document"], m["version"], m["entry"], m["kind"])
+            self._chip(m["document"], m["version"], m["entry"], m["kind"])  # and its _where
         return len(index.meta)
 
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:
@@ -196,23 +196,30 @@ class SearchService:
         data = dict(self._where(hit.document, hit.version, hit.id, hit.kind))
         data["snippet"] = snippet(hit.text, terms)
         data["exact"] = hit.exact
-        older = {(v, i): text for v, i, text in hit.older}
-        data["also_in"] = []
+        older = {(v, i): text for v, i, text in hit.older} if hit.older else {}
+        chips = data["also_in"] = []
         for other_version, other_id in hit.also_in:
-            other = self._where(hit.document, other_version, other_id, hit.kind)
+            chip = dict(self._chip(hit.document, other_version, other_id, hit.kind))
             passage = older.get((other_version, other_id))
-            data["also_in"].append(
-                {
-                    "version": other_version,
-                    "short_title": other["version_title"],
-                    "id": other_id,
-                    "title": other["title"],
-                    "url": other["url"],
-                    # This older version's passage holds more of the words asked about.
-                    "snippet": snippet(passage, terms) if passage else None,
-                }
-            )
+            # This older version's passage holds more of the words asked about.
+            chip["snippet"] = snippet(passage, terms) if passage else None
+            chips.append(chip)
         return data
+
+    def _chip(self, document: str, version_id: str, item: str, kind: str) -> dict:
+        """What a result's chip for another version says of it (kept, as _where)."""
+        key = ("chip", document, version_id, item, kind)
+        found = self._static.get(key)
+        if found is None:
+            other = self._where(document, version_id, item, kind)
+            found = self._static[key] = {
+                "version": version_id,
+                "short_title": other["version_title"],
+                "id": item,
+                "title": other["title"],
+                "url": other["url"],
+            }
+        return found
 
     def _where(self, document: str, version_id: str, item: str, kind: str) -> dict:
         """What a result says of an item besides its snippet: the same for every query, so kept
