@@ -97,6 +97,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from judgekit import create_app
     from judgekit.pack.handout import print_qr
+    from judgekit.urls import only_this_computer
     from judgekit.web.server import lan_address, make_server, public_url
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
@@ -123,6 +124,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
     if args.base_url:
         print(f"citations link to {args.base_url}", flush=True)
+        if only_this_computer(args.base_url):
+            print(
+                "warning: only this computer can open that address; give --base-url the address "
+                "other judges open",
+                flush=True,
+            )
     threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
     try:
         server.run()

@@ -41,6 +41,19 @@ def test_home_page_shows_the_qr_code_and_the_zip(served):
     assert '<a href="/pack.zip" download>Download the judge pack</a>' in html
 
 
+@pytest.mark.parametrize(
+    ("base_url", "warned"),
+    [(ADDRESS, False), ("http://127.0.0.1:8000", True), ("http://localhost:8000", True)],
+)
+def test_home_page_warns_when_the_qr_code_names_this_computer(base_url, warned):
+    client = create_app(
+        {"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS), "BASE_URL": base_url}
+    ).test_client()
+    html = client.get("/").get_data(as_text=True)
+    assert ("Only this computer can open" in html) == warned
+    assert ("on this network." in html) != warned
+
+
 def test_terminal_qr_code():
     out = io.StringIO()
     print_qr(ADDRESS + "/", out)

@@ -82,6 +82,15 @@ def test_serve_on_the_network_prints_the_address_to_open(served, capsys, monkeyp
     ]
 
 
+def test_a_loopback_base_url_is_warned_about(served, capsys):
+    assert serve("--port", str(_free_port()), "--base-url", "http://localhost:8000") == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "citations link to http://localhost:8000",
+        "warning: only this computer can open that address; give --base-url the address "
+        "other judges open",
+    ]
+
+
 def test_base_url_sets_the_citation_address(served, capsys):
     assert serve("--port", str(_free_port()), "--base-url", "https://rules.example.org/jk/") == 0
     assert served["app"].config["BASE_URL"] == "https://rules.example.org/jk"

@@ -142,7 +142,14 @@ def home() -> ResponseReturnValue:
     """GET /."""
     lib = library()
     external = [doc for doc in lib.corpus.documents.values() if doc.external]
-    return render_template("rules/home.html", data=serialize.documents(lib), external=external)
+    # The QR code other judges scan must not name this computer's own loopback address.
+    local_host = urls.only_this_computer(current_app.config.get("BASE_URL") or "")
+    return render_template(
+        "rules/home.html",
+        data=serialize.documents(lib),
+        external=external,
+        handout_local_host=local_host,
+    )
 
 
 @bp.get("/rules/<document>/")
