@@ -89,9 +89,17 @@ def analyzer() -> Analyzer:
 
 def stems(text: str) -> list[str]:
     """The index terms of a text, in order (what the analyzer would produce)."""
+    if len(text) <= 64:  # a query's words and phrases, asked for again and again: kept
+        return list(_short_stems(text))
     return [s for s in (stem_token(m.group()) for m in TOKEN_RE.finditer(text)) if s]
 
 
+@lru_cache(maxsize=65536)
+def _short_stems(text: str) -> tuple[str, ...]:
+    return tuple(s for s in (stem_token(m.group()) for m in TOKEN_RE.finditer(text)) if s)
+
+
+@lru_cache(maxsize=65536)
 def title_key(text: str) -> str:
     """The form in which a title and a query are compared for an exact match."""
     return " ".join(stems(text))
@@ -166,24 +174,27 @@ def proximity(where: Positions, stem_words: dict[str, int], count: int, number: 
     stem_words maps each query term to its word(s) of the query, as a bit mask (bit i for word
     i); count is how many words the query has. With number, any numeral is one more word.
     """
-    found: dict[int, int] = {}
-    at = where.at
+    # A position holds one term, so the query's terms never share one; only a numeral standing
+    # where a query term does is left out.
+    at, spots, present = where.at, [], 0
     for stem, mask in stem_words.items():
-        for pos in at.get(stem, ()):
-            found[pos] = found.get(pos, 0) | mask
-    if number:
+        places = at.get(stem)
+        if places:
+            present |= mask
+            spots += [(pos, mask) for pos in places]
+    if number and where.numerals:
         numeral = 1 << (count - 1)
-        for pos in where.numerals:
-            found.setdefault(pos, numeral)
-    present = 0
-    for mask in found.values():
-        present |= mask
+        taken = {pos for pos, _ in spots}
+        extra = [(pos, numeral) for pos in where.numerals if pos not in taken]
+        if extra:
+            present |= numeral
+            spots += extra
     need = present.bit_count()
     if need < 2:
         return 1.0
     # The shortest run of words holding every query word the text holds. A word is counted
     # under its bit; most spots hold one word, so their mask is that bit.
-    spots = sorted(found.items())
+    spots.sort()
     have: dict[int, int] = {}
     best, left = where.length + 1, 0
     for pos, mask in spots:

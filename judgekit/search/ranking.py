@@ -132,7 +132,6 @@ def collapse(
     dropped some Call to Arms sentences) is kept beside it with its text. A version the
     question names ("under Call to Arms") is shown rather than the one in force.
     """
-    meta = index.meta
     names = index.keys if all_versions else index.topics
     topics: dict[str, list] = {}
     for item in ranked:
@@ -148,9 +147,16 @@ def collapse(
         seen = {item[2] for item in ranked}
         for item in [it for it in every if names[it[2]] in shown and it[2] not in seen]:
             shown[names[item[2]]].append(item)
-    hits = []
-    shown_first = index.shown_first
-    for items in list(topics.values())[:limit]:
+    hits = tuple(_hit(index, items, mentioned) for items in list(topics.values())[:limit])
+    return total, hits
+
+
+def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
+    """The result of one topic: its version to show, with chips for the others."""
+    meta, texts, shown_first = index.meta, index.texts, index.shown_first
+    if len(items) == 1:  # most topics: no version to choose, no chips
+        best, others = items[0], []
+    else:
         if mentioned:
             best = max(items, key=lambda it: (index.places[it[2]] in mentioned, shown_first[it[2]]))
         else:
@@ -158,27 +164,24 @@ def collapse(
         others = sorted(
             (it for it in items if it is not best), key=lambda it: shown_first[it[2]][1]
         )
-        fields = meta[best[2]]
-        hits.append(
-            Hit(
-                document=fields["document"],
-                version=fields["version"],
-                id=fields["entry"],
-                kind=fields["kind"],
-                title=fields["name"],
-                text=index.texts[best[2]],
-                score=round(max(it[1] for it in items), 4),
-                exact=max(it[0] for it in items) >= 3,
-                also_in=tuple((meta[it[2]]["version"], meta[it[2]]["entry"]) for it in others),
-                edition=fields["edition"],
-                older=tuple(
-                    (meta[it[2]]["version"], meta[it[2]]["entry"], index.texts[it[2]])
-                    for it in others
-                    if it[3] > best[3]
-                ),
-            )
-        )
-    return total, tuple(hits)
+    fields = meta[best[2]]
+    return Hit(
+        document=fields["document"],
+        version=fields["version"],
+        id=fields["entry"],
+        kind=fields["kind"],
+        title=fields["name"],
+        text=texts[best[2]],
+        score=round(max(it[1] for it in items), 4),
+        exact=max(it[0] for it in items) >= 3,
+        also_in=tuple((meta[it[2]]["version"], meta[it[2]]["entry"]) for it in others),
+        edition=fields["edition"],
+        older=tuple(
+            (meta[it[2]]["version"], meta[it[2]]["entry"], texts[it[2]])
+            for it in others
+            if it[3] > best[3]
+        ),
+    )
 
 
 def _quoted(index: Any, ranked: list, steps: list) -> dict[int, set[str]]:
