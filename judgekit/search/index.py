@@ -11,6 +11,7 @@ from whoosh import scoring
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
+from judgekit.search import ranking
 from judgekit.search.analysis import (
     Positions,
     Speller,
@@ -31,7 +32,7 @@ from judgekit.search.query import (
     word_groups,
     wordings,
 )
-from judgekit.search.ranking import Hit, best_of, collapse, order, prefer_subsections, quoted_first
+from judgekit.search.ranking import Hit
 from judgekit.search.scoring import TermScores, accumulate
 from judgekit.search.snippets import text_stems
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
@@ -262,7 +263,7 @@ class SearchIndex:
             mentioned,
             limit,
         )
-        total, hits = collapse(self, ranked, all_versions, limit, mentioned, every)
+        total, hits = ranking.collapse(self, ranked, all_versions, limit, mentioned, every)
         return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as)
 
     def _rank(
@@ -314,7 +315,7 @@ class SearchIndex:
                 item[0] = exact.get(item[2], item[0])
         # Only the best need ordering: a bigger corpus must not sort every match.
         every = ranked
-        ranked = best_of(every, max(limit, RERANK) * 3)
+        ranked = ranking.best_of(every, max(limit, RERANK) * 3)
         if len(wanted) > 1 or number:
             stem_words: dict[str, int] = {}
             for i, group in enumerate(plan.all):
@@ -325,8 +326,8 @@ class SearchIndex:
             for item in ranked[:RERANK]:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
                     item[1] *= self._proximity(item[2], stem_words, count, number)
-            ranked.sort(key=order)
-        return quoted_first(self, prefer_subsections(self, ranked)), every
+            ranking.sort_ranked(ranked)
+        return ranking.quoted_first(self, ranking.prefer_subsections(self, ranked)), every
 
     def _lean_factors(self, lean: str | None, away: float) -> list[float]:
         """Each item's factor for leaning to one game: away for the other game's, else 1."""

@@ -41,6 +41,16 @@ def order(item: list) -> tuple:
     return (-item[0], -item[1], item[2])
 
 
+_TIER, _VALUE, _NUMBER = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+def sort_ranked(items: list[list]) -> None:
+    """Sort in place by order, in three stable passes keyed in C (no Python call per item)."""
+    items.sort(key=_NUMBER)
+    items.sort(key=_VALUE, reverse=True)
+    items.sort(key=_TIER, reverse=True)
+
+
 def best_of(items: list[list], count: int) -> list[list]:
     """The first count items in order, without ordering every match (a big corpus has thousands).
 
@@ -48,16 +58,18 @@ def best_of(items: list[list], count: int) -> list[list]:
     by a heap over the values alone), ordered, then cut: the same as sorting all and cutting.
     """
     if len(items) <= count:
-        return sorted(items, key=order)
+        items = list(items)
+        sort_ranked(items)
+        return items
     tiered = [it for it in items if it[0]]
     if len(tiered) >= count:
         return heapq.nsmallest(count, tiered, key=order)
-    tiered.sort(key=order)
+    sort_ranked(tiered)
     rest = count - len(tiered)
     plain = [it for it in items if not it[0]] if tiered else items
     cut = heapq.nlargest(rest, map(itemgetter(1), plain))[-1]
     top = [it for it in plain if it[1] >= cut]
-    top.sort(key=order)
+    sort_ranked(top)
     return tiered + top[:rest]
 
 
@@ -79,7 +91,7 @@ def prefer_subsections(index: Any, ranked: list) -> list:
             item[0], item[1] = parent[0], parent[1] * 1.001
             moved = True
     if moved:
-        ranked.sort(key=order)
+        sort_ranked(ranked)
     return ranked
 
 
@@ -237,5 +249,5 @@ def quoted_first(index: Any, ranked: list) -> list:
             item[0], item[1] = last[0], last[1] * QUOTE_SHARE
             moved = True
     if moved:
-        ranked.sort(key=order)
+        sort_ranked(ranked)
     return ranked

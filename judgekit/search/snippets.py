@@ -86,7 +86,10 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
     hits.sort()
     start = 0
     if hits and len(body) > width:
-        first = flat.starts[_best_window(flat, hits, width)]
+        if flat.starts[hits[-1]] < flat.starts[hits[0]] + width - 30:
+            first = flat.starts[hits[0]]  # every mark fits the first window: the best
+        else:
+            first = flat.starts[_best_window(flat, hits, width)]
         # Some words of context before the first mark; a full window near the end.
         start = min(max(0, first - 24), len(body) - width)
         if start:
