@@ -33,9 +33,9 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def static_server(folder: Path) -> Iterator[str]:
+def static_server(folder: Path, kind: type[SimpleHTTPRequestHandler] = _Quiet) -> Iterator[str]:
     """A plain static file server (no judgekit in it) on a free loopback port."""
-    handler = functools.partial(_Quiet, directory=str(folder))
+    handler = functools.partial(kind, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import gzip
 import io
 import os
@@ -44,23 +43,18 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from judgekit.pack.build import build, pack_app  # noqa: E402
+from tests.conftest import CHROMIUM_ARGS  # noqa: E402
+from tests.test_pack_browser import static_server as serve_folder  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+ARGS = CHROMIUM_ARGS
 PHONE = {"width": 390, "height": 844}
 CPU_SLOWDOWN = 4
 GOAL_MS = 2000
@@ -159,17 +153,10 @@ class _Handler(SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def static_server(folder: Path, link: Link, compress: bool) -> Iterator[str]:
-    """A plain static file server on a free loopback port."""
+    """A plain static file server on a free loopback port, through the link, gzip if asked."""
     kind = type("H", (_Handler,), {"link": link, "gzip": compress})
-    handler = functools.partial(kind, directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_folder(folder, kind) as base:
+        yield base
 
 
 # Recorded in the page from its first script on: when the results of a typed query show.
