@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -91,18 +91,36 @@ def stems(text: str) -> list[str]:
     """The index terms of a text, in order (what the analyzer would produce)."""
     if len(text) <= 64:  # a query's words and phrases, asked for again and again: kept
         return list(_short_stems(text))
-    return [s for s in (stem_token(m.group()) for m in TOKEN_RE.finditer(text)) if s]
+    return list(_stem_run(text))
+
+
+def _stem_run(text: str) -> Iterator[str]:
+    return (s for s in (stem_token(m.group()) for m in TOKEN_RE.finditer(text)) if s)
 
 
 @lru_cache(maxsize=65536)
 def _short_stems(text: str) -> tuple[str, ...]:
-    return tuple(s for s in (stem_token(m.group()) for m in TOKEN_RE.finditer(text)) if s)
+    return tuple(_stem_run(text))
 
 
 @lru_cache(maxsize=65536)
 def title_key(text: str) -> str:
     """The form in which a title and a query are compared for an exact match."""
     return " ".join(stems(text))
+
+
+def titles_begun(keys: list[str], titles: list[str], query: str, most: int) -> list[str]:
+    """The titles (with their sorted title keys) whose key the query is at least three letters and
+    half of the start of: "devidian d" begins Devidian Door; "stopped" is not half of a title."""
+    key = title_key(query)
+    if len(key) < 3:
+        return []
+    found, i = [], bisect_left(keys, key)
+    while i < len(keys) and keys[i].startswith(key) and len(found) < most:
+        if len(key) * 2 >= len(keys[i]):
+            found.append(titles[i])
+        i += 1
+    return found
 
 
 def words(text: str) -> list[str]:

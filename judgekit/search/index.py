@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from whoosh import query as Q
@@ -20,6 +19,7 @@ from judgekit.search.analysis import (
     proximity,
     stems,
     title_key,
+    titles_begun,
 )
 from judgekit.search.query import (
     FIELDS,
@@ -117,10 +117,11 @@ class SearchIndex:
             {(title_key(m["name"]), m["name"]) for m in meta if m.get("kind") == "card"}
         )
         self._card_keys = [key for key, _ in self.card_names]  # for bisect
+        self._card_titles = [name for _, name in self.card_names]
         self._base = [1.0 if m["current"] else SUPERSEDED for m in meta]
         self._editions = [m["edition"] for m in meta]
         self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
-        self._places = self.places = [(m["document"], m["version"]) for m in meta]
+        self.places = [(m["document"], m["version"]) for m in meta]
         self.topics = [m["topic"] for m in meta]
         self.keys = [m["key"] for m in meta]
         self.current = [bool(m["current"]) for m in meta]
@@ -165,7 +166,7 @@ class SearchIndex:
         the background), so that no judge's query waits for either."""
         self.scores.warm()
         for docnum in range(len(self.meta)):
-            self._proximity(docnum, {}, 1, False)
+            self._positions(docnum)
             self._joined(docnum)
 
     def known(self, word: str) -> bool:
@@ -308,7 +309,7 @@ class SearchIndex:
             )
         if mentioned:
             for item in ranked:
-                if self._places[item[2]] in mentioned:
+                if self.places[item[2]] in mentioned:
                     item[1] *= MENTIONED
         if exact:
             for item in ranked:
@@ -353,13 +354,18 @@ class SearchIndex:
 
     def _proximity(self, docnum: int, stem_words: dict, count: int, number: bool) -> float:
         """1 + a bonus when the query's words stand close together in the item's text."""
-        where = self._stems.get(docnum)
-        if where is None:
-            where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
+        where = self._positions(docnum)
         factor = proximity(where, stem_words, count, number)
         if number and not where.numerals:
             factor *= NO_NUMBER
         return factor
+
+    def _positions(self, docnum: int) -> Positions:
+        """Where each term of an item's text stands (prepared once)."""
+        where = self._stems.get(docnum)
+        if where is None:
+            where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
+        return where
 
     def _exact(self, wordings: list[str], allowed: frozenset[int] | None) -> dict[int, int]:
         """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
@@ -376,16 +382,7 @@ class SearchIndex:
         At least three letters and half the title: "devidian d" is Devidian Door, while
         "stopped" is a rule word, not the start of Stop First Contact.
         """
-        key = title_key(query)
-        if len(key) < 3 or not self.card_names:
-            return []
-        keys, found = self._card_keys, []
-        i = bisect_left(keys, key)
-        while i < len(keys) and keys[i].startswith(key) and len(found) < most:
-            if len(key) * 2 >= len(keys[i]):
-                found.append(self.card_names[i][1])
-            i += 1
-        return found
+        return titles_begun(self._card_keys, self._card_titles, query, most)
 
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""

@@ -76,17 +76,20 @@ def _said(vocab: Vocabulary) -> dict[tuple[str, ...], list[Term]]:
 
 
 @cache
-def _raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
+def _raw_phrases(vocab: Vocabulary) -> tuple[tuple[str, Term], ...]:
     # A phrase with a stop word ("in order", "at least") is matched word for word in the
     # question: as index terms it would shrink to one common word ("order").
+    return tuple((phrase, term) for term in vocab.terms for phrase in term.say if _has_stop(phrase))
+
+
+@cache
+def _raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
     return tuple(
         (
             re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, words(phrase))) + r"(?!\w)", re.I),
             term,
         )
-        for term in vocab.terms
-        for phrase in term.say
-        if _has_stop(phrase)
+        for phrase, term in _raw_phrases(vocab)
     )
 
 
@@ -98,12 +101,7 @@ def raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
 @cache
 def _raw_needles(vocab: Vocabulary) -> tuple[str, ...]:
     # The longest word of each such phrase: a question without it cannot match the pattern.
-    return tuple(
-        max(words(phrase), key=len)
-        for term in vocab.terms
-        for phrase in term.say
-        if _has_stop(phrase)
-    )
+    return tuple(max(words(phrase), key=len) for phrase, _ in _raw_phrases(vocab))
 
 
 def find_raw(vocab: Vocabulary, query: str, edition: str | None) -> list[tuple[int, int, Term]]:
