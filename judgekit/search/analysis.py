@@ -193,47 +193,53 @@ def proximity(where: Positions, stem_words: dict[str, int], count: int, number: 
     i); count is how many words the query has. With number, any numeral is one more word.
     """
     # A position holds one term, so the query's terms never share one; only a numeral standing
-    # where a query term does is left out.
+    # where a query term does is left out. A spot is coded as one int, position << 6 | word,
+    # so that the spots sort in C; a term standing for several words is a spot for each.
     at, spots, present = where.at, [], 0
     for stem, mask in stem_words.items():
         places = at.get(stem)
         if places:
             present |= mask
-            spots += [(pos, mask) for pos in places]
+            for word in _words_of(mask):
+                spots += [pos << 6 | word for pos in places]
     if number and where.numerals:
-        numeral = 1 << (count - 1)
-        taken = {pos for pos, _ in spots}
-        extra = [(pos, numeral) for pos in where.numerals if pos not in taken]
+        word = count - 1
+        taken = {spot >> 6 for spot in spots}
+        extra = [pos << 6 | word for pos in where.numerals if pos not in taken]
         if extra:
-            present |= numeral
+            present |= 1 << word
             spots += extra
     need = present.bit_count()
     if need < 2:
         return 1.0
-    # The shortest run of words holding every query word the text holds. A word is counted
-    # under its bit; most spots hold one word, so their mask is that bit.
+    # The shortest run of words holding every query word the text holds. Spots of one position
+    # (a term standing for two words) sort together, so a window never splits them.
     spots.sort()
-    have: dict[int, int] = {}
+    have, held = [0] * 64, 0
     best, left = where.length + 1, 0
-    for pos, mask in spots:
-        for bit in _bits(mask) if mask & (mask - 1) else (mask,):
-            have[bit] = have.get(bit, 0) + 1
-        while len(have) == need:
-            best = min(best, pos - spots[left][0] + 1)
-            gone = spots[left][1]
-            for bit in _bits(gone) if gone & (gone - 1) else (gone,):
-                have[bit] -= 1
-                if not have[bit]:
-                    del have[bit]
+    for spot in spots:
+        word = spot & 63
+        if not have[word]:
+            held += 1
+        have[word] += 1
+        while held == need:
+            first = spots[left]
+            width = (spot >> 6) - (first >> 6) + 1
+            if width < best:
+                best = width
+            word = first & 63
+            have[word] -= 1
+            if not have[word]:
+                held -= 1
             left += 1
     share = (need - 1) / (count - 1)
     return 1.0 + PROXIMITY * share * min(1.0, need / best)
 
 
 @lru_cache(maxsize=1024)
-def _bits(mask: int) -> tuple[int, ...]:
-    """The bits set in a mask, each as a mask of its own."""
-    return tuple(1 << i for i in range(mask.bit_length()) if mask >> i & 1)
+def _words_of(mask: int) -> tuple[int, ...]:
+    """The words (bit numbers) a mask holds."""
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 # -- spelling -----------------------------------------------------------------------------

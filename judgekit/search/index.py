@@ -123,6 +123,10 @@ class SearchIndex:
         self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
         self.places = [(m["document"], m["version"]) for m in meta]
         self.topics = [m["topic"] for m in meta]
+        self.live_topics = [m["topic"] if m["current"] else None for m in meta]
+        fields = ("document", "version", "entry", "kind", "name", "edition")
+        self.hit_fields = [tuple(m[f] for f in fields) for m in meta]
+        self.version_entry = [(m["version"], m["entry"]) for m in meta]
         self.keys = [m["key"] for m in meta]
         self.current = [bool(m["current"]) for m in meta]
         self.successors = [tuple(m["successors"]) for m in meta]
@@ -290,23 +294,18 @@ class SearchIndex:
         coord = [(k / len(wanted)) ** COORD_POWER for k in range(len(plan.all) + 1)]
         away = LEAN_AWAY if lean != DEFAULT_LEAN or strong else DEFAULT_AWAY
         base, factor = self._base, self._lean_factors(lean, away)
-        ranked = []
         # The hot loop (once per match): what only a few items need is done after it.
-        for docnum, (score, found, in_title) in acc.items():
-            count = (found & want).bit_count()
-            titled = (
+        ranked = [
+            [0, score * coord[(n := (found & want).bit_count())] * base[d] * factor[d], d, n]
+            for d, (score, found, _) in acc.items()
+        ]
+        for item, (_, _, in_title) in zip(ranked, acc.values(), strict=True):
+            if (
                 in_title
                 and in_title & want == want
-                and self._name_share(docnum, in_title, want) >= CARD_NAME_SHARE
-            )
-            ranked.append(
-                [
-                    2 if titled else 0,
-                    score * coord[count] * base[docnum] * factor[docnum],
-                    docnum,
-                    count,
-                ]
-            )
+                and self._name_share(item[2], in_title, want) >= CARD_NAME_SHARE
+            ):
+                item[0] = 2
         if mentioned:
             for item in ranked:
                 if self.places[item[2]] in mentioned:

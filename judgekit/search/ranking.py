@@ -67,7 +67,10 @@ def best_of(items: list[list], count: int) -> list[list]:
     sort_ranked(tiered)
     rest = count - len(tiered)
     plain = [it for it in items if not it[0]] if tiered else items
-    cut = heapq.nlargest(rest, map(itemgetter(1), plain))[-1]
+    if len(plain) > 4 * rest:  # a heap pays only when it keeps a small part
+        cut = heapq.nlargest(rest, map(_VALUE, plain))[-1]
+    else:
+        cut = sorted(map(_VALUE, plain), reverse=True)[rest - 1]
     top = [it for it in plain if it[1] >= cut]
     sort_ranked(top)
     return tiered + top[:rest]
@@ -95,37 +98,45 @@ def prefer_subsections(index: Any, ranked: list) -> list:
     return ranked
 
 
-def _fold(index: Any, topics: dict[str, list]) -> dict[str, list]:
-    """A rule gone from the version in force joins the rule it was merged into, if found."""
-    current, successors = index.current, index.successors
+def _fold(index: Any, topics: dict[str, list], live: set[str]) -> dict[str, list]:
+    """A rule gone from the version in force joins the rule it was merged into, if found.
+
+    live: the topics with an item in force among those matched.
+    """
+    if len(live) == len(topics):
+        return topics  # every topic is in force: nothing to fold
+    successors = index.successors
     place = {topic: i for i, topic in enumerate(topics)}
-    live = {t for t, items in topics.items() if any(current[it[2]] for it in items)}
-    for topic, items in list(topics.items()):
-        if topic in live:
-            continue
+    moved = False
+    for topic in [t for t in topics if t not in live]:
+        items = topics[topic]
         heirs = [s for it in items for s in successors[it[2]] if s in live]
         if heirs:
             heir = min(heirs, key=place.__getitem__)
             topics[heir].extend(topics.pop(topic))
             place[heir] = min(place[heir], place.pop(topic))
+            moved = True
+    if not moved:
+        return topics
     return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
 
 
 def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
     """How many results a full collapse of every match would give (without collapsing it)."""
-    names, current = (index.keys if all_versions else index.topics), index.current
-    docs = [item[2] for item in ranked]
-    matched = {names[d] for d in docs}
+    docs = list(map(_NUMBER, ranked))
     if all_versions:
-        return len(matched)
-    live = {names[d] for d in docs if current[d]}
+        return len(set(map(index.keys.__getitem__, docs)))
+    names = index.topics
+    matched = set(map(names.__getitem__, docs))
+    live = set(map(index.live_topics.__getitem__, docs))
+    live.discard(None)
     if len(live) == len(matched):
         return len(matched)
     dead, successors = matched - live, index.successors
     folded = {
         names[d]
         for d in docs
-        if successors[d] and names[d] in dead and any(s in live for s in successors[d])
+        if successors[d] and names[d] in dead and not live.isdisjoint(successors[d])
     }
     return len(matched) - len(folded)
 
@@ -147,16 +158,23 @@ def collapse(
     names = index.keys if all_versions else index.topics
     topics: dict[str, list] = {}
     for item in ranked:
-        topics.setdefault(names[item[2]], []).append(item)
+        name = names[item[2]]
+        found = topics.get(name)
+        if found is None:
+            topics[name] = [item]
+        else:
+            found.append(item)
     if not all_versions:
-        topics = _fold(index, topics)
+        live = set(map(index.live_topics.__getitem__, map(_NUMBER, ranked)))
+        live.discard(None)
+        topics = _fold(index, topics, live)
     total = len(topics)
     if every is not None and len(every) > len(ranked):
         # ranked is the best of every match: count every match's topics, and give the topics
         # shown their other versions that ranked below the cut.
         total = count_topics(index, every, all_versions)
         shown = {topic: topics[topic] for topic in list(topics)[:limit]}
-        seen = {item[2] for item in ranked}
+        seen = set(map(_NUMBER, ranked))
         for item in [it for it in every if names[it[2]] in shown and it[2] not in seen]:
             shown[names[item[2]]].append(item)
     hits = tuple(_hit(index, items, mentioned) for items in list(topics.values())[:limit])
@@ -165,57 +183,73 @@ def collapse(
 
 def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
     """The result of one topic: its version to show, with chips for the others."""
-    meta, texts, shown_first = index.meta, index.texts, index.shown_first
+    texts, places = index.texts, index.places
     if len(items) == 1:  # most topics: no version to choose, no chips
-        best, others = items[0], []
-    else:
-        if mentioned:
-            best = max(items, key=lambda it: (index.places[it[2]] in mentioned, shown_first[it[2]]))
-        else:
-            best = max(items, key=lambda it: shown_first[it[2]])
-        others = sorted(
-            (it for it in items if it is not best), key=lambda it: shown_first[it[2]][1]
+        best = items[0]
+        document, version, entry, kind, title, edition = index.hit_fields[best[2]]
+        return Hit(
+            document,
+            version,
+            entry,
+            kind,
+            title,
+            texts[best[2]],
+            round(best[1], 4),
+            best[0] >= 3,
+            (),
+            edition,
+            (),
         )
-    fields = meta[best[2]]
+    shown_first = index.shown_first
+    if mentioned:
+        best = max(items, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]]))
+    else:
+        best = max(items, key=lambda it: shown_first[it[2]])
+    others = sorted((it for it in items if it is not best), key=lambda it: shown_first[it[2]][1])
+    document, version, entry, kind, title, edition = index.hit_fields[best[2]]
+    at = index.version_entry
     return Hit(
-        document=fields["document"],
-        version=fields["version"],
-        id=fields["entry"],
-        kind=fields["kind"],
-        title=fields["name"],
-        text=texts[best[2]],
-        score=round(max(it[1] for it in items), 4),
-        exact=max(it[0] for it in items) >= 3,
-        also_in=tuple((meta[it[2]]["version"], meta[it[2]]["entry"]) for it in others),
-        edition=fields["edition"],
-        older=tuple(
-            (meta[it[2]]["version"], meta[it[2]]["entry"], texts[it[2]])
-            for it in others
-            if it[3] > best[3]
-        ),
+        document,
+        version,
+        entry,
+        kind,
+        title,
+        texts[best[2]],
+        round(max(map(_VALUE, items)), 4),
+        max(map(_TIER, items)) >= 3,
+        tuple(at[it[2]] for it in others),  # also_in
+        edition,
+        tuple((*at[it[2]], texts[it[2]]) for it in others if it[3] > best[3]),  # older
     )
 
 
-def _quoted(index: Any, ranked: list, steps: list) -> dict[int, set[str]]:
+def _quoted(index: Any, ranked: list, steps: list) -> dict[int, frozenset[str]]:
     """The topics each matched step quotes, as the result it is shown in quotes them.
 
     An older version's step with another id joins its newer counterpart's result (see _fold),
     so the entries that result quotes count for every version of it.
     """
-    topics, cited, current, successors = index.topics, index.cited, index.current, index.successors
-    live = {topics[item[2]] for item in ranked if current[item[2]]}
+    topics, cited, successors = index.topics, index.cited, index.successors
+    live = set(map(index.live_topics.__getitem__, map(_NUMBER, ranked)))
     shown_in: dict[int, tuple[str, ...]] = {}
-    by_result: dict[str, set[str]] = {}
+    by_result: dict[str, frozenset[str]] = {}
     for item in steps:
-        topic = topics[item[2]]
+        docnum = item[2]
+        topic = topics[docnum]
         if topic in live:
             results: tuple[str, ...] = (topic,)
         else:
-            results = tuple(s for s in successors[item[2]] if s in live) or (topic,)
-        shown_in[item[2]] = results
+            results = tuple(s for s in successors[docnum] if s in live) or (topic,)
+        shown_in[docnum] = results
+        quotes = cited[docnum]
         for result in results:
-            by_result.setdefault(result, set()).update(cited[item[2]])
-    return {docnum: set().union(*(by_result[r] for r in rs)) for docnum, rs in shown_in.items()}
+            held = by_result.get(result)
+            # The versions of a step most often quote the same entries: share one set.
+            by_result[result] = quotes if held is None or held == quotes else held | quotes
+    return {
+        docnum: by_result[rs[0]] if len(rs) == 1 else frozenset().union(*map(by_result.get, rs))
+        for docnum, rs in shown_in.items()
+    }
 
 
 def quoted_first(index: Any, ranked: list) -> list:

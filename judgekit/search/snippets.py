@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,22 +52,31 @@ def _flat(text: str) -> _Flat:
     )
 
 
-def _best_window(flat: _Flat, hits: list[int], width: int) -> int:
-    """The first hit of the window (width characters) holding most distinct query terms."""
-    starts, stems = flat.starts, flat.stems
+def _best_window(flat: _Flat, hits: list[int], width: int, distinct: int) -> int:
+    """The first hit of the window (width characters) holding most distinct query terms.
+
+    distinct: how many terms the hits hold (no window holds more: the search stops there).
+    """
+    places = [flat.starts[hit] for hit in hits]
+    terms = [flat.stems[hit] for hit in hits]
+    count = len(hits)
     best, best_count, j, counts = 0, -1, 0, {}
-    for i, hit in enumerate(hits):
-        reach = starts[hit] + width - 30
-        while j < len(hits) and starts[hits[j]] < reach:
-            stem = stems[hits[j]]
-            counts[stem] = counts.get(stem, 0) + 1
+    for i in range(count):
+        reach = places[i] + width - 30
+        while j < count and places[j] < reach:
+            term = terms[j]
+            counts[term] = counts.get(term, 0) + 1
             j += 1
         if len(counts) > best_count:
             best, best_count = i, len(counts)
-        stem = stems[hit]
-        counts[stem] -= 1
-        if not counts[stem]:
-            del counts[stem]
+            if best_count == distinct:
+                break
+        term = terms[i]
+        left = counts[term] - 1
+        if left:
+            counts[term] = left
+        else:
+            del counts[term]
     return hits[best]
 
 
@@ -78,18 +88,20 @@ def text_stems(text: str) -> list[str]:
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
     flat = _flat(text)
-    body, escape = flat.text, flat.escape
+    body = flat.text
     if not body:
         return ""
     at = flat.at
-    hits = [i for t in terms if t in at for i in at[t]]
+    found = [at[t] for t in terms if t in at]
+    hits = [i for places in found for i in places]
     hits.sort()
+    starts, ends = flat.starts, flat.ends
     start = 0
     if hits and len(body) > width:
-        if flat.starts[hits[-1]] < flat.starts[hits[0]] + width - 30:
-            first = flat.starts[hits[0]]  # every mark fits the first window: the best
+        if starts[hits[-1]] < starts[hits[0]] + width - 30:
+            first = starts[hits[0]]  # every mark fits the first window: the best
         else:
-            first = flat.starts[_best_window(flat, hits, width)]
+            first = starts[_best_window(flat, hits, width, len(found))]
         # Some words of context before the first mark; a full window near the end.
         start = min(max(0, first - 24), len(body) - width)
         if start:
@@ -99,17 +111,23 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
     if end < len(body):
         space = body.rfind(" ", start, end)
         end = space if space > start else end
-    out, pos = [], start
-    starts, ends = flat.starts, flat.ends
-    for i in hits:
+    # The marks inside the window: hits are in text order, so they are a run of the list.
+    begin = bisect_left(hits, start, key=starts.__getitem__)
+    pieces, pos = [], start
+    for i in hits[begin:]:
         hs, he = starts[i], ends[i]
-        if hs < start or he > end:
-            continue
-        out.append(escape(body[pos:hs]))
-        out.append(f"<mark>{escape(body[hs:he])}</mark>")
+        if he > end:
+            break
+        pieces += (body[pos:hs], body[hs:he])
         pos = he
-    out.append(escape(body[pos:end]))
-    return ("…" if start else "") + "".join(out) + ("…" if end < len(body) else "")
+    pieces.append(body[pos:end])
+    escape = flat.escape
+    if escape is not _unchanged:
+        pieces = [escape(piece) for piece in pieces]
+    marked = "".join(
+        f"{pieces[k]}<mark>{pieces[k + 1]}</mark>" for k in range(0, len(pieces) - 1, 2)
+    )
+    return ("…" if start else "") + marked + pieces[-1] + ("…" if end < len(body) else "")
 
 
 def snippet_plain(marked: str) -> str:
