@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from bisect import bisect_left
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -21,11 +20,19 @@ class _Flat:
     ends: tuple[int, ...]
     stems: tuple[str, ...]
     at: dict[str, tuple[int, ...]]
-    escape: Callable[[str], str]
+    # The marks as a snippet is built: <mark> itself, or for a text with a character HTML needs
+    # escaped, two characters the text does not hold, put in place of the marks once the
+    # window is escaped (one escape of the window, not one for each piece between marks).
+    marks: tuple[str, str]
 
 
-def _unchanged(text: str) -> str:
-    return text
+_MARKS = ("<mark>", "</mark>")
+
+
+def _stand_ins(text: str) -> tuple[str, str]:
+    """Two characters of Unicode's private use area that the text does not hold."""
+    free = (c for c in map(chr, range(0xE000, 0xF900)) if c not in text)
+    return next(free), next(free)
 
 
 @lru_cache(maxsize=4096)
@@ -41,14 +48,14 @@ def _flat(text: str) -> _Flat:
     for i, token in enumerate(tokens):
         at.setdefault(token[2], []).append(i)
     # Most texts hold no character HTML needs escaped: skip the work for them.
-    escape = html.escape if any(c in flat for c in "&<>\"'") else _unchanged
+    marks = _stand_ins(flat) if any(c in flat for c in "&<>\"'") else _MARKS
     return _Flat(
         flat,
         tuple(t[0] for t in tokens),
         tuple(t[1] for t in tokens),
         tuple(t[2] for t in tokens),
         {k: tuple(v) for k, v in at.items()},
-        escape,
+        marks,
     )
 
 
@@ -92,7 +99,7 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
     if not body:
         return ""
     at = flat.at
-    found = [at[t] for t in terms if t in at]
+    found = [at[t] for t in at.keys() & terms]
     hits = [i for places in found for i in places]
     hits.sort()
     starts, ends = flat.starts, flat.ends
@@ -113,21 +120,19 @@ def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> st
         end = space if space > start else end
     # The marks inside the window: hits are in text order, so they are a run of the list.
     begin = bisect_left(hits, start, key=starts.__getitem__)
+    opening, closing = flat.marks
     pieces, pos = [], start
     for i in hits[begin:]:
         hs, he = starts[i], ends[i]
         if he > end:
             break
-        pieces += (body[pos:hs], body[hs:he])
+        pieces += (body[pos:hs], opening, body[hs:he], closing)
         pos = he
     pieces.append(body[pos:end])
-    escape = flat.escape
-    if escape is not _unchanged:
-        pieces = [escape(piece) for piece in pieces]
-    marked = "".join(
-        f"{pieces[k]}<mark>{pieces[k + 1]}</mark>" for k in range(0, len(pieces) - 1, 2)
-    )
-    return ("…" if start else "") + marked + pieces[-1] + ("…" if end < len(body) else "")
+    marked = "".join(pieces)
+    if opening is not _MARKS[0]:
+        marked = html.escape(marked).replace(opening, "<mark>").replace(closing, "</mark>")
+    return ("…" if start else "") + marked + ("…" if end < len(body) else "")
 
 
 def snippet_plain(marked: str) -> str:

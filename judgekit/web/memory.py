@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from flask import Flask, Response, request
 from flask_compress import Compress
+from werkzeug.http import http_date
 
 # What a client may keep: pages and JSON are revalidated each time (a 304 costs nothing).
 PAGE_CACHE_CONTROL = "no-cache"
@@ -129,8 +131,24 @@ class MemoryCache:
             response.set_etag(etag)
         del response.headers["X-Judgekit-Cache"]
         response.headers["Cache-Control"] = PAGE_CACHE_CONTROL
-        response.vary.add("Cookie")
+        if "Vary" in response.headers:
+            response.vary.add("Cookie")
+        else:  # most answers: no Vary to parse and write back
+            response.headers["Vary"] = "Cookie"
+        response.headers.setdefault("Date", _http_date())
         return response.make_conditional(request)
+
+
+_date = (0, "")
+
+
+def _http_date() -> str:
+    """Now as an HTTP date, made once a second (werkzeug's http_date takes as long as a replay)."""
+    global _date
+    second = int(time.time())
+    if _date[0] != second:
+        _date = (second, http_date(second))
+    return _date[1]
 
 
 # Set again for each answer (or by other parts of the app after this one).
