@@ -96,9 +96,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import threading
 
     from judgekit import create_app
-    from judgekit.pack.handout import print_qr
-    from judgekit.urls import only_this_computer
-    from judgekit.web.server import lan_address, make_server, public_url
+    from judgekit.web.server import make_server
+    from judgekit.web.workers import can_fork, fork_workers, listen, stop_on_terminate, stop_workers
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
     try:
@@ -107,16 +106,55 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
+    workers = args.workers
+    if workers > 1 and not can_fork():
+        print("--workers: this system cannot fork; serving from one process", file=sys.stderr)
+        workers = 1
     try:
-        server = make_server(app, args.host, args.port, args.threads)
+        # With workers, the address is bound before they are started, to be shared by them.
+        sock = listen(args.host, args.port) if workers > 1 else None
+        server = None if sock else make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         # Most often the port is taken by another judgekit still running.
         print(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    port = sock.getsockname()[1] if sock else server.effective_port
+    _announce(app, args, port)
+    if sock is None:
+        threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
+        _run(server)
+        return 0
+    _warm(app)  # before forking: every worker answers from the pages prepared once
+    pids = fork_workers(
+        workers - 1, lambda: _run(make_server(app, args.host, 0, args.threads, sock))
+    )
+    stop_on_terminate()
+    print(f"serving from {workers} processes", flush=True)  # said once every worker is started
+    try:
+        _run(make_server(app, args.host, 0, args.threads, sock))
+    finally:
+        stop_workers(pids)
+    return 0
+
+
+def _run(server) -> None:
+    """Run a waitress server until it is stopped, then close it."""
+    try:
+        server.run()
+    finally:
+        server.close()
+
+
+def _announce(app, args: argparse.Namespace, port: int) -> None:
+    """Say where the app is served, and set the address citations link to."""
+    from judgekit.pack.handout import print_qr
+    from judgekit.urls import only_this_computer
+    from judgekit.web.server import lan_address, public_url
+
     network = args.host in ("0.0.0.0", "::")
     shown_host = lan_address() if network else args.host
-    app.config["BASE_URL"] = args.base_url or public_url(shown_host, server.effective_port)
-    print(f"judgekit serving on {public_url(args.host, server.effective_port)}/", flush=True)
+    app.config["BASE_URL"] = args.base_url or public_url(shown_host, port)
+    print(f"judgekit serving on {public_url(args.host, port)}/", flush=True)
     if network:
         print(f"other judges on this network can open {app.config['BASE_URL']}/", flush=True)
         print_qr(app.config["BASE_URL"] + "/")  # judges scan it from the screen
@@ -130,12 +168,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 "other judges open",
                 flush=True,
             )
-    threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
-    try:
-        server.run()
-    finally:
-        server.close()
-    return 0
 
 
 def _port(text: str) -> int:
@@ -194,6 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", type=_host, default="127.0.0.1", help="0.0.0.0 serves the network")
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--threads", type=_threads, default=8)
+    serve.add_argument(
+        "--workers",
+        type=_threads,
+        default=1,
+        help="processes answering at once (Linux, macOS); more than 1 prepares every page before "
+        "the first answer, then answers from every core",
+    )
     serve.add_argument(
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )

@@ -55,6 +55,18 @@ def serve(*args: str) -> int:
 def test_serve_defaults_to_loopback_8000():
     args = cli.build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.threads, args.base_url) == ("127.0.0.1", 8000, 8, None)
+    assert args.workers == 1  # one process: the first answer comes at once
+
+
+def test_workers_on_a_system_without_fork_serve_from_one_process(served, capsys, monkeypatch):
+    from judgekit.web import workers
+
+    monkeypatch.setattr(workers, "can_fork", lambda: False)
+    assert serve("--workers", "2", "--port", str(_free_port())) == 0
+    assert (
+        capsys.readouterr().err == "--workers: this system cannot fork; serving from one process\n"
+    )
+    assert served["port"]
 
 
 def test_serve_says_who_can_open_it_and_cites_that_address(served, capsys):
@@ -119,6 +131,7 @@ def test_the_server_guards_its_connections(served):
         (["--port", "-1"], "argument --port: must be a whole number from 1 to 65535, not '-1'"),
         (["--port", "0"], "argument --port: must be a whole number from 1 to 65535, not '0'"),
         (["--threads", "0"], "argument --threads: must be a whole number from 1 to 64, not '0'"),
+        (["--workers", "0"], "argument --workers: must be a whole number from 1 to 64, not '0'"),
         (
             ["--host", "no-such-host.invalid"],
             "argument --host: unknown host 'no-such-host.invalid'",
@@ -228,3 +241,66 @@ def test_judgekit_serve_really_serves():
         proc.terminate()
         out = proc.communicate(timeout=10)[0].decode()
     assert out.startswith(f"judgekit serving on http://127.0.0.1:{port}/\n")
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of a process (Linux's /proc)."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _gone(pid: int, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not Path(f"/proc/{pid}").exists():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _start_workers(port: int) -> subprocess.Popen:
+    """`judgekit serve --workers 2`, once it says it serves from 2 processes."""
+    exe = Path(sys.executable).with_name("judgekit")
+    proc = subprocess.Popen(
+        [str(exe), "--root", str(MINI), "serve", "--port", str(port), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines = []
+    for _ in range(10):  # the announcement, the warm-up, then this line
+        line = proc.stdout.readline().decode()
+        lines.append(line)
+        if line == "serving from 2 processes\n" or not line:
+            break
+    assert lines[-1] == "serving from 2 processes\n", lines
+    return proc
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_serve_with_workers_answers_alike_from_every_process_and_stops_them():
+    port = _free_port()
+    proc = _start_workers(port)
+    try:
+        children = _children(proc.pid)
+        assert len(children) == 1
+        answers = set()
+        for _ in range(12):  # new connections: either process may accept each
+            url = f"http://127.0.0.1:{port}/api/search?q=beam"
+            with urllib.request.urlopen(url, timeout=5) as response:
+                assert response.status == 200
+                answers.add(response.read())
+        assert len(answers) == 1 and b'"results":[' in answers.pop()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+    assert _gone(children[0])
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_a_worker_stops_when_its_parent_is_killed():
+    proc = _start_workers(_free_port())
+    children = _children(proc.pid)
+    proc.kill()
+    proc.communicate(timeout=10)
+    assert children and _gone(children[0])

@@ -82,8 +82,13 @@ def quiet_queue_warnings(interval: float = QUEUE_WARNING_EVERY) -> None:
         queue_log.addFilter(OncePerInterval(interval))
 
 
-def make_server(app: Flask, host: str, port: int, threads: int = 8) -> TcpWSGIServer:
-    """A bound (not yet running) server; raises OSError when the address cannot be used."""
+def make_server(
+    app: Flask, host: str, port: int, threads: int = 8, sock: socket.socket | None = None
+) -> TcpWSGIServer:
+    """A bound (not yet running) server; raises OSError when the address cannot be used.
+
+    sock: a socket already listening on host:port (see workers.py), else one is bound here.
+    """
     quiet_queue_warnings()
     adj = Adjustments(
         host=host,
@@ -98,7 +103,15 @@ def make_server(app: Flask, host: str, port: int, threads: int = 8) -> TcpWSGISe
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     # waitress's create_server, for the one address judgekit listens on, with our server class.
-    server = GuardedServer(app, {}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0])
+    server = GuardedServer(
+        app,
+        {},
+        dispatcher=dispatcher,
+        adj=adj,
+        sockinfo=adj.listen[0],
+        _sock=sock,
+        bind_socket=sock is None,
+    )
     server.flask_app = app  # waitress keeps only its own wrapper of the app
     return server
 

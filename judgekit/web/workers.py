@@ -1,0 +1,119 @@
+"""Serving from several processes, for an event where many judges search at once.
+
+One process answers one request at a time in Python (the GIL), however many threads it has. With
+``serve --workers N`` the address is bound once, every page is rendered and the search prepared
+once, and then the process forks: each worker answers from the same prepared memory with its own
+waitress loop and threads, all accepting on the one listening socket. Forking needs os.fork
+(Linux, macOS); elsewhere (Windows) one process serves.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from waitress.adjustments import Adjustments
+
+PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops
+
+
+def can_fork() -> bool:
+    """Whether this system can serve from several processes."""
+    return hasattr(os, "fork")
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port as waitress binds it; raises OSError when it cannot."""
+    adj = Adjustments(host=host, port=port)
+    family, socktype, proto, address = adj.listen[0]
+    sock = socket.socket(family, socktype, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+        sock.listen(adj.backlog)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def fork_workers(count: int, serve: Callable[[], None]) -> list[int]:
+    """Start count worker processes, each running serve() and then exiting; their pids.
+
+    Call it once everything the workers share is prepared and before any thread starts (a
+    forked process keeps only the thread that forked).
+    """
+    gc.freeze()  # what is prepared stays shared: the collector does not touch it in a worker
+    sys.stdout.flush()  # or a worker would write the parent's buffered output again
+    sys.stderr.flush()
+    parent, pids = os.getpid(), []
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            _run_worker(parent, serve)
+        pids.append(pid)
+    return pids
+
+
+def _run_worker(parent: int, serve: Callable[[], None]) -> None:
+    """A worker's life: serve until told to stop or until the parent is gone; never returns."""
+    code = 0
+    threading.Thread(target=_follow_parent, args=(parent,), daemon=True).start()
+    try:
+        serve()
+    except BaseException:  # noqa: BLE001 -- a worker must not fall back into the parent's code
+        code = 1
+    finally:
+        sys.stdout.flush()
+        os._exit(code)
+
+
+def _follow_parent(parent: int) -> None:
+    """Stop this worker when the process that started it is gone (killed, not told)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_EVERY)
+    os._exit(0)
+
+
+def stop_workers(pids: list[int], seconds: float = 5.0) -> None:
+    """Tell the workers to stop, then wait for them (a bounded wait; kill what remains)."""
+    for pid in pids:
+        _signal(pid, signal.SIGTERM)
+    deadline = time.monotonic() + seconds
+    waiting = set(pids)
+    while waiting and time.monotonic() < deadline:
+        for pid in list(waiting):
+            if _ended(pid):
+                waiting.discard(pid)
+        time.sleep(0.05)
+    for pid in waiting:
+        _signal(pid, signal.SIGKILL)
+        _ended(pid, wait=True)
+
+
+def _ended(pid: int, wait: bool = False) -> bool:
+    """Whether a worker has ended (and is reaped); with wait, wait for it to end."""
+    try:
+        return os.waitpid(pid, 0 if wait else os.WNOHANG)[0] != 0
+    except ChildProcessError:
+        return True
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+def stop_on_terminate() -> None:
+    """Make SIGTERM end the parent's waitress loop as Ctrl-C does, so its workers are stopped."""
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
