@@ -97,6 +97,10 @@ def test_pages_have_strong_etags_revalidate_and_compress(mini_server):
     plain_code, plain, _ = fetch(base + "/rules/demo-rulebook/1/")
     assert plain_code == 200 and "Content-Encoding" not in plain
     assert plain["ETag"] == etag.replace(":gzip", "")
+    # An answer depends on the chosen game's cookie and on the encoding; it says when it was made.
+    assert set(headers["Vary"].replace(" ", "").split(",")) == {"Cookie", "Accept-Encoding"}
+    assert set(plain["Vary"].replace(" ", "").split(",")) == {"Cookie", "Accept-Encoding"}
+    assert re.fullmatch(r"\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT", plain["Date"])
 
 
 def test_static_files_have_hashed_names_kept_a_year(mini_server):
