@@ -160,12 +160,22 @@ def find_said(vocab: Vocabulary, seq: list[str], edition: str | None) -> list[Ma
     return out
 
 
+@cache
+def _lengths(vocab: Vocabulary) -> tuple[int, ...]:
+    """How many terms the lean phrases have."""
+    return tuple(sorted({len(key) for key in vocab.leaning()}))
+
+
 def lean_of(vocab: Vocabulary, seq: list[str]) -> str | None:
     """The game a question's own words belong to, when they point to one only."""
     votes = dict.fromkeys(EDITIONS, 0)
-    for key, edition in vocab.leaning().items():
-        n = len(key)
-        votes[edition] += sum(tuple(seq[i : i + n]) == key for i in range(len(seq) - n + 1))
+    leaning = vocab.leaning()
+    # Each run of the question's words, of each length a lean phrase has, looked up once.
+    for n in _lengths(vocab):
+        for i in range(len(seq) - n + 1):
+            edition = leaning.get(tuple(seq[i : i + n]))
+            if edition is not None:
+                votes[edition] += 1
     top = max(votes.values())
     winners = [e for e, v in votes.items() if v == top]
     return winners[0] if top and len(winners) == 1 else None
