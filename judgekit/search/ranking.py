@@ -183,29 +183,20 @@ def collapse(
 
 def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
     """The result of one topic: its version to show, with chips for the others."""
-    texts, places = index.texts, index.places
+    texts, shown_first = index.texts, index.shown_first
     if len(items) == 1:  # most topics: no version to choose, no chips
-        best = items[0]
-        document, version, entry, kind, title, edition = index.hit_fields[best[2]]
-        return Hit(
-            document,
-            version,
-            entry,
-            kind,
-            title,
-            texts[best[2]],
-            round(best[1], 4),
-            best[0] >= 3,
-            (),
-            edition,
-            (),
-        )
-    shown_first = index.shown_first
-    if mentioned:
-        best = max(items, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]]))
+        best, others = items[0], ()
+        score, exact = best[1], best[0] >= 3
     else:
-        best = max(items, key=lambda it: shown_first[it[2]])
-    others = sorted((it for it in items if it is not best), key=lambda it: shown_first[it[2]][1])
+        if mentioned:
+            places = index.places
+            best = max(items, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]]))
+        else:
+            best = max(items, key=lambda it: shown_first[it[2]])
+        others = sorted(
+            (it for it in items if it is not best), key=lambda it: shown_first[it[2]][1]
+        )
+        score, exact = max(map(_VALUE, items)), max(map(_TIER, items)) >= 3
     document, version, entry, kind, title, edition = index.hit_fields[best[2]]
     at = index.version_entry
     return Hit(
@@ -215,8 +206,8 @@ def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
         kind,
         title,
         texts[best[2]],
-        round(max(map(_VALUE, items)), 4),
-        max(map(_TIER, items)) >= 3,
+        round(score, 4),
+        exact,
         tuple(at[it[2]] for it in others),  # also_in
         edition,
         tuple((*at[it[2]], texts[it[2]]) for it in others if it[3] > best[3]),  # older
