@@ -33,6 +33,9 @@ _VOID = frozenset("area base br col embed hr img input link meta source track wb
 # view: a part copied there could change which sibling a style's :first-child or "+" picks).
 _BLOCKS = frozenset(("div", "ol", "article", "li", "details", "section", "header"))
 # The changes' and the history's lists name the view in a class no style reads.
+_FLOW = _BLOCKS | frozenset(
+    "p ul dl dt dd h1 h2 h3 h4 h5 h6 nav summary form table blockquote figure aside".split()
+)
 _WHOLE = re.compile(r'class="[^"]*\bdf-side\b')  # its columns: .df-col + .df-col
 _VIEW_CLASS = re.compile(r" df-view-(?:inline|side)\b")
 _PV = re.compile(r' data-pv="([^"]*)"')
@@ -145,6 +148,10 @@ def _split(html: str) -> tuple[str, list[str], str] | None:
     try:
         children = _elements(html[head_end:tail_start])
     except ViewsError:
+        return None
+    # Only blocks: the line breaks the merge puts between parts show nowhere (in a line of
+    # links or marks, a break where the page had none would show as a space).
+    if not all(_START.match(child).group(1).lower() in _FLOW for child in children):
         return None
     return html[:head_end], children, html[tail_start:]
 
