@@ -15,6 +15,8 @@ from judgekit.pack.build import SIZE_LIMIT, build, pack_app
 from judgekit.pack.paths import pack_file
 from judgekit.pack.views import VIEWS, project
 from judgekit.web.context import library_of
+from tests.conftest import wait_until
+from tests.test_pack_browser import PHONE, guarded_context, static_server
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +90,34 @@ def test_no_page_links_a_file_the_pack_lacks(real):
             ).is_file():
                 missing.append(f"{rel} -> {link}")
     assert missing == []
+
+
+@pytest.mark.browser
+def test_a_link_to_a_change_only_one_view_lists(browser, real):
+    """A typography-only change is listed with typography shown only: a link to it lands on it
+    (its id moves onto the part shown), and in the plain view no element holds that id."""
+    _, result = real
+    page_path = f"{pack_file(urls.compare_page('2e-rulebook', '4', '1.1'))}"
+    html = (result.out / page_path).read_text(encoding="utf-8")
+    anchor = re.search(r'data-pv="inline-show side-show"[^>]* data-pv-id="([^"]+)"', html)[1]
+    with static_server(result.out) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        for query in ("typography=show", "typography=show&view=side"):
+            page.goto(f"{base}/{page_path}?{query}#{anchor}")
+            wait_until(
+                page,
+                """id => { const el = document.getElementById(id);
+                  return !!el && el.getClientRects().length > 0
+                    && el.getBoundingClientRect().top >= 0
+                    && el.getBoundingClientRect().top < innerHeight / 2; }""",
+                anchor,
+            )
+            assert (
+                page.eval_on_selector_all(
+                    f"[id='{anchor}'], [data-pv-id='{anchor}']", "e => e.length"
+                )
+                == 1
+            )
+        page.goto(f"{base}/{page_path}")
+        assert page.evaluate("id => document.getElementById(id)", anchor) is None
+        assert off == []
