@@ -168,3 +168,19 @@ def test_toggles_and_filters_on_a_comparison(browser, site):
         page.set_content(f"<main>{server}</main>")
         assert shown == page.eval_on_selector("main", TEXT)
         assert off == []
+
+
+def test_views_from_a_folder(browser, site):
+    """Opened with file:// (a USB stick): the query names the view there too."""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto((site / COMPARISON / "index.html").as_uri() + "?view=side&typography=show")
+        wait_until(
+            page, "() => document.documentElement.getAttribute('data-pv-key') === 'side-show'"
+        )
+        shown = page.eval_on_selector("main", SHOWN)
+        server = _server_main(client, f"/{COMPARISON}?view=side&typography=show")
+        page.set_content(f"<main>{server}</main>")
+        assert shown == page.eval_on_selector("main", TEXT)
+        assert off == []
