@@ -32,11 +32,12 @@ _VOID = frozenset("area base br col embed hr img input link meta source track wb
 # Blocks whose children are laid over one another one by one (the rest are kept whole per
 # view: a part copied there could change which sibling a style's :first-child or "+" picks).
 _BLOCKS = frozenset(("div", "ol", "article", "li", "details", "section", "header"))
-# The changes' and the history's lists name the view in a class no style reads.
+# What a block holds when its children are blocks only (see _split).
 _FLOW = _BLOCKS | frozenset(
     "p ul dl dt dd h1 h2 h3 h4 h5 h6 nav summary form table blockquote figure aside".split()
 )
 _WHOLE = re.compile(r'class="[^"]*\bdf-side\b')  # its columns: .df-col + .df-col
+# The changes' and the history's lists name the view in a class no style reads.
 _VIEW_CLASS = re.compile(r" df-view-(?:inline|side)\b")
 _PV = re.compile(r' data-pv="([^"]*)"')
 _BETWEEN = re.compile(r">\s+<")
