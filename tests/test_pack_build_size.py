@@ -121,3 +121,25 @@ def test_a_link_to_a_change_only_one_view_lists(browser, real):
         page.goto(f"{base}/{page_path}")
         assert page.evaluate("id => document.getElementById(id)", anchor) is None
         assert off == []
+
+
+@pytest.mark.browser
+def test_the_first_row_shown_has_no_rule_above(browser, real):
+    """Where another view's sentence row comes first in a list, the first row shown still has
+    no rule above it (as on the server's page)."""
+    _, result = real
+    page_path = pack_file(urls.compare_page("2e-rulebook", "4", "1.1"))
+    with static_server(result.out) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        for query in ("", "view=side", "typography=show", "typography=show&view=side"):
+            page.goto(f"{base}/{page_path}?{query}")
+            wait_until(page, "() => !!document.documentElement.getAttribute('data-pv-key')")
+            borders = page.evaluate(
+                """() => [...document.querySelectorAll('ol.df-align')].map(ol => {
+                  const li = [...ol.children].find(c => getComputedStyle(c).display !== 'none');
+                  // A run of unchanged sentences has its rule on the server's page too.
+                  return li && li.matches('.df-row') ? getComputedStyle(li).borderTopWidth : '0px';
+                })"""
+            )
+            assert borders and set(borders) == {"0px"}, query
+        assert off == []
