@@ -133,9 +133,6 @@ def test_build_writes_every_page_kind(built):
         "diff/demo-rulebook/1..2/index.html",
         "diff/demo-rulebook/2..1/index.html",
         "diff/demo-rulings/r1/new/index.html",
-        "diff/demo-rulebook/1..2/~view=side/index.html",
-        "diff/demo-rulebook/1..2/~typography=show/index.html",
-        "diff/demo-rulebook/1..2/~typography=show,view=side/index.html",
         "history/demo-rulebook/attempting/index.html",
         "timing/index.html",
         "timing/attempt/index.html",
@@ -148,6 +145,36 @@ def test_build_writes_every_page_kind(built):
         "pack.json",
     ):
         assert (out / name).is_file(), name
+
+
+def test_views_and_comparison_json_are_not_files_of_their_own(built):
+    out = built.out
+    # A comparison's or history's views are in its one page (test_pack_views.py shows them).
+    assert sorted(p.name for p in (out / "diff/demo-rulebook/1..2").iterdir()) == ["index.html"]
+    assert not list(out.glob("history/**/~*"))
+    # Each comparison's and history's JSON is the server's only; the pairs and * lists are here.
+    assert not (out / "api/diff/demo-rulebook/1/2").exists()
+    assert not (out / "api/history").exists()
+    assert (out / "api/diff/demo-rulebook/index.json").is_file()
+    assert (out / "api/diff/demo-rulings/r1/new/index.json").is_file()
+    for page in ("diff/demo-rulebook/1..2", "history/demo-rulebook/attempting"):
+        html = (out / page / "index.html").read_text(encoding="utf-8")
+        assert 'rel="alternate"' not in html
+    # Pages whose twin the pack carries still name it.
+    html = (out / "diff/demo-rulebook/index.html").read_text(encoding="utf-8")
+    assert (
+        'rel="alternate" type="application/json" href="../../api/diff/demo-rulebook/index.json"'
+        in html
+    )
+
+
+def test_size_by_folder(built):
+    assert built.size == sum(built.folders.values())
+    assert built.size == sum(p.stat().st_size for p in built.out.rglob("*") if p.is_file())
+    assert built.folders["diff"] == sum(
+        p.stat().st_size for p in (built.out / "diff").rglob("*") if p.is_file()
+    )
+    assert not built.over_limit
 
 
 def test_every_internal_link_names_a_file_in_the_pack(built):
@@ -236,8 +263,15 @@ def test_zip_holds_the_pack(built):
 def test_cli_build(tmp_path, capsys):
     out = tmp_path / "site"
     assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out), "--zip"]) == 0
-    said = capsys.readouterr().out
-    assert said.startswith("judge pack ") and f"in {out}" in said
+    captured = capsys.readouterr()
+    said = captured.out
+    assert said.startswith("judge pack ") and f"in {out} (limit 25 MB)\n" in said
+    # The size by folder, each as the files on disk add up, the largest first.
+    sizes = re.findall(r"^  (\S+)\s+(\d+\.\d\d) MB$", said, re.M)
+    diff = sum(p.stat().st_size for p in (out / "diff").rglob("*") if p.is_file())
+    assert ("diff/", f"{diff / 1e6:.2f}") in sizes
+    assert [float(mb) for _, mb in sizes] == sorted((float(mb) for _, mb in sizes), reverse=True)
+    assert "warning" not in captured.err
     assert (tmp_path / "site.zip").is_file()
     # A second build over a pack replaces it.
     assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out)]) == 0

@@ -123,13 +123,14 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         assert "Access Denied" in text
         text = _read(page, f"{base}/diff/demo-rulebook/1..2/index.html")
         assert "Demo Rulebook" in text
-        page.click("a[data-df-view=side]")
-        assert page.url == f"{base}/diff/demo-rulebook/1..2/~view=side/index.html"
-        assert page.get_attribute("a[data-df-view=side]", "aria-current") == "true"
+        # Side by side: the same page, its other view shown (pack/views.py).
+        page.click("a[data-df-view=side] >> visible=true")
+        assert page.url == f"{base}/diff/demo-rulebook/1..2/index.html?view=side"
+        assert page.get_attribute("a[data-df-view=side] >> visible=true", "aria-current") == "true"
         # The picker, by the server's address of a choice.
         page.goto(f"{base}/diff/index.html?document=demo-rulebook&from=2&to=1&view=side")
-        assert page.url == f"{base}/diff/demo-rulebook/2..1/~view=side/index.html"
-        assert page.query_selector(".df-changes.df-view-side") is not None
+        assert page.url == f"{base}/diff/demo-rulebook/2..1/index.html?view=side"
+        wait_until(page, "!!document.querySelector('.df-changes.df-view-side')")
         # A step by the server's own address (query), then Next by its link.
         page.goto(f"{base}/timing/attempt/index.html?version=2&step=1.a")
         assert page.url == f"{base}/timing/attempt/~step=1.a,version=2/index.html"

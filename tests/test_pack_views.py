@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -17,7 +19,10 @@ pytestmark = pytest.mark.browser
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
 HISTORY = "history/demo-rulebook/attempting"
-TEXT = "main => main.textContent.replace(/\\s+/g, ' ').trim()"
+COMPARISON = "diff/demo-rulebook/1..2"
+# Text without its whitespace: the pack's page puts line breaks between the blocks it lays over
+# one another, where the server's page may have none (no space shows between blocks).
+TEXT = "main => main.textContent.replace(/\\s+/g, '')"
 
 
 @pytest.fixture(scope="module")
@@ -27,14 +32,32 @@ def site(tmp_path_factory):
     return out
 
 
-def test_history_views_are_built(site):
-    for view in ("~view=side", "~typography=show", "~typography=show,view=side"):
-        assert (site / HISTORY / view / "index.html").is_file()
+# The text of main in the view the page shows (html's data-pv-key; the plain view without
+# one): the parts of other views, which diff.css does not display, left out.
+SHOWN = """main => {
+  const key = document.documentElement.getAttribute('data-pv-key') || 'inline-hide';
+  const copy = main.cloneNode(true);
+  copy.querySelectorAll('[data-pv]').forEach(el => {
+    if (!el.getAttribute('data-pv').split(' ').includes(key)) el.remove();
+  });
+  return copy.textContent.replace(/\\s+/g, '');
+}"""
+CURRENT = """() => [...document.querySelectorAll('.df-toggles a[aria-current=true]')]
+  .filter(a => a.getClientRects().length).map(a => a.textContent)"""
+
+
+def test_history_views_are_one_page(site):
+    page = site / HISTORY / "index.html"
+    assert not list(page.parent.glob("~*"))
+    html = page.read_text(encoding="utf-8")
+    # Each view's own parts are marked with the views that show them.
+    for view in ("inline-hide", "side-hide", "inline-show", "side-show"):
+        assert re.search(f'data-pv="[^"]*\\b{view}\\b', html), view
     # A document of one version has no other view of its histories, and offers none.
     plain = site / "history" / "demo-rulings" / "access-denied" / "index.html"
-    assert plain.is_file()
     assert not list(plain.parent.glob("~*"))
     assert "df-toggles" not in plain.read_text(encoding="utf-8")
+    assert "data-pv" not in plain.read_text(encoding="utf-8")
 
 
 def _server_main(client, address: str) -> str:
@@ -44,43 +67,120 @@ def _server_main(client, address: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("query", "folder", "view", "typography"),
+    ("query", "view", "typography"),
     [
-        ("view=side", "~view=side", "side", "Hide typography"),
-        ("typography=show", "~typography=show", "inline", "Show typography"),
-        ("view=side&typography=show", "~typography=show,view=side", "side", "Show typography"),
-        ("view=inline&typography=hide", "", "inline", "Hide typography"),
+        ("view=side", "side", "Hide typography"),
+        ("typography=show", "inline", "Show typography"),
+        ("view=side&typography=show", "side", "Show typography"),
+        ("view=inline&typography=hide", "inline", "Hide typography"),
+        ("", "inline", "Hide typography"),
     ],
 )
-def test_history_view_from_the_servers_address(browser, site, query, folder, view, typography):
+@pytest.mark.parametrize("address", [HISTORY, COMPARISON])
+def test_view_from_the_servers_address(browser, site, address, query, view, typography):
     client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
     with static_server(site) as base, guarded_context(browser, PHONE) as (ctx, off):
         page = ctx.new_page()
-        page.goto(f"{base}/{HISTORY}/index.html?{query}")
-        expected = f"{base}/{HISTORY}/{folder + '/' if folder else ''}index.html"
-        wait_until(page, "url => window.location.href === url", expected)
-        assert page.query_selector(f"ol.df-history.df-view-{view}") is not None
-        current = page.eval_on_selector_all(
-            ".df-toggles a[aria-current=true]", "links => links.map(a => a.textContent)"
-        )
-        assert current == [{"side": "Side by side", "inline": "Inline"}[view], typography]
-        shown = page.eval_on_selector("main", TEXT)
+        url = f"{base}/{address}/index.html" + (f"?{query}" if query else "")
+        page.goto(url)
+        wait_until(page, "() => !!document.documentElement.getAttribute('data-pv-key')")
+        assert page.url == url  # the page itself: no file of its own per view
+        lists = "ol.df-history" if address == HISTORY else "[data-df-changes]"
+        assert page.query_selector(f"{lists}.df-view-{view}") is not None
+        assert page.evaluate(CURRENT) == [
+            {"side": "Side by side", "inline": "Inline"}[view],
+            typography,
+        ]
+        shown = page.eval_on_selector("main", SHOWN)
         # The same page the server renders for that address, word for word.
-        page.set_content(f"<main>{_server_main(client, f'/{HISTORY}?{query}')}</main>")
+        server = f"/{address.replace('/index.html', '')}" + (f"?{query}" if query else "")
+        page.set_content(f"<main>{_server_main(client, server)}</main>")
         assert shown == page.eval_on_selector("main", TEXT)
         assert off == []
 
 
+def test_side_by_side_is_not_the_inline_text(browser, site):
+    """The views checked above are not one text: side by side shows each side's own words."""
+    with static_server(site) as base, guarded_context(browser, PHONE) as (ctx, _):
+        page = ctx.new_page()
+        texts = {}
+        for query in ("", "view=side"):
+            page.goto(f"{base}/{COMPARISON}/index.html?{query}")
+            wait_until(page, "() => !!document.documentElement.getAttribute('data-pv-key')")
+            texts[query] = page.eval_on_selector("main", SHOWN)
+        assert texts[""] != texts["view=side"]
+        assert texts["view=side"].count("Whenyoubeginamissionattempt") == 1
+
+
+def test_without_javascript_the_plain_view(browser, site):
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    with static_server(site) as base:
+        ctx = browser.new_context(java_script_enabled=False, viewport=PHONE)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{base}/{COMPARISON}/index.html?view=side")
+            assert page.get_attribute("html", "data-pv-key") is None
+            # diff.css shows the plain view's parts only, and none of the others.
+            shown = page.eval_on_selector_all(
+                "[data-pv]",
+                "els => els.map(el => [el.getAttribute('data-pv').split(' ').includes('inline-hide'),"
+                " getComputedStyle(el).display !== 'none'])",
+            )
+            assert ("side-hide" in page.content()) and shown
+            assert all(plain == displayed for plain, displayed in shown if not plain)
+            assert page.query_selector("[data-df-changes].df-view-inline") is not None
+            shown = page.eval_on_selector("main", SHOWN)
+            page.set_content(f"<main>{_server_main(client, '/' + COMPARISON)}</main>")
+            assert shown == page.eval_on_selector("main", TEXT)
+        finally:
+            ctx.close()
+
+
 def test_toggles_and_filters_on_a_comparison(browser, site):
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
     with static_server(site) as base, guarded_context(browser, PHONE) as (ctx, off):
         page = ctx.new_page()
         page.goto(f"{base}/{HISTORY}/index.html")
-        page.click("a[data-df-view=side]")
-        assert page.url == f"{base}/{HISTORY}/~view=side/index.html"
-        page.click("text=Show typography")
-        assert page.url == f"{base}/{HISTORY}/~typography=show,view=side/index.html"
+        page.click("a[data-df-view=side] >> visible=true")
+        assert page.url == f"{base}/{HISTORY}/index.html?view=side"
+        assert page.evaluate(CURRENT) == ["Side by side", "Hide typography"]
+        page.click(".df-toggles a >> text=Show typography >> visible=true")
+        assert dict(parse_qsl(urlsplit(page.url).query)) == {"view": "side", "typography": "show"}
+        assert page.evaluate(CURRENT) == ["Side by side", "Show typography"]
+        shown = page.eval_on_selector("main", SHOWN)
+        # Back: the view before, in place.
+        page.go_back()
+        wait_until(
+            page, "() => document.documentElement.getAttribute('data-pv-key') === 'side-hide'"
+        )
+        page.go_forward()
+        wait_until(
+            page, "() => document.documentElement.getAttribute('data-pv-key') === 'side-show'"
+        )
+        assert page.eval_on_selector("main", SHOWN) == shown
+        server = _server_main(client, f"/{HISTORY}?view=side&typography=show")
         # A comparison filtered by the server's address (?show=): the pack shows that kind only.
-        page.goto(f"{base}/diff/demo-rulebook/1..2/index.html?show=added")
+        page.goto(f"{base}/diff/demo-rulebook/1..2/index.html?show=added&view=side")
         wait_until(page, "!!document.querySelector('[data-df-changes].df-show-added')")
-        assert page.get_attribute("[data-df-filter=added]", "aria-current") == "true"
+        assert (
+            page.get_attribute("[data-df-filter=added] >> visible=true", "aria-current") == "true"
+        )
+        page.set_content(f"<main>{server}</main>")
+        assert shown == page.eval_on_selector("main", TEXT)
+        assert off == []
+
+
+def test_views_from_a_folder(browser, site):
+    """Opened with file:// (a USB stick): the query names the view there too."""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto((site / COMPARISON / "index.html").as_uri() + "?view=side&typography=show")
+        wait_until(
+            page, "() => document.documentElement.getAttribute('data-pv-key') === 'side-show'"
+        )
+        shown = page.eval_on_selector("main", SHOWN)
+        server = _server_main(client, f"/{COMPARISON}?view=side&typography=show")
+        page.set_content(f"<main>{server}</main>")
+        assert shown == page.eval_on_selector("main", TEXT)
         assert off == []

@@ -9,15 +9,16 @@ web app manifest, the service worker and the pack's version.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import zipfile
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import permutations
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from flask import Flask
 
@@ -27,12 +28,15 @@ from judgekit.pack import offline
 from judgekit.pack.bundle import write_bundles
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
 from judgekit.pack.search import write_search_data
+from judgekit.pack.views import ViewsError, render_views
 from judgekit.render.library import Library
 from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
 
 PACK_ZIP = "pack.zip"
+# The issue's limit for the whole pack (what a phone stores); `judgekit build` reports against it.
+SIZE_LIMIT = 25_000_000
 SEARCH_API = "/api/search"
 
 
@@ -49,6 +53,12 @@ class BuildResult:
     size: int
     version: dict[str, Any]
     zip_path: Path | None
+    folders: dict[str, int] = field(default_factory=dict)  # bytes by top folder ("" for root)
+
+    @property
+    def over_limit(self) -> bool:
+        """Whether the pack is bigger than a phone should be asked to store (SIZE_LIMIT)."""
+        return self.size > SIZE_LIMIT
 
 
 def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
@@ -72,35 +82,42 @@ def document_homes(lib: Library) -> list[str]:
     return [f"/{lib.area(doc)}/{quote(doc.id, safe='')}/" for doc in lib.corpus.held()]
 
 
-def comparison_views(lib: Library) -> list[str]:
-    """Every comparison side by side, with typography shown, and both (inline is the plain page)."""
-    out = []
+def view_pages(lib: Library) -> set[str]:
+    """The comparisons and histories whose four views the pack writes as one page (views.py);
+    a history of a document of one version has one view only, and is written as it is."""
+    out = set()
     for doc in lib.corpus.held():
         for old, new in permutations(doc.versions, 2):
-            page = urls.compare_page(doc.id, old.id, new.id)
-            out += [
-                f"{page}?view=side",
-                f"{page}?typography=show",
-                f"{page}?view=side&typography=show",
-            ]
+            out.add(urls.compare_page(doc.id, old.id, new.id))
+        if len(doc.versions) > 1:
+            ids = dict.fromkeys(e.id for v in doc.versions for e in v.walk())
+            out.update(urls.history_page(doc.id, entry_id) for entry_id in ids)
     return out
 
 
-HISTORY_VIEWS = ("view=side", "typography=show", "typography=show&view=side")
-
-
-def history_views(lib: Library) -> list[str]:
-    """Each history's other views (side by side, typography shown, both), for documents with
-    more than one version: a single version's history has nothing to lay side by side."""
-    out = []
+def server_only_json(lib: Library) -> set[str]:
+    """The JSON twins the pack leaves to the server: each comparison's and each history's.
+    They are the pack's largest files (every change's aligned sentences, again as JSON) and no
+    pack page or script reads them; the pages they are twins of name no twin in the pack."""
+    out = set()
     for doc in lib.corpus.held():
-        if len(doc.versions) < 2:
-            continue
+        for old, new in permutations(doc.versions, 2):
+            out.add(urls.compare_api(doc.id, old.id, new.id))
         ids = dict.fromkeys(e.id for v in doc.versions for e in v.walk())
-        for entry_id in ids:
-            page = urls.history_page(doc.id, entry_id)
-            out += [f"{page}?{view}" for view in HISTORY_VIEWS]
+        out.update(urls.history_api(doc.id, entry_id) for entry_id in ids)
     return out
+
+
+_ALTERNATE = re.compile(r'<link rel="alternate" type="application/json" href="(?P<url>[^"]*)">\n?')
+
+
+def without_twins(html: str, dropped: Collection[str]) -> str:
+    """A page without its JSON twin's link when the pack does not carry that JSON."""
+
+    def keep(match: re.Match) -> str:
+        return "" if urlsplit(match["url"]).path in dropped else match.group()
+
+    return _ALTERNATE.sub(keep, html)
 
 
 def _redirect_page(target: str) -> str:
@@ -122,19 +139,44 @@ def _render(client, address: str) -> tuple[bool, str, str | None]:
     return response.mimetype == "application/json", response.get_data(as_text=True), None
 
 
-def write_answers(app: Flask, out: Path, addresses: Iterable[str]) -> list[str]:
-    """Render and write each address; returns the pack files written."""
+def _page(client, address: str) -> str:
+    """A page the build lays over others: it must render, as it does on the server."""
+    is_json, body, location = _render(client, address)
+    if is_json or location is not None:
+        raise BuildError(f"{address}: not a page")
+    return body
+
+
+def _answer(client, address: str, merged: Collection[str]) -> tuple[bool, str, str | None]:
+    """(is JSON, body, redirect target) of an address; a page of views, all its views in one."""
+    if address not in merged:
+        return _render(client, address)
+    try:
+        return False, render_views(lambda a: _page(client, a), address), None
+    except ViewsError as exc:
+        raise BuildError(f"{address}: its views cannot share one page: {exc}") from exc
+
+
+def write_answers(
+    app: Flask,
+    out: Path,
+    addresses: Iterable[str],
+    merged: Collection[str] = (),
+    dropped: Collection[str] = (),
+) -> list[str]:
+    """Render and write each address (those in ``merged`` with all their views in one page,
+    no link to a JSON twin in ``dropped``); returns the pack files written."""
     addresses = list(addresses)
     built = {canonical(a) for a in addresses}
     client = app.test_client()
     written = []
     for address in addresses:
-        is_json, body, location = _render(client, address)
+        is_json, body, location = _answer(client, address, merged)
         target = pack_file(address, is_json)
         if location is not None:
             body = _redirect_page(relative_link(location, target, built))
         else:
-            body = relink(body, target, built, is_json)
+            body = relink(body if is_json else without_twins(body, dropped), target, built, is_json)
         path = out / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body, encoding="utf-8")
@@ -208,23 +250,33 @@ def build(
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
     bundles = write_bundles(app, out)
-    # The empty search's JSON too (the search page names it as its JSON twin), the documents'
-    # own addresses (redirects, so not in the server's warm-up list), and each comparison's and
-    # history's other views, which the server renders from the query.
+    # The empty search's JSON too (the search page names it as its JSON twin), and the
+    # documents' own addresses (redirects, so not in the server's warm-up list). A comparison's
+    # and a history's other views (?view=, ?typography=) are in its one page (views.py).
+    dropped = server_only_json(lib)
     addresses = [
-        *all_paths(lib, app.extensions["judgekit"]["timing"]),
+        *(a for a in all_paths(lib, app.extensions["judgekit"]["timing"]) if a not in dropped),
         SEARCH_API,
         *document_homes(lib),
-        *comparison_views(lib),
-        *history_views(lib),
     ]
-    files = write_answers(app, out, addresses)
+    files = write_answers(app, out, addresses, view_pages(lib), dropped)
     files += copy_static(app, out) + bundles
     files += write_search_data(app, out)
     files += offline.write_calculators(app, out)
     version = pack_version(app, when)
     files += offline.write_offline_files(app, out, version, files)
-    size = sum((out / name).stat().st_size for name in files)
+    folders = folder_sizes(out, files)
     if zip_path is not None:
         _zip(out, files, zip_path)
-    return BuildResult(out, len(files), size, version, zip_path)
+    return BuildResult(out, len(files), sum(folders.values()), version, zip_path, folders)
+
+
+def folder_sizes(out: Path, files: list[str]) -> dict[str, int]:
+    """Bytes by top folder (api/ by its own folders: its twins differ most), largest first."""
+    sizes: dict[str, int] = {}
+    for name in files:
+        parts = name.split("/")
+        depth = 2 if parts[0] == "api" and len(parts) > 2 else 1
+        folder = "/".join(parts[:depth]) if len(parts) > 1 else ""
+        sizes[folder] = sizes.get(folder, 0) + (out / name).stat().st_size
+    return dict(sorted(sizes.items(), key=lambda item: -item[1]))

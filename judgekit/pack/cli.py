@@ -22,7 +22,7 @@ def _base_url(text: str) -> str:
 def cmd_build(args: argparse.Namespace) -> int:
     """Write the judge pack into --out (and a zip beside it with --zip)."""
     from judgekit.corpus.loader import CorpusError
-    from judgekit.pack.build import BuildError, build, pack_app
+    from judgekit.pack.build import SIZE_LIMIT, BuildError, build, pack_app
 
     out = Path(args.out).resolve()
     if out.exists() and not out.is_dir():
@@ -47,8 +47,16 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 1
     print(
         f"judge pack {result.version['id']}: {result.files} files, "
-        f"{result.size / 1e6:.1f} MB in {result.out}"
+        f"{result.size / 1e6:.1f} MB in {result.out} (limit {SIZE_LIMIT / 1e6:.0f} MB)"
     )
+    for folder, size in result.folders.items():
+        print(f"  {folder + '/' if folder else '(root files)':<16} {size / 1e6:6.2f} MB")
+    if result.over_limit:
+        print(
+            f"warning: the pack is over {SIZE_LIMIT / 1e6:.0f} MB, more than a phone "
+            "should be asked to store",
+            file=sys.stderr,
+        )
     if result.zip_path:
         print(f"zip: {result.zip_path} ({result.zip_path.stat().st_size / 1e6:.1f} MB)")
     return 0
@@ -56,7 +64,18 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def add_build_parser(sub) -> None:
     """Add `build` to the CLI's sub-commands."""
-    build = sub.add_parser("build", help="write the judge pack: every page as static files")
+    build = sub.add_parser(
+        "build",
+        help="write the judge pack: every page as static files",
+        description=(
+            "Write the judge pack: every page as static files, with the JSON the pages name as "
+            "their twins (documents, versions, entries, cards, timing, the comparison pairs and "
+            "* lists). Each comparison's and history's JSON is left to the server's API "
+            "(/api/diff/<document>/<from>/<to>, /api/history/<document>/<entry>); a comparison's "
+            "or history's views (?view=side, ?typography=show) are one page, shown in the "
+            "browser. Prints the pack's size against the 25 MB limit."
+        ),
+    )
     build.add_argument("--out", required=True, help="folder to write the pack into")
     build.add_argument(
         "--base-url", type=_base_url, help="the address the pack is published at (citations)"

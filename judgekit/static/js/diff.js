@@ -38,7 +38,8 @@
   "use strict";
   var list = document.querySelector("[data-df-changes]");
   if (!list) return;
-  var notice = document.querySelector("[data-df-filtered]");
+  // A pack page holding every view has a notice per view (their links differ): all follow.
+  var notices = document.querySelectorAll("[data-df-filtered]");
   var kinds = ["all", "changed", "added", "removed", "renamed", "moved"];
 
   function current() {
@@ -56,11 +57,11 @@
       if (link.getAttribute("data-df-filter") === kind) link.setAttribute("aria-current", "true");
       else link.removeAttribute("aria-current");
     });
-    if (notice) {
+    notices.forEach(function (notice) {
       notice.hidden = kind === "all";
       var name = notice.querySelector("[data-df-filter-name]");
       if (name) name.textContent = kind;
-    }
+    });
     if (href && window.history && window.history.replaceState) {
       window.history.replaceState(null, "", href);
     }
@@ -84,10 +85,83 @@
     var id = decodeURIComponent(jump.hash.slice(1));
     var target = document.getElementById(id);
     if (target && current() !== "all" && target.getAttribute("data-status") !== current()) {
-      var all = document.querySelector('.df-counts a[data-df-filter="all"]');
+      // The box of the view shown (a pack page holds one per view, the others not displayed).
+      var all = Array.prototype.filter.call(
+        document.querySelectorAll('.df-counts a[data-df-filter="all"]'),
+        function (a) { return a.getClientRects().length > 0; })[0];
       apply("all", all ? all.getAttribute("href") + "#" + id : null);
       event.preventDefault();
       target.scrollIntoView({ block: "start" });
     }
+  });
+})();
+
+// A pack page holding a comparison's or history's four views (pack/views.py): diff.css shows the
+// parts of the view diff-view.js named; here the ids move onto the parts shown, so a link to a
+// change (#anchor) lands on it, and the layout and typography toggles switch views in place.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  if (!document.querySelector("[data-pv]") || !root.hasAttribute("data-pv-key")) return;
+
+  function shownIn(node, key) {
+    for (var part = node.closest("[data-pv]"); part; part = part.parentElement && part.parentElement.closest("[data-pv]")) {
+      if (part.getAttribute("data-pv").split(" ").indexOf(key) === -1) return false;
+    }
+    return true;
+  }
+
+  function keyOf(search) {
+    var params = new URLSearchParams(search);
+    return (params.get("view") === "side" ? "side" : "inline") + "-" +
+      (params.get("typography") === "show" ? "show" : "hide");
+  }
+
+  function apply(key) {
+    root.setAttribute("data-pv-key", key);
+    // Ids off the hidden parts first, so that no id is on two elements at once.
+    var nodes = Array.prototype.slice.call(document.querySelectorAll("[data-pv] [id], [data-pv][id], [data-pv-id]"));
+    var on = nodes.filter(function (node) { return shownIn(node, key); });
+    nodes.forEach(function (node) {
+      if (on.indexOf(node) === -1 && node.hasAttribute("id")) {
+        node.setAttribute("data-pv-id", node.id);
+        node.removeAttribute("id");
+      }
+    });
+    on.forEach(function (node) {
+      if (node.hasAttribute("data-pv-id")) {
+        node.id = node.getAttribute("data-pv-id");
+        node.removeAttribute("data-pv-id");
+      }
+    });
+    var view = key.split("-")[0];
+    document.querySelectorAll("[data-df-changes], ol.df-history").forEach(function (list) {
+      list.classList.remove("df-view-inline", "df-view-side");
+      list.classList.add("df-view-" + view);
+    });
+  }
+
+  function scrollToHash() {
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (target) target.scrollIntoView({ block: "start" });
+  }
+
+  apply(root.getAttribute("data-pv-key"));
+  scrollToHash();
+
+  // A toggle names this page with another view: shown in place, the address following.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest(".df-toggles a");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var url = new URL(link.href);
+    var page = function (path) { return path.replace(/index\.html$/, ""); };
+    if (page(url.pathname) !== page(window.location.pathname)) return;
+    event.preventDefault();
+    apply(keyOf(url.search));
+    if (window.history && window.history.pushState) window.history.pushState(null, "", url.href);
+  });
+  window.addEventListener("popstate", function () {
+    apply(keyOf(window.location.search));
   });
 })();

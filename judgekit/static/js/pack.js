@@ -13,10 +13,9 @@
 
   /* -- a query the build wrote as a page of its own (the stepper's version and step) ------- */
   // Which query parameters name a page of their own, by page; a default value names none.
+  // (A comparison's or history's views are all in its one page: diff-view.js reads the query.)
   var VARIANTS = [
-    {path: /^timing\/[^/]+\/$/, keys: ["step", "version"], defaults: {}},
-    {path: /^diff\/[^/]+\/[^/]*\.\.[^/]*\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}},
-    {path: /^history\/[^/]+\/[^/]+\/$/, keys: ["typography", "view"], defaults: {view: "inline", typography: "hide"}}
+    {path: /^timing\/[^/]+\/$/, keys: ["step", "version"], defaults: {}}
   ];
   function escapeValue(value) {
     var out = "";
