@@ -89,6 +89,7 @@
     D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
     D.phraseSets = new Map(Object.keys(D.phrases.found).map(function (k) { return [k, new Set(D.phrases.found[k])]; }));
     D.phraseUnsure = new Set(D.phrases.unsure);
+    D.items.forEach(expand);
     D.byKey = new Map();
     D.cited = new Map();
     D.flat = new Map();
@@ -97,10 +98,41 @@
       if (it.cites.length) D.cited.set(i, new Set(it.cites.filter(function (k) { return D.byKey.has(k); }).map(function (k) { return D.items[D.byKey.get(k)].topic; })));
     });
     var names = new Map();
-    D.items.forEach(function (it) { if (it.result.kind === "card") names.set(titleKey(it.name) + "\u0000" + it.name, [titleKey(it.name), it.name]); });
+    D.items.forEach(function (it) {
+      if (it.result.kind !== "card") return;
+      var words = stems(it.name), key = words.join(" ");   // titleKey, once per card
+      it.card_words = words.length;
+      names.set(key + "\u0000" + it.name, [key, it.name]);
+    });
     D.cardNames = Array.from(names.values()).sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0; });
-    D.items.forEach(function (it) { if (it.result.kind === "card") it.card_words = stems(it.name).length; });
     avg = D.averages;
+  }
+
+  // What the build left out of an item because it is the usual (pack/search.py: _compact_item).
+  var ADDRESSES = {
+    section: ["rules/", "api/entries/"], glossary: ["rules/", "api/entries/"], ruling: ["rulings/", "api/entries/"]
+  };
+  function address(entry, kind, r) {
+    var at = ADDRESSES[kind];
+    if (!at || entry.url !== 0) return;
+    var path = r.document + "/" + r.version + "/" + entry.id + "/index.";
+    entry.url = at[0] + path + "html";
+    entry.api_url = at[1] + path + "json";
+  }
+  function expand(it) {
+    var r = it.result;
+    if (it.key === undefined) it.key = r.document + "/" + r.version + "/" + r.id;
+    if (it.topic === undefined) it.topic = r.document + "/" + r.kind + "/" + r.id;
+    if (it.name === undefined) it.name = r.title;
+    address(r, r.kind, r);
+    (r.breadcrumb || []).forEach(function (c) { address(c, r.kind, r); });
+  }
+  // A term's postings, [[item, frequency], ...], from the gaps (and frequencies) the build wrote.
+  function postings(packed) {
+    var gaps = Array.isArray(packed[0]) ? packed[0] : packed, counts = gaps === packed ? null : packed[1];
+    var out = [], at = 0;
+    for (var k = 0; k < gaps.length; k++) { at += gaps[k]; out.push([at, counts ? counts[k] : 1]); }
+    return out;
   }
 
   /* -- analysis (the stems come from the build: no stemmer here) --------------------------- */
@@ -394,7 +426,7 @@
   function termScores(field, term) {
     var key = field + "\u0000" + term;
     if (termCache.has(key)) return termCache.get(key);
-    var out = new Map(), list = D[field][term];
+    var out = new Map(), list = has(D[field], term) ? postings(D[field][term]) : null;
     if (list) {
       var S = D.settings, n = D.items.length;
       var idf = Math.log(n / (list.length + 1)) + 1;
@@ -864,7 +896,8 @@
     var filtered = FILTERS.some(function (k) { var v = (params.get(k) || "").trim(); return v && v.toLowerCase() !== "both"; });
     var examples = EXAMPLES[(params.get("edition") || "").trim().toUpperCase()] || EXAMPLES[""];
     var exampleLinks = function (p) { return examples.map(function (x) { return pageLink(x, x, p); }).join(" · "); };
-    var out = '<div class="search-results" data-total="' + data.total + '">';
+    // aria-busy: the snippets are on their way (search-more.js); the whole answer replaces this.
+    var out = '<div class="search-results" data-total="' + data.total + '"' + (pending ? ' aria-busy="true"' : "") + ">";
     if (!data.query) {
       out += '<div class="search-hints"><p>Type a rule, a glossary term, a ruling\'s topic or a card\'s name, or ask in your own words.</p><p>Try: ' +
         exampleLinks(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
@@ -905,12 +938,12 @@
   }
   api.searchResultsHTML = function (params, better) {
     return load().then(function () {
-      return settled(function () { return pageHTML(params); });
-    }).then(function (html) {
-      if (pending && better) {
+      return settled(function () { return {html: pageHTML(params), pending: pending}; });
+    }).then(function (shown) {
+      if (shown.pending && better) {
         loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
       }
-      return html;
+      return shown.html;
     });
   };
 
