@@ -22,6 +22,8 @@ from judgekit.pack.paths import (
     relink_json,
     variant_name,
 )
+from judgekit.pack.search import _compact_item, _compact_postings, search_data
+from judgekit.search.analysis import stem_token
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
 WHEN = datetime(2026, 11, 23, 7, 0, 0, tzinfo=UTC)
@@ -249,6 +251,17 @@ def test_static_files_keep_their_hashed_names(built):
         (static / "js" / n).read_text(encoding="utf-8").rstrip() for n in ("pack.js", "judgekit.js")
     ]
     assert bundle.index(parts[0]) < bundle.index(parts[1])
+    # The pack's search is not in every page's bundle: the search page names it, others load it
+    # when first wanted, from the name the page gives.
+    search_js = (static / "js" / "pack-search.js").read_text(encoding="utf-8").rstrip()
+    assert search_js not in bundle
+    wanted = re.findall(r'<meta name="judgekit-pack-search" data-url="([^"]+)">', page)
+    assert len(wanted) == 1 and re.fullmatch(r"static/js/pack-search\.[0-9a-f]{10}\.js", wanted[0])
+    assert (built.out / wanted[0]).read_text(encoding="utf-8").rstrip() == search_js
+    search_page = (built.out / "search" / "index.html").read_text(encoding="utf-8")
+    assert f'<script src="../{wanted[0]}" defer fetchpriority="high"></script>' in search_page
+    assert '<link rel="preload" href="../search-index.js" as="script"' in search_page
+    assert "search-index.js" not in page
     assert (static / "css" / "pack.css").read_text(encoding="utf-8").rstrip() in (
         (built.out / css[0]).read_text(encoding="utf-8")
     )
@@ -290,3 +303,82 @@ def test_cli_build_rejects_a_bad_base_url(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["build", "--out", str(tmp_path / "x"), "--base-url", "ftp://x"])
     assert "must be an http:// or https:// address" in capsys.readouterr().err
+
+
+def _script_data(path: Path, name: str) -> dict:
+    text = path.read_text(encoding="utf-8")
+    prefix = f"self.{name} = JSON.parse('"
+    assert text.startswith(prefix) and text.endswith("');\n")
+    quoted = text[len(prefix) : -len("');\n")]
+    return json.loads(quoted.replace("\\'", "'").replace("\\\\", "\\"))
+
+
+def test_search_data_in_two_files(built):
+    """The first file answers most questions; the second holds the texts, the speller's list
+    and the stems of other English words; together they are the search data, stored offline."""
+    app = pack_app(str(PACK_CORPUS))
+    with app.test_request_context():
+        whole = search_data(app)
+    first = _script_data(built.out / "search-index.js", "JUDGEKIT_SEARCH")
+    rest = _script_data(built.out / "search-more.js", "JUDGEKIT_SEARCH_MORE")
+    assert "text" not in first["items"][0] and "english" in first["judge"]
+    assert rest["texts"] == [item["text"] for item in whole["items"]]
+    assert rest["english"] == whole["judge"]["english"]
+    # Every stem the whole data names, in one file or the other; a word of the first file
+    # absent from the whole data stands for itself there as in the browser.
+    assert {**first["stems"], **rest["stems"]} == {
+        **{w: w for w in first["stems"] if w not in whole["stems"]},
+        **whole["stems"],
+    }
+    assert set(first["stems"]).isdisjoint(rest["stems"])
+    words = set(whole["vocabulary"])
+    assert {w for w in words if stem_token(w)} <= set(first["stems"])
+    pack = json.loads(
+        (built.out / "sw.js")
+        .read_text(encoding="utf-8")
+        .split("\n", 1)[0]
+        .removeprefix("self.JUDGEKIT_PACK = ")
+        .rstrip(";")
+    )
+    assert {"search-index.js", "search-more.js"} <= set(pack["files"])
+
+
+def test_compact_items_and_postings():
+    item = {
+        "result": {
+            "id": "beaming",
+            "kind": "section",
+            "title": "Beaming",
+            "document": "doc",
+            "version": "2",
+            "url": "rules/doc/2/beaming/index.html",
+            "api_url": "api/entries/doc/2/beaming/index.json",
+            "breadcrumb": [
+                {
+                    "id": "orders",
+                    "url": "rules/doc/2/orders/index.html",
+                    "api_url": "api/entries/doc/2/orders/index.json",
+                },
+                {
+                    "id": "odd",
+                    "url": "rules/doc/2/elsewhere/index.html",
+                    "api_url": "api/entries/doc/2/odd/index.json",
+                },
+            ],
+        },
+        "key": "doc/2/beaming",
+        "topic": "doc/section/beaming-lineage",
+        "name": "Beaming",
+        "text": "Beam personnel.",
+        "cites": [],
+    }
+    packed = _compact_item(item)
+    assert "key" not in packed and "name" not in packed and "text" not in packed
+    assert packed["topic"] == "doc/section/beaming-lineage"  # not the usual one: kept
+    assert list(packed["result"]) == list(item["result"])  # the answer's keys keep their order
+    assert (packed["result"]["url"], packed["result"]["api_url"]) == (0, 0)
+    crumbs = packed["result"]["breadcrumb"]
+    assert (crumbs[0]["url"], crumbs[0]["api_url"]) == (0, 0)
+    assert crumbs[1] == item["result"]["breadcrumb"][1]  # not the usual address: kept
+    assert _compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
+    assert _compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]

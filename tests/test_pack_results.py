@@ -91,7 +91,12 @@ def test_pack_results_look_like_the_servers(browser, app, real_pack, params, sho
     with static_server(real_pack.parent) as base, guarded_context(browser, PHONE) as (ctx, off):
         page = ctx.new_page()
         page.goto(f"{base}/judgekit-pack/search/index.html?{urlencode(params)}")
-        wait_until(page, "!!document.querySelector('#search-results [data-total]')", timeout=30)
+        # The whole answer: not the first results, shown while their snippets come (aria-busy).
+        wait_until(
+            page,
+            "!!document.querySelector('#search-results [data-total]:not([aria-busy])')",
+            timeout=30,
+        )
         wait_until(page, "!!document.querySelector('#search-results .search-summary')", timeout=30)
         pack = page.evaluate(SHAPE, page.query_selector("#search-results"))
         pack_text = page.inner_text("#search-results")

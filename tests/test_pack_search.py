@@ -11,6 +11,7 @@ import yaml
 from judgekit import create_app
 from judgekit.pack.build import build, pack_app
 from judgekit.pack.paths import pack_file
+from tests.conftest import wait_until
 from tests.test_pack_browser import guarded_context, static_server
 
 pytestmark = pytest.mark.browser
@@ -101,3 +102,61 @@ def test_relevance_parity_on_the_real_corpus(browser, app, tmp_path_factory):
         assert off == []
     n = len(QUESTIONS)
     assert pack_hits / n >= server_hits / n - 0.03, (pack_hits, server_hits, n)
+
+
+def test_first_results_come_before_the_texts(browser, fixture_pack):
+    """On a slow network the search page shows the first results before search-more.js (the
+    texts) is in, marked busy, then the whole answer; a question that needs the texts (a
+    quoted phrase) waits for them and gets the server's answer."""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    server = client.get("/api/search", query_string={"q": '"wrong type"'}).get_json()
+    held = []
+    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        ctx.route("**/search-more.js", lambda route: held.append(route))  # held until let through
+        page = ctx.new_page()
+        # Not "load": the page's load waits for the held file.
+        page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
+        page.fill("#q", "overcome")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        assert page.get_attribute("#search-results .search-results", "aria-busy") == "true"
+        assert page.query_selector("#search-results .result-snippet") is None
+        assert [r.request.url for r in held] == [f"{base}/search-more.js"]
+        page.evaluate(
+            """q => { window.__phrase = null;
+                      judgekit.search(q).then(a => { window.__phrase = a; }); }""",
+            '"wrong type"',
+        )
+        assert page.evaluate("window.__phrase") is None
+        held[0].continue_()
+        wait_until(
+            page,
+            "!!document.querySelector('#search-results [data-total]:not([aria-busy]) "
+            ".result-snippet')",
+        )
+        wait_until(page, "window.__phrase !== null")
+        pack = page.evaluate("window.__phrase")
+        assert off == []
+    assert pack["total"] == server["total"] > 0
+    assert _ids(pack) == _ids(server)
+    assert [r["snippet"] for r in pack["results"]] == [r["snippet"] for r in server["results"]]
+
+
+def test_search_code_loads_when_first_wanted(browser, fixture_pack):
+    """A reading page's bundle holds no search: judgekit.search loads pack-search.js, then the
+    index's two files, on first use, and answers as on the search page."""
+    search_files = ("pack-search", "search-index", "search-more")
+    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        requested = []
+        page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
+        page.goto(f"{base}/index.html")
+        page.wait_for_load_state("load")
+        assert not [n for n in requested if n.startswith(search_files)]
+        here = _pack_search(page, "count personnel", {})
+        wait_until(page, "!!self.JUDGEKIT_SEARCH_MORE")
+        loaded = [n.split(".")[0] for n in requested if n.startswith(search_files)]
+        page.goto(f"{base}/search/index.html")
+        there = _pack_search(page, "count personnel", {})
+        assert off == []
+    assert loaded == ["pack-search", "search-index", "search-more"]
+    assert here["total"] > 0 and here == there

@@ -3,8 +3,9 @@
 On a phone over a slow network each file a page needs first costs a round trip, and a browser
 opens only a few connections to one host: the pack's pages name one stylesheet (the site's,
 search's, comparison's, timing's and the pack's, in the order the server's pages list them) and
-one deferred script (the pack's, its search, the live search and the site's, in the order they
-run on the server's pages). Page-specific files (cards.css, timing.js, ...) stay as they are.
+one deferred script (the pack's, the live search and the site's, in the order they run on the
+server's pages). Page-specific files (cards.css, timing.js, ...) stay as they are, and so does the
+pack's search (pack-search.js): the search page names it, other pages load it when first wanted.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 from flask import Flask
 
 STYLES = ("css/judgekit.css", "css/search.css", "css/diff.css", "css/timing.css", "css/pack.css")
-SCRIPTS = ("js/pack.js", "js/pack-search.js", "js/search.js", "js/judgekit.js")
+# The pack's search (pack-search.js) is not here: pack.js loads it when first wanted.
+SCRIPTS = ("js/pack.js", "js/search.js", "js/judgekit.js")
 # At the depth of the files they replace: pack.js finds the pack's root two folders up.
 NAMES = {"css": "css/pack-bundle", "js": "js/pack-bundle"}
 

@@ -1,14 +1,16 @@
 """The pack's search data: the server's index items, analysed by the server's analysis.
 
-``search-index.js`` (a script, so a folder opened with ``file://`` can load it) holds what
-``static/js/pack-search.js`` needs to answer like ``/api/search``: each item's result fields,
-its title and text as index terms (term frequencies and lengths for BM25F), the stem of every
-word of the corpus (so the browser needs no stemmer of its own), and the spelling vocabulary.
+``search-index.js`` and ``search-more.js`` (scripts, so a folder opened with ``file://`` can
+load them) hold what ``static/js/pack-search.js`` needs to answer like ``/api/search``: each
+item's result fields, its title and text as index terms (term frequencies and lengths for
+BM25F), the stem of every word of the corpus (so the browser needs no stemmer of its own), and
+the spelling vocabulary. The second file holds what most first answers can do without (split).
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,10 +24,17 @@ from judgekit.search.index import SearchIndex
 from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService
 from judgekit.search.sources import entry_docs
-from judgekit.search.vocabulary import Vocabulary, english_words, load_vocabulary, raw_said
+from judgekit.search.vocabulary import (
+    Vocabulary,
+    _raw_needles,  # the server's own needles: the pack skips a pattern exactly when it does
+    english_words,
+    load_vocabulary,
+    raw_said,
+)
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
+MORE_DATA = "search-more.js"  # what an answer can wait for: split()
 
 
 def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any]:
@@ -107,7 +116,11 @@ def judge_vocabulary(
         "said": [
             [list(key), [number[id(t)] for t in found]] for key, found in vocab.said().items()
         ],
-        "raw": [[p.pattern, number[id(t)]] for p, t in raw_said(vocab)],
+        # Each pattern with the word a question must hold for it to match (find_raw).
+        "raw": [
+            [p.pattern, number[id(t)], needle]
+            for (p, t), needle in zip(raw_said(vocab), _raw_needles(vocab), strict=True)
+        ],
         "lean": [[list(key), edition] for key, edition in vocab.leaning().items()],
         # Words a correction may propose beyond the corpus's own, and words never corrected.
         "learned": sorted(vocab.known_words() - set(corpus_words)),
@@ -156,6 +169,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "title": _postings(titles),
         "text": _postings(texts),
         "stems": _stems(stem_of, vocab_terms),
+        "corpus_words": sorted(w for w, stem in stem_of.items() if stem),
         "vocabulary": vocab,
         "judge": judge_vocabulary(vocab_terms, vocab, svc.index),
         "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
@@ -194,8 +208,156 @@ def search_data(app: Flask) -> dict[str, Any]:
     }
 
 
+def as_script(data: str) -> str:
+    """JSON text as a script expression that JSON.parse reads: a phone parses JSON text faster
+    than the same data as a JavaScript literal (V8: about twice as fast for large objects)."""
+    quoted = data.replace("\\", "\\\\").replace("'", "\\'")
+    quoted = quoted.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f"JSON.parse('{quoted}')"
+
+
+def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The search data in two: what most first answers need, and the rest (``MORE_DATA``).
+
+    The rest is what a phone can wait for: the items' texts (snippets, phrases, proximity), the
+    words never corrected (the speller) and the stems of words neither the rules nor the judge's
+    vocabulary use. The browser
+    asks for it as soon as the first part is in, and an answer that needs any of it waits for it
+    (pack-search.js: MORE), so the answers are the same as with one file."""
+    stems = data["stems"]
+    # The words the first part must stem itself: the corpus's, the spelling vocabulary's (the
+    # completions) and the item names' (prepared at once). A word absent from the stems is its
+    # own term, so a word of these that is absent stands for itself.
+    named = {
+        token.lower().replace("’", "'")
+        for item in data["items"]
+        for token in analysis.TOKEN_RE.findall(item["name"])
+    }
+    # And the judge's vocabulary: the words a judge says that the rules may not ("mulligan").
+    judge = data["judge"]
+    said = {
+        token.lower().replace("’", "'")
+        for term in judge["terms"]
+        for phrase in term["said"]
+        for token in analysis.TOKEN_RE.findall(phrase)
+    }
+    judge_words = said | set(judge["learned"])
+    first_words = set(data["corpus_words"]) | set(data["vocabulary"]) | named | judge_words
+    first = {key: value for key, value in data.items() if key != "corpus_words"}
+    first["items"] = [_compact_item(item) for item in data["items"]]
+    first["title"] = {term: _compact_postings(p) for term, p in data["title"].items()}
+    first["text"] = {term: _compact_postings(p) for term, p in data["text"].items()}
+    first["stems"] = {
+        w: stems.get(w, w)
+        for w in sorted(first_words)
+        if w in stems or analysis.stem_token(w) is not None
+    }
+    english = judge["english"].split("\n")
+    first["judge"] = {**judge, "english": "\n".join(w for w in english if w in judge_words)}
+    first["phrases"] = _phrase_table(data)
+    rest = {
+        "texts": [item["text"] for item in data["items"]],
+        "english": judge["english"],
+        "stems": {w: s for w, s in stems.items() if w not in first["stems"]},
+    }
+    return first, rest
+
+
+# Where most items' pages and answers are, by kind (pack-search.js: expand). A result whose
+# addresses are these names them 0; its breadcrumb's sections likewise.
+ADDRESSES = {
+    "section": ("rules/{}/{}/{}/index.html", "api/entries/{}/{}/{}/index.json"),
+    "glossary": ("rules/{}/{}/{}/index.html", "api/entries/{}/{}/{}/index.json"),
+    "ruling": ("rulings/{}/{}/{}/index.html", "api/entries/{}/{}/{}/index.json"),
+}
+
+
+def _addressed(entry: dict[str, Any], kind: str, document: str, version: str) -> bool:
+    """Whether an entry's addresses are its kind's usual ones (a crumb's: its result's kind's)."""
+    pattern = ADDRESSES.get(kind)
+    if pattern is None:
+        return False
+    names = [p.format(document, version, entry["id"]) for p in pattern]
+    return [entry.get("url"), entry.get("api_url")] == names
+
+
+def _compact_item(item: dict[str, Any]) -> dict[str, Any]:
+    """An item without its text and without what pack-search.js derives again: its key, topic
+    and name when they are the usual ones, and its result's usual addresses."""
+    result = dict(item["result"])
+    doc, version, kind = result["document"], result["version"], result["kind"]
+    out = {k: v for k, v in item.items() if k not in ("text", "result")}
+    if out["key"] == f"{doc}/{version}/{result['id']}":
+        del out["key"]
+    if out["topic"] == f"{doc}/{kind}/{result['id']}":
+        del out["topic"]
+    if out["name"] == result["title"]:
+        del out["name"]
+    # 0 for an address left out: the answer's keys keep their order (the API's shape).
+    if _addressed(result, kind, doc, version):
+        result["url"] = result["api_url"] = 0
+    crumbs = []
+    for crumb in result.get("breadcrumb", []):
+        crumb = dict(crumb)
+        if _addressed(crumb, kind, doc, version):
+            crumb["url"] = crumb["api_url"] = 0
+        crumbs.append(crumb)
+    if "breadcrumb" in result:
+        result["breadcrumb"] = crumbs
+    out["result"] = result
+    return out
+
+
+def _compact_postings(postings: list[list[int]]) -> list[Any]:
+    """A term's postings as the gaps between item numbers, and their frequencies unless all 1."""
+    numbers = [p[0] for p in postings]
+    gaps = [b - a for a, b in zip([0, *numbers], numbers, strict=False)]
+    counts = [p[1] for p in postings]
+    return gaps if all(c == 1 for c in counts) else [gaps, counts]
+
+
+def _browser_stems(text: str, stems: dict[str, str]) -> list[str] | None:
+    """A text's terms as pack-search.js's stems() makes them from the stems table, or None if
+    this may differ from the browser's (a combining mark: the browser's words hold marks)."""
+    if any(unicodedata.category(c).startswith("M") for c in text):
+        return None
+    out = []
+    for token in analysis.TOKEN_RE.findall(text):
+        low = token.lower().replace("’", "'")
+        if low not in analysis.STOPS:
+            out.append(stems.get(low, low))
+    return out
+
+
+def _phrase_table(data: dict[str, Any]) -> dict[str, Any]:
+    """Where each phrase of the judge's vocabulary stands in an item's name and text, so that
+    the first file answers a question the vocabulary reads as a phrase ("mulligan") without
+    the texts. Items whose words the browser might cut otherwise are left to the texts."""
+    keys = {
+        " ".join(key) for term in data["judge"]["terms"] for key in term["means"] if len(key) > 1
+    }
+    found: dict[str, list[int]] = {key: [] for key in sorted(keys)}
+    unsure = []
+    for i, item in enumerate(data["items"]):
+        terms = _browser_stems(f"{item['name']} . {item['text']}", data["stems"])
+        if terms is None:
+            unsure.append(i)
+            continue
+        flat = f" {' '.join(terms)} "
+        for key, where in found.items():
+            if f" {key} " in flat:
+                where.append(i)
+    return {"found": found, "unsure": unsure}
+
+
+def _script(name: str, data: dict[str, Any]) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"self.{name} = {as_script(text)};\n"
+
+
 def write_search_data(app: Flask, out: Path) -> list[str]:
-    """Write ``search-index.js``; returns the file written."""
-    data = json.dumps(search_data(app), ensure_ascii=False, separators=(",", ":"))
-    (out / SEARCH_DATA).write_text(f"self.JUDGEKIT_SEARCH = {data};\n", encoding="utf-8")
-    return [SEARCH_DATA]
+    """Write ``search-index.js`` and ``search-more.js``; returns the files written."""
+    first, rest = split(search_data(app))
+    (out / SEARCH_DATA).write_text(_script("JUDGEKIT_SEARCH", first), encoding="utf-8")
+    (out / MORE_DATA).write_text(_script("JUDGEKIT_SEARCH_MORE", rest), encoding="utf-8")
+    return [SEARCH_DATA, MORE_DATA]

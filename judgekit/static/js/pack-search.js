@@ -12,6 +12,14 @@
   var sorted = null;   // the vocabulary, sorted, for completions
   var near = null;     // symmetric deletes, for corrections
   var avg = null;
+  // search-more.js (pack/search.py: split): the items' texts, the words never corrected and the
+  // stems of words the rules never use. Whatever needs it before it is here throws MORE, and
+  // the answer is made again once it is (settled): the same answers as with one file.
+  var MORE = {more: true};
+  var moreLoading = null;
+  var more = false;
+  var partial = false;   // while a page's results may show before their snippets
+  var pending = false;   // a result was shown without its snippet
 
   var TOKEN = /[\p{L}\p{N}\p{M}_]+(?:['’][\p{L}\p{N}\p{M}_]+)*/gu;
   var HOW_MANY = /\bhow\s+(?:many|much)\b|\bnumber\s+of\b/i;
@@ -26,8 +34,41 @@
       tag.onload = function () { resolve(); };
       tag.onerror = function () { loading = null; reject(new Error("search-index.js did not load")); };
       document.head.appendChild(tag);
-    }).then(prepare);
+    }).then(prepare).then(function () { loadMore().catch(function () {}); });
     return loading;
+  }
+  function loadMore() {
+    if (moreLoading) return moreLoading;
+    moreLoading = new Promise(function (resolve, reject) {
+      if (self.JUDGEKIT_SEARCH_MORE) { resolve(); return; }
+      var tag = document.createElement("script");
+      tag.src = root + "search-more.js";
+      tag.onload = function () { resolve(); };
+      tag.onerror = function () { moreLoading = null; reject(new Error("search-more.js did not load")); };
+      document.head.appendChild(tag);
+    }).then(function () {
+      if (more) return;
+      var M = self.JUDGEKIT_SEARCH_MORE;
+      M.texts.forEach(function (text, i) { D.items[i].text = text; });
+      D.judge.english = M.english;
+      D.english = null;
+      Object.keys(M.stems).forEach(function (word) { D.stems[word] = M.stems[word]; });
+      more = true;
+    });
+    return moreLoading;
+  }
+  // make(), again once search-more.js is here if it needed it.
+  function settled(make) {
+    try {
+      return Promise.resolve(make());
+    } catch (e) {
+      if (e !== MORE) return Promise.reject(e);
+      return loadMore().then(make);
+    }
+  }
+  function textOf(item) {
+    if (!more) throw MORE;
+    return item.text;
   }
 
   function prepare() {
@@ -37,23 +78,18 @@
     D.questionSet = new Set(D.questions);
     D.numberSet = new Set(D.numbers);
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
-    near = new Map();
-    D.longestWord = 0;
-    Object.keys(D.vocabulary).concat(D.judge.learned).forEach(function (word) {
-      D.longestWord = Math.max(D.longestWord, word.length);
-      if (word.length < 3 || /^\d+$/.test(word) || D.stopSet.has(word)) return;
-      deletes(word).concat([word]).forEach(function (key) {
-        if (!near.has(key)) near.set(key, []);
-        near.get(key).push(word);
-      });
-    });
     var J = D.judge;
-    D.english = new Set(J.english.split("\n"));
+    D.english = null;   // made on the first question about a word's spelling: known()
     D.saidMap = new Map();
     D.longestSaid = 0;
     J.said.forEach(function (s) { D.saidMap.set(s[0].join(" "), s[1]); D.longestSaid = Math.max(D.longestSaid, s[0].length); });
-    D.raw = J.raw.map(function (r) { return [new RegExp(r[0].replace(/\(\?<!\\w\)/, "(?<![\\p{L}\\p{N}_])").replace(/\(\?!\\w\)/, "(?![\\p{L}\\p{N}_])").replace(/\\W/g, "[^\\p{L}\\p{N}_]"), "giu"), r[1]]; });
+    // Compiled when first needed: a Unicode pattern costs a phone tens of ms to compile, and
+    // most never run (vocabulary.find_raw: a question without the needle cannot match).
+    D.raw = J.raw.map(function (r) { return {source: r[0], term: r[1], needle: r[2], re: null}; });
     D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
+    D.phraseSets = new Map(Object.keys(D.phrases.found).map(function (k) { return [k, new Set(D.phrases.found[k])]; }));
+    D.phraseUnsure = new Set(D.phrases.unsure);
+    D.items.forEach(expand);
     D.byKey = new Map();
     D.cited = new Map();
     D.flat = new Map();
@@ -62,10 +98,41 @@
       if (it.cites.length) D.cited.set(i, new Set(it.cites.filter(function (k) { return D.byKey.has(k); }).map(function (k) { return D.items[D.byKey.get(k)].topic; })));
     });
     var names = new Map();
-    D.items.forEach(function (it) { if (it.result.kind === "card") names.set(titleKey(it.name) + "\u0000" + it.name, [titleKey(it.name), it.name]); });
+    D.items.forEach(function (it) {
+      if (it.result.kind !== "card") return;
+      var words = stems(it.name), key = words.join(" ");   // titleKey, once per card
+      it.card_words = words.length;
+      names.set(key + "\u0000" + it.name, [key, it.name]);
+    });
     D.cardNames = Array.from(names.values()).sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0; });
-    D.items.forEach(function (it) { if (it.result.kind === "card") it.card_words = stems(it.name).length; });
     avg = D.averages;
+  }
+
+  // What the build left out of an item because it is the usual (pack/search.py: _compact_item).
+  var ADDRESSES = {
+    section: ["rules/", "api/entries/"], glossary: ["rules/", "api/entries/"], ruling: ["rulings/", "api/entries/"]
+  };
+  function address(entry, kind, r) {
+    var at = ADDRESSES[kind];
+    if (!at || entry.url !== 0) return;
+    var path = r.document + "/" + r.version + "/" + entry.id + "/index.";
+    entry.url = at[0] + path + "html";
+    entry.api_url = at[1] + path + "json";
+  }
+  function expand(it) {
+    var r = it.result;
+    if (it.key === undefined) it.key = r.document + "/" + r.version + "/" + r.id;
+    if (it.topic === undefined) it.topic = r.document + "/" + r.kind + "/" + r.id;
+    if (it.name === undefined) it.name = r.title;
+    address(r, r.kind, r);
+    (r.breadcrumb || []).forEach(function (c) { address(c, r.kind, r); });
+  }
+  // A term's postings, [[item, frequency], ...], from the gaps (and frequencies) the build wrote.
+  function postings(packed) {
+    var gaps = Array.isArray(packed[0]) ? packed[0] : packed, counts = gaps === packed ? null : packed[1];
+    var out = [], at = 0;
+    for (var k = 0; k < gaps.length; k++) { at += gaps[k]; out.push([at, counts ? counts[k] : 1]); }
+    return out;
   }
 
   /* -- analysis (the stems come from the build: no stemmer here) --------------------------- */
@@ -73,6 +140,7 @@
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
+    if (!more) throw MORE;   // an English word the rules never use, perhaps
     // A word neither the corpus nor English holds (a misspelling): no index term is its stem.
     return low;
   }
@@ -145,14 +213,37 @@
     found.sort(function (a, b) { return (D.vocabulary[b] - D.vocabulary[a]) || (a < b ? -1 : a > b ? 1 : 0); });
     return found.slice(0, limit);
   }
+  // The speller's symmetric deletes, made on its first correction (most queries need none):
+  // on a phone they cost more than the rest of the index's preparation.
+  function nearMap() {
+    if (near) return near;
+    near = new Map();
+    D.longestWord = 0;
+    Object.keys(D.vocabulary).concat(D.judge.learned).forEach(function (word) {
+      D.longestWord = Math.max(D.longestWord, word.length);
+      if (word.length < 3 || /^\d+$/.test(word) || D.stopSet.has(word)) return;
+      deletes(word).concat([word]).forEach(function (key) {
+        if (!near.has(key)) near.set(key, []);
+        near.get(key).push(word);
+      });
+    });
+    return near;
+  }
+  function rawPattern(r) {
+    if (!r.re) {
+      r.re = new RegExp(r.source.replace(/\(\?<!\\w\)/, "(?<![\\p{L}\\p{N}_])").replace(/\(\?!\\w\)/, "(?![\\p{L}\\p{N}_])").replace(/\\W/g, "[^\\p{L}\\p{N}_]"), "giu");
+    }
+    return r.re;
+  }
   function correct(word, limit) {
     if (word.length < 3 || /^\d+$/.test(word) || Object.prototype.hasOwnProperty.call(D.vocabulary, word)) return [];
+    var deleted = nearMap();
     if (word.length > D.longestWord + 2) return [];
     var maxdist = word.length >= 6 ? 2 : 1;
     var keys = new Set(deletes(word).concat([word]));
     if (maxdist === 2) deletes(word).forEach(function (d) { deletes(d).forEach(function (d2) { keys.add(d2); }); });
     var candidates = new Set();
-    keys.forEach(function (k) { (near.get(k) || []).forEach(function (w) { candidates.add(w); }); });
+    keys.forEach(function (k) { (deleted.get(k) || []).forEach(function (w) { candidates.add(w); }); });
     var scored = [];
     candidates.forEach(function (c) {
       var dist = editDistance(word, c, maxdist + 1);
@@ -164,7 +255,13 @@
 
   /* -- the query as weighted terms (query.py: word_groups, concepts, wordings, suggest) -------- */
   function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
-  function known(word) { return has(D.vocabulary, word) || D.english.has(word); }
+  function known(word) {
+    if (has(D.vocabulary, word)) return true;
+    if (!D.english) D.english = new Set(D.judge.english.split("\n"));
+    if (D.english.has(word)) return true;
+    if (!more) throw MORE;   // the first file holds only the judge's words of the list
+    return false;
+  }
   function inPhrase(before, word, after) {
     var stem = stems(word)[0];
     if (!stem) return false;
@@ -226,15 +323,16 @@
       }
       if (!matched) i += 1;
     }
+    var lowered = query.toLowerCase();
     D.raw.forEach(function (r) {
-      if (edition && J.terms[r[1]].edition !== edition) return;
-      r[0].lastIndex = 0;
-      var m;
-      while ((m = r[0].exec(query)) !== null) {
+      if (lowered.indexOf(r.needle) === -1 || (edition && J.terms[r.term].edition !== edition)) return;
+      var re = rawPattern(r), m;
+      re.lastIndex = 0;
+      while ((m = re.exec(query)) !== null) {
         var start = m.index, end = m.index + m[0].length, covers = new Set();
         words.forEach(function (w) { if (start <= w[1].part.start && w[1].part.end <= end) covers.add(w[0]); });
-        if (covers.size) out.push(conceptOf([r[1]], covers));
-        if (!m[0].length) r[0].lastIndex++;
+        if (covers.size) out.push(conceptOf([r.term], covers));
+        if (!m[0].length) re.lastIndex++;
       }
     });
     return out;
@@ -328,7 +426,7 @@
   function termScores(field, term) {
     var key = field + "\u0000" + term;
     if (termCache.has(key)) return termCache.get(key);
-    var out = new Map(), list = D[field][term];
+    var out = new Map(), list = has(D[field], term) ? postings(D[field][term]) : null;
     if (list) {
       var S = D.settings, n = D.items.length;
       var idf = Math.log(n / (list.length + 1)) + 1;
@@ -386,13 +484,19 @@
     return acc;
   }
   function phraseHolds(i, seq) {
+    if (!more) {
+      // The vocabulary's phrases were looked for at build time (pack/search.py: _phrase_table).
+      var where = D.phraseSets.get(seq.join(" "));
+      if (!where || D.phraseUnsure.has(i)) throw MORE;
+      return where.has(i);
+    }
     var flat = D.flat.get(i);
-    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + D.items[i].text).join(" ") + " "; D.flat.set(i, flat); }
+    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + textOf(D.items[i])).join(" ") + " "; D.flat.set(i, flat); }
     return flat.indexOf(" " + seq.join(" ") + " ") !== -1;
   }
   var textCache = new Map();
   function textStems(i) {
-    if (!textCache.has(i)) textCache.set(i, stems(D.items[i].text));
+    if (!textCache.has(i)) textCache.set(i, stems(textOf(D.items[i])));
     return textCache.get(i);
   }
   function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
@@ -635,17 +739,22 @@
 
   /* -- the answer, shaped like /api/search ------------------------------------------------------ */
   function absolute(rel) { return rel ? new URL(rel, root).href : rel; }
+  // A page's first results may show before the texts are here: their snippets follow.
+  function snippetOf(item, terms) {
+    if (!more && partial) { pending = true; return null; }
+    return snippet(textOf(item), terms);
+  }
   function resultOf(hit, terms) {
     var r = JSON.parse(JSON.stringify(hit.item.result));
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
     (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
-    r.snippet = snippet(hit.item.text, terms);
+    r.snippet = snippetOf(hit.item, terms);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
               title: o.item.result.title, url: absolute(o.item.result.url),
-              snippet: o.older ? snippet(o.item.text, terms) : null};
+              snippet: o.older ? snippetOf(o.item, terms) : null};
     });
     return r;
   }
@@ -787,7 +896,8 @@
     var filtered = FILTERS.some(function (k) { var v = (params.get(k) || "").trim(); return v && v.toLowerCase() !== "both"; });
     var examples = EXAMPLES[(params.get("edition") || "").trim().toUpperCase()] || EXAMPLES[""];
     var exampleLinks = function (p) { return examples.map(function (x) { return pageLink(x, x, p); }).join(" · "); };
-    var out = '<div class="search-results" data-total="' + data.total + '">';
+    // aria-busy: the snippets are on their way (search-more.js); the whole answer replaces this.
+    var out = '<div class="search-results" data-total="' + data.total + '"' + (pending ? ' aria-busy="true"' : "") + ">";
     if (!data.query) {
       out += '<div class="search-hints"><p>Type a rule, a glossary term, a ruling\'s topic or a card\'s name, or ask in your own words.</p><p>Try: ' +
         exampleLinks(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
@@ -815,9 +925,26 @@
     if (opts.edition) opts.edition = opts.edition.trim().toUpperCase();
     return opts;
   }
-  // search.js asks this instead of the server's /search/results.
-  api.searchResultsHTML = function (params) {
-    return api.search(params.get("q") || "", optsOf(params)).then(function (data) { return resultsHTML(data, params); });
+  // search.js asks this instead of the server's /search/results. The first results may come
+  // before search-more.js, without their snippets; then `better` gets the whole answer.
+  function pageHTML(params) {
+    partial = true;
+    pending = false;
+    try {
+      return resultsHTML(run(params.get("q") || "", optsOf(params)), params);
+    } finally {
+      partial = false;
+    }
+  }
+  api.searchResultsHTML = function (params, better) {
+    return load().then(function () {
+      return settled(function () { return {html: pageHTML(params), pending: pending}; });
+    }).then(function (shown) {
+      if (shown.pending && better) {
+        loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
+      }
+      return shown.html;
+    });
   };
 
   // The pack's search page: the query is in the address, the answer is made here.
@@ -839,14 +966,17 @@
       load().catch(function () {});
       return;
     }
-    api.searchResultsHTML(params).then(function (html) { target.innerHTML = html; });
+    var show = function (html) { target.innerHTML = html; };
+    api.searchResultsHTML(params, show).then(show);
   });
   // Elsewhere the index loads when the judge goes to the search box, before the first key.
   document.addEventListener("focusin", function (event) {
     if (event.target && event.target.id === "q") load().catch(function () {});
   });
 
-  api.search = function (q, opts) { return load().then(function () { return run(q, opts); }); };
+  api.search = function (q, opts) {
+    return load().then(function () { return settled(function () { return run(q, opts); }); });
+  };
   api.searchIndexLoaded = load;
   api.escapeHtml = escapeHtml;
 })();

@@ -54,6 +54,39 @@
   var variant = variantOf(window.location);
   if (variant) { window.location.replace(variant); return; }
 
+  /* -- the search, loaded when first wanted ---------------------------------------------- */
+  // pack-search.js is not in every page's bundle: a reading page's first paint and scripts come
+  // sooner without it on a slow network. The search page names it itself; elsewhere it comes
+  // with the index, when the judge goes to the search box or a script asks judgekit.search.
+  var searchCode = null;
+  function loadSearchCode() {
+    if (searchCode) return searchCode;
+    searchCode = new Promise(function (resolve, reject) {
+      var meta = document.querySelector('meta[name="judgekit-pack-search"]');
+      var tag = document.createElement("script");
+      tag.src = new URL(meta ? meta.getAttribute("data-url") : "static/js/pack-search.js", meta ? document.baseURI : root).href;
+      tag.onload = function () { resolve(); };
+      tag.onerror = function () { searchCode = null; reject(new Error("pack-search.js did not load")); };
+      document.head.appendChild(tag);
+    });
+    return searchCode;
+  }
+  // Each stands in until pack-search.js replaces it, then hands over to the real one.
+  function later(name) {
+    var stand = function () {
+      var args = arguments;
+      return loadSearchCode().then(function () {
+        if (api[name] === stand) throw new Error("pack-search.js gave no judgekit." + name);
+        return api[name].apply(api, args);
+      });
+    };
+    if (!api[name]) api[name] = stand;
+  }
+  ["search", "searchResultsHTML", "searchIndexLoaded"].forEach(later);
+  document.addEventListener("focusin", function (event) {
+    if (event.target && event.target.id === "q") api.searchIndexLoaded().catch(function () {});
+  });
+
   /* -- "rules updated: …" ----------------------------------------------------------------- */
   function notice(text, reloadButton) {
     var box = document.querySelector(".pack-notice");

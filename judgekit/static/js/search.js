@@ -77,19 +77,21 @@
     var url = form.getAttribute("action") + "/results?" + params(false).toString();
     // In a judge pack (no server) the pack's own search renders the same results.
     var local = window.judgekit && window.judgekit.searchResultsHTML;
-    (local ? local(params(false)) :
+    function show(html) {
+      if (number !== asked) return;
+      render(html);
+      if (page) {
+        var shown = form.getAttribute("action") + "?" + params(true).toString();
+        history.replaceState(null, "", shown);
+      } else {
+        open(true);
+      }
+    }
+    // The pack may answer before its snippets have come: then it shows the whole answer too.
+    (local ? local(params(false), show) :
       fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
         .then(function (response) { return response.text(); }))
-      .then(function (html) {
-        if (number !== asked) return;
-        render(html);
-        if (page) {
-          var shown = form.getAttribute("action") + "?" + params(true).toString();
-          history.replaceState(null, "", shown);
-        } else {
-          open(true);
-        }
-      })
+      .then(show)
       .catch(function () { /* aborted or offline: keep what is shown */ });
   }
 
