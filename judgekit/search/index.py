@@ -123,10 +123,7 @@ class SearchIndex:
         self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
         self.places = [(m["document"], m["version"]) for m in meta]
         self.topics = [m["topic"] for m in meta]
-        self.live_topics = [m["topic"] if m["current"] else None for m in meta]
-        fields = ("document", "version", "entry", "kind", "name", "edition")
-        self.hit_fields = [tuple(m[f] for f in fields) for m in meta]
-        self.version_entry = [(m["version"], m["entry"]) for m in meta]
+        self.live_topics, self.hit_fields, self.version_entry = ranking.collapse_lists(meta)
         self.keys = [m["key"] for m in meta]
         self.current = [bool(m["current"]) for m in meta]
         self.successors = [tuple(m["successors"]) for m in meta]

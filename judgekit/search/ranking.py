@@ -98,6 +98,17 @@ def prefer_subsections(index: Any, ranked: list) -> list:
     return ranked
 
 
+def collapse_lists(meta: list[dict]) -> tuple[list, list, list]:
+    """What collapsing reads of every item, by item number: its topic if in force (else None),
+    its hit's fields (document, version, entry, kind, name, edition), its (version, entry)."""
+    fields = ("document", "version", "entry", "kind", "name", "edition")
+    return (
+        [m["topic"] if m["current"] else None for m in meta],
+        [tuple(m[f] for f in fields) for m in meta],
+        [(m["version"], m["entry"]) for m in meta],
+    )
+
+
 def _fold(index: Any, topics: dict[str, list], live: set[str]) -> dict[str, list]:
     """A rule gone from the version in force joins the rule it was merged into, if found.
 
