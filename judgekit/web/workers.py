@@ -72,7 +72,10 @@ def _run_worker(parent: int, serve: Callable[[], None]) -> None:
     except BaseException:  # noqa: BLE001 -- a worker must not fall back into the parent's code
         code = 1
     finally:
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):  # output gone (a closed pipe): the worker still ends here
+            pass
         os._exit(code)
 
 
