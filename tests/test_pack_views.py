@@ -184,3 +184,41 @@ def test_views_from_a_folder(browser, site):
         page.set_content(f"<main>{server}</main>")
         assert shown == page.eval_on_selector("main", TEXT)
         assert off == []
+
+
+# The kind of change the summary boxes show, and the view's filter box marked current.
+FILTER = """() => ({
+  list: ['all', 'changed', 'added', 'removed', 'renamed', 'moved'].filter(k =>
+    document.querySelector('[data-df-changes]').classList.contains('df-show-' + k)),
+  box: [...document.querySelectorAll('.df-counts a[aria-current]')]
+    .filter(a => a.getClientRects().length).map(a => a.getAttribute('data-df-filter')),
+})"""
+
+
+def test_a_toggle_keeps_the_filter_as_the_servers_does(browser, site):
+    """Filtered to one kind, a toggle keeps it in the address (the server's toggles keep ?show=),
+    so a reload or a shared link shows what the judge saw; Back and Forward restore it too."""
+    key = "() => document.documentElement.getAttribute('data-pv-key') === '{}'"
+    with static_server(site) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/{COMPARISON}/index.html")
+        page.click("a[data-df-view=side] >> visible=true")
+        page.click(".df-counts a[data-df-filter=added] >> visible=true")
+        page.click(".df-toggles a >> text=Show typography >> visible=true")
+        query = dict(parse_qsl(urlsplit(page.url).query))
+        assert query == {"view": "side", "typography": "show", "show": "added"}
+        assert page.evaluate(FILTER) == {"list": ["added"], "box": ["added"]}
+        page.go_back()
+        wait_until(page, key.format("side-hide"))
+        assert dict(parse_qsl(urlsplit(page.url).query)) == {"view": "side", "show": "added"}
+        assert page.evaluate(FILTER) == {"list": ["added"], "box": ["added"]}
+        # Back before the filter was chosen: every change again, as the address says.
+        page.go_back()
+        wait_until(page, key.format("inline-hide"))
+        assert page.evaluate(FILTER) == {"list": ["all"], "box": ["all"]}
+        page.go_forward()
+        wait_until(page, key.format("side-hide"))
+        assert page.evaluate(FILTER) == {"list": ["added"], "box": ["added"]}
+        page.reload()
+        assert page.evaluate(FILTER) == {"list": ["added"], "box": ["added"]}
+        assert off == []

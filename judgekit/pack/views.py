@@ -106,12 +106,17 @@ def _align(slots: list[Slot], view: str, parts: list[str]) -> list[Slot]:
     out: list[Slot] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            for slot, part in zip(slots[i1:i2], parts[j1:j2], strict=True):
-                slot[1][view] = part
-                out.append(slot)
+            out += _joined(slots[i1:i2], view, parts[j1:j2])
         else:
             out += _align_by_name(slots[i1:i2], view, parts[j1:j2])
     return out
+
+
+def _joined(slots: list[Slot], view: str, parts: list[str]) -> list[Slot]:
+    """The slots with one view's matching parts, one each, in order."""
+    for slot, part in zip(slots, parts, strict=True):
+        slot[1][view] = part
+    return slots
 
 
 def _align_by_name(slots: list[Slot], view: str, parts: list[str]) -> list[Slot]:
@@ -121,9 +126,7 @@ def _align_by_name(slots: list[Slot], view: str, parts: list[str]) -> list[Slot]
     out: list[Slot] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            for slot, part in zip(slots[i1:i2], parts[j1:j2], strict=True):
-                slot[1][view] = part
-                out.append(slot)
+            out += _joined(slots[i1:i2], view, parts[j1:j2])
             continue
         out += slots[i1:i2]
         out += [(names[j], {view: parts[j]}) for j in range(j1, j2)]

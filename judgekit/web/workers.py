@@ -5,6 +5,9 @@ One process answers one request at a time in Python (the GIL), however many thre
 once, and then the process forks: each worker answers from the same prepared memory with its own
 waitress loop and threads, all accepting on the one listening socket. Forking needs os.fork
 (Linux, macOS); elsewhere (Windows) one process serves.
+
+Each process keeps its own limits (server.py): one client address may hold PER_CLIENT_LIMIT
+connections in each, as each process may hold CONNECTION_LIMIT in all; its share is the same.
 """
 
 from __future__ import annotations
@@ -72,7 +75,10 @@ def _run_worker(parent: int, serve: Callable[[], None]) -> None:
     except BaseException:  # noqa: BLE001 -- a worker must not fall back into the parent's code
         code = 1
     finally:
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):  # output gone (a closed pipe): the worker still ends here
+            pass
         os._exit(code)
 
 

@@ -68,8 +68,15 @@
   }
 
   // A page the pack stored once for every filter: the filter in the address applies here.
-  var asked = new URLSearchParams(window.location.search).get("show");
-  if (asked && kinds.indexOf(asked) !== -1 && asked !== current()) apply(asked, null);
+  function asked() {
+    var kind = new URLSearchParams(window.location.search).get("show");
+    return kind && kinds.indexOf(kind) !== -1 ? kind : "all";
+  }
+  if (asked() !== current()) apply(asked(), null);
+  // Back and Forward between a pack page's views (pushed in place): the address's filter again.
+  window.addEventListener("popstate", function () {
+    if (asked() !== current()) apply(asked(), null);
+  });
 
   document.addEventListener("click", function (event) {
     var link = event.target.closest("a[data-df-filter]");
@@ -158,6 +165,10 @@
     var page = function (path) { return path.replace(/index\.html$/, ""); };
     if (page(url.pathname) !== page(window.location.pathname)) return;
     event.preventDefault();
+    // The filter chosen in place stays, as the server's toggles keep ?show=: a reload or a
+    // shared address shows what the judge saw.
+    var show = new URLSearchParams(window.location.search).get("show");
+    if (show && show !== "all") url.searchParams.set("show", show);
     apply(keyOf(url.search));
     if (window.history && window.history.pushState) window.history.pushState(null, "", url.href);
   });
