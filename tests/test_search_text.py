@@ -136,9 +136,7 @@ def test_snippet_of_a_text_holding_private_use_characters_keeps_them_and_its_mar
     # The marks stand in as two private-use characters while the window is escaped: a text
     # holding the first of them must neither lose it nor get a stray mark.
     text = "\ue000 \ue001 stop & \ue002 go"
-    assert snippet(text, frozenset({"stop"})) == (
-        "\ue000 \ue001 <mark>stop</mark> &amp; \ue002 go"
-    )
+    assert snippet(text, frozenset({"stop"})) == ("\ue000 \ue001 <mark>stop</mark> &amp; \ue002 go")
 
 
 def test_snippet_windows_a_long_text_around_the_matches():
