@@ -78,6 +78,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 def _warm(app) -> None:
     """Render every page once, so the first judge to open one does not wait for it."""
+    import gc
     import time
 
     from judgekit.web.context import library_of
@@ -87,6 +88,9 @@ def _warm(app) -> None:
     start = time.perf_counter()
     app.extensions["judgekit"]["search"].warm()
     count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
+    # What is prepared lives as long as the server: the collector need not walk it again, which
+    # makes its pauses during searches fewer and shorter.
+    gc.freeze()
     # Said, so that whoever watches (a judge, a benchmark) knows every page is now instant.
     print(f"all {count} pages ready in memory ({time.perf_counter() - start:.1f} s)", flush=True)
 

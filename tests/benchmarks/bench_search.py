@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import http.client
 import os
 import random
@@ -305,6 +306,11 @@ def main() -> None:
     lib = Library(load_corpus())
     service = SearchService.for_library(lib, None)
     service.index  # noqa: B018
+    if not args.relevance:
+        # As `judgekit serve` prepares itself before judges search: every term's scores and
+        # item's words read, then what is prepared left out of the collector's walks.
+        service.warm()
+        gc.freeze()
     if args.relevance:
         relevance(service)
         return
@@ -331,6 +337,8 @@ def main() -> None:
     start = time.perf_counter()
     big = build_ram(big_docs)
     big.use_vocabulary(load_vocabulary(lib.corpus.root))
+    big.warm()
+    gc.freeze()
     print(f"10x corpus: {len(big_docs)} items, built in {time.perf_counter() - start:.1f} s")
     report(
         "10x corpus, index only",
