@@ -248,6 +248,7 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     first_words = set(data["corpus_words"]) | set(data["vocabulary"]) | named | judge_words
     first = {key: value for key, value in data.items() if key != "corpus_words"}
     first["items"] = [_compact_item(item) for item in data["items"]]
+    first["citations"] = _compact_citations(first["items"])
     first["title"] = {term: _compact_postings(p) for term, p in data["title"].items()}
     first["text"] = {term: _compact_postings(p) for term, p in data["text"].items()}
     first["stems"] = {
@@ -275,13 +276,34 @@ ADDRESSES = {
 }
 
 
+# A card's, from its id ("2e.a-bad-end": cards/2e/a-bad-end/...).
+CARD_ADDRESSES = ("cards/{}/{}/index.html", "api/cards/{}/{}/index.json")
+
+
 def _addressed(entry: dict[str, Any], kind: str, document: str, version: str) -> bool:
     """Whether an entry's addresses are its kind's usual ones (a crumb's: its result's kind's)."""
-    pattern = ADDRESSES.get(kind)
-    if pattern is None:
+    if kind == "card":
+        edition, dot, name = entry["id"].partition(".")
+        names = [p.format(edition, name) for p in CARD_ADDRESSES] if dot else []
+    elif kind in ADDRESSES:
+        names = [p.format(document, version, entry["id"]) for p in ADDRESSES[kind]]
+    else:
         return False
-    names = [p.format(document, version, entry["id"]) for p in pattern]
     return [entry.get("url"), entry.get("api_url")] == names
+
+
+def _compact_citations(items: list[dict[str, Any]]) -> list[str]:
+    """Each compacted result's citation that is a usual beginning and its title, as the number
+    of that beginning in the list returned (pack-search.js: expand); the others stay as they
+    are. Most citations are one of a few beginnings ("Card index (2E): ") and the title."""
+    beginnings: dict[str, int] = {}
+    for item in items:
+        result = item["result"]
+        citation, title = result.get("citation"), result.get("title")
+        if isinstance(citation, str) and title and citation.endswith(title):
+            start = citation[: -len(title)]
+            result["citation"] = beginnings.setdefault(start, len(beginnings))
+    return list(beginnings)
 
 
 def _compact_item(item: dict[str, Any]) -> dict[str, Any]:
