@@ -14,6 +14,7 @@ import pytest
 
 from judgekit.cli import main
 from judgekit.pack.build import build, pack_app
+from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import (
     canonical,
     pack_file,
@@ -22,13 +23,7 @@ from judgekit.pack.paths import (
     relink_json,
     variant_name,
 )
-from judgekit.pack.search import (
-    _compact_citations,
-    _compact_item,
-    _compact_postings,
-    inline_search_data,
-    search_data,
-)
+from judgekit.pack.search import inline_search_data, search_data
 from judgekit.search.analysis import stem_token
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
@@ -384,7 +379,7 @@ def test_compact_items_and_postings():
         "cites": [],
     }
     item["result"]["citation"] = "Doc v2, Orders – Beaming"
-    packed = _compact_item(item)
+    packed = compact_item(item)
     assert "key" not in packed and "name" not in packed and "text" not in packed
     assert packed["topic"] == "doc/section/beaming-lineage"  # not the usual one: kept
     assert list(packed["result"]) == list(item["result"])  # the answer's keys keep their order
@@ -395,10 +390,10 @@ def test_compact_items_and_postings():
     odd = {"result": {"citation": "Beaming, p. 3", "title": "Beaming"}}
     card = {"result": {"citation": "Card index (2E): A Bad End", "title": "A Bad End"}}
     packed_items = [packed, odd, card]
-    assert _compact_citations(packed_items) == ["Doc v2, Orders – ", "Card index (2E): "]
+    assert compact_citations(packed_items) == ["Doc v2, Orders – ", "Card index (2E): "]
     assert [i["result"]["citation"] for i in packed_items] == [0, "Beaming, p. 3", 1]
-    assert _compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
-    assert _compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
+    assert compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
+    assert compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
 
 
 def test_inline_search_data_cannot_end_its_script():
@@ -428,9 +423,9 @@ def test_compact_card_addresses():
         "text": "",
         "cites": [],
     }
-    assert (_compact_item(card)["result"]["url"], _compact_item(card)["result"]["api_url"]) == (
+    assert (compact_item(card)["result"]["url"], compact_item(card)["result"]["api_url"]) == (
         0,
         0,
     )
     card["result"]["url"] = "cards/2e/elsewhere/index.html"
-    assert _compact_item(card)["result"]["url"] == "cards/2e/elsewhere/index.html"
+    assert compact_item(card)["result"]["url"] == "cards/2e/elsewhere/index.html"

@@ -108,7 +108,7 @@
     avg = D.averages;
   }
 
-  // What the build left out of an item because it is the usual (pack/search.py: _compact_item).
+  // What the build left out of an item because it is the usual (pack/compact.py: compact_item).
   var ADDRESSES = {
     section: ["rules/", "api/entries/"], glossary: ["rules/", "api/entries/"], ruling: ["rulings/", "api/entries/"]
   };
@@ -128,7 +128,7 @@
   }
   function expand(it) {
     var r = it.result;
-    // A citation's usual beginning, by number, and the title (pack/search.py: _compact_citations).
+    // A citation's usual beginning, by number, and the title (pack/compact.py: compact_citations).
     if (typeof r.citation === "number") r.citation = D.citations[r.citation] + r.title;
     if (it.key === undefined) it.key = r.document + "/" + r.version + "/" + r.id;
     if (it.topic === undefined) it.topic = r.document + "/" + r.kind + "/" + r.id;
