@@ -14,6 +14,7 @@ import pytest
 
 from judgekit.cli import main
 from judgekit.pack.build import build, pack_app
+from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import (
     canonical,
     pack_file,
@@ -22,7 +23,7 @@ from judgekit.pack.paths import (
     relink_json,
     variant_name,
 )
-from judgekit.pack.search import _compact_item, _compact_postings, search_data
+from judgekit.pack.search import inline_search_data, search_data
 from judgekit.search.analysis import stem_token
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
@@ -260,8 +261,13 @@ def test_static_files_keep_their_hashed_names(built):
     assert (built.out / wanted[0]).read_text(encoding="utf-8").rstrip() == search_js
     search_page = (built.out / "search" / "index.html").read_text(encoding="utf-8")
     assert f'<script src="../{wanted[0]}" defer fetchpriority="high"></script>' in search_page
-    assert '<link rel="preload" href="../search-index.js" as="script"' in search_page
-    assert "search-index.js" not in page
+    # The search page carries the first index file (pack/search.py: inline_search_data).
+    assert "search-index.js" not in search_page and "search-index.js" not in page
+    inline = (built.out / "search-index.js").read_text(encoding="utf-8").rstrip()
+    assert search_page.count("<script") == search_page.count("</script>")
+    tag = f'<script id="judgekit-search-data">{inline.replace("<", chr(92) + "u003c")}</script>'
+    assert search_page.index(tag) > search_page.index("</footer>")
+    assert "JUDGEKIT_SEARCH" not in page
     assert (static / "css" / "pack.css").read_text(encoding="utf-8").rstrip() in (
         (built.out / css[0]).read_text(encoding="utf-8")
     )
@@ -372,7 +378,8 @@ def test_compact_items_and_postings():
         "text": "Beam personnel.",
         "cites": [],
     }
-    packed = _compact_item(item)
+    item["result"]["citation"] = "Doc v2, Orders – Beaming"
+    packed = compact_item(item)
     assert "key" not in packed and "name" not in packed and "text" not in packed
     assert packed["topic"] == "doc/section/beaming-lineage"  # not the usual one: kept
     assert list(packed["result"]) == list(item["result"])  # the answer's keys keep their order
@@ -380,5 +387,45 @@ def test_compact_items_and_postings():
     crumbs = packed["result"]["breadcrumb"]
     assert (crumbs[0]["url"], crumbs[0]["api_url"]) == (0, 0)
     assert crumbs[1] == item["result"]["breadcrumb"][1]  # not the usual address: kept
-    assert _compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
-    assert _compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
+    odd = {"result": {"citation": "Beaming, p. 3", "title": "Beaming"}}
+    card = {"result": {"citation": "Card index (2E): A Bad End", "title": "A Bad End"}}
+    packed_items = [packed, odd, card]
+    assert compact_citations(packed_items) == ["Doc v2, Orders – ", "Card index (2E): "]
+    assert [i["result"]["citation"] for i in packed_items] == [0, "Beaming, p. 3", 1]
+    assert compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
+    assert compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
+
+
+def test_inline_search_data_cannot_end_its_script():
+    page = "<html><body><p>x</p>\n</body></html>"
+    script = 'self.JUDGEKIT_SEARCH = JSON.parse(\'{"t":"</script><!-- a"}\');\n'
+    out = inline_search_data(page, script)
+    assert out == (
+        '<html><body><p>x</p>\n<script id="judgekit-search-data">self.JUDGEKIT_SEARCH = '
+        'JSON.parse(\'{"t":"\\u003c/script>\\u003c!-- a"}\');</script>\n</body></html>'
+    )
+
+
+def test_compact_card_addresses():
+    card = {
+        "result": {
+            "id": "2e.a-bad-end",
+            "kind": "card",
+            "title": "A Bad End",
+            "document": "2e-rulebook",
+            "version": "4",
+            "url": "cards/2e/a-bad-end/index.html",
+            "api_url": "api/cards/2e/a-bad-end/index.json",
+        },
+        "key": "2e-rulebook/4/2e.a-bad-end",
+        "topic": "2e-rulebook/card/2e.a-bad-end",
+        "name": "A Bad End",
+        "text": "",
+        "cites": [],
+    }
+    assert (compact_item(card)["result"]["url"], compact_item(card)["result"]["api_url"]) == (
+        0,
+        0,
+    )
+    card["result"]["url"] = "cards/2e/elsewhere/index.html"
+    assert compact_item(card)["result"]["url"] == "cards/2e/elsewhere/index.html"

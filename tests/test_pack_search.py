@@ -160,3 +160,33 @@ def test_search_code_loads_when_first_wanted(browser, fixture_pack):
         assert off == []
     assert loaded == ["pack-search", "search-index", "search-more"]
     assert here["total"] > 0 and here == there
+
+
+def test_search_page_carries_its_index_and_answers_what_was_typed_early(browser, fixture_pack):
+    """The built search page holds the first index file (no request of its own after the
+    page's), and a query typed into the box before the page's scripts ran is answered once they
+    have run, with the server's results, no further key needed."""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    server = client.get("/api/search", query_string={"q": "overcome"}).get_json()
+    held = []
+    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        ctx.route("**/static/js/pack-bundle.*.js", lambda route: held.append(route))
+        page = ctx.new_page()
+        requested = []
+        page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
+        page.goto(f"{base}/search/index.html", wait_until="commit")
+        page.wait_for_selector("#q")
+        page.fill("#q", "overcome")
+        for _ in range(100):  # bounded: the bundle's request is held, then let through
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert len(held) == 1 and page.query_selector("#search-results .result") is None
+        held[0].continue_()
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        titles = page.eval_on_selector_all(
+            "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
+        )
+        assert off == []
+    assert "search-index.js" not in requested
+    assert titles == [r["title"] for r in server["results"]][: len(titles)] and titles

@@ -27,7 +27,8 @@ on a first visit) with the same profile: one shared link (a token bucket for the
 throughput, the profile's latency per request).
 
 Run: .venv/bin/python tests/benchmarks/bench_pack.py [--runs 5] [--store-runs 3]
-     [--profiles slow4g,3g] [--pack DIR]   (the figures go in BENCHMARKS.md)
+     [--profiles slow4g,3g] [--pages home,entry,search] [--pack DIR]
+     (the figures go in BENCHMARKS.md)
 """
 
 from __future__ import annotations
@@ -251,8 +252,9 @@ def run(
     store_runs: int,
     compress: bool,
     shape_worker: bool,
+    pages: tuple[str, ...] = tuple(name for name, _, _ in PAGES),
 ) -> None:
-    """Every page under every profile, ``runs`` times; the store ``store_runs`` times."""
+    """Every page (of ``pages``) under every profile, ``runs`` times; the store ``store_runs`` times."""
     from playwright.sync_api import sync_playwright
 
     size = sum(p.stat().st_size for p in pack.rglob("*") if p.is_file())
@@ -269,7 +271,7 @@ def run(
             print(f"{'page':8} {'paint':>7} {'FCP':>7} {'DCL':>7} {'usable':>7}  goal 2000  whole")
             link = Link(profile if shape_worker else None)
             with static_server(pack, link, compress) as base:
-                for name, path, query in PAGES:
+                for name, path, query in (p for p in PAGES if p[0] in pages):
                     rows = [
                         visit(browser, f"{base}/{path}", profile, query, False) for _ in range(runs)
                     ]
@@ -299,6 +301,7 @@ def main() -> None:
     parser.add_argument("--store-runs", type=int, default=3)
     parser.add_argument("--profiles", default="slow4g,3g")
     parser.add_argument("--pack", help="a pack already built (else the real corpus is built)")
+    parser.add_argument("--pages", default="home,entry,search", help="which pages to open")
     parser.add_argument("--no-gzip", action="store_true", help="serve files uncompressed")
     parser.add_argument(
         "--shape-worker",
@@ -315,12 +318,21 @@ def main() -> None:
             args.store_runs,
             not args.no_gzip,
             args.shape_worker,
+            tuple(args.pages.split(",")),
         )
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
         build(pack_app(), out)
-        run(out, profiles, args.runs, args.store_runs, not args.no_gzip, args.shape_worker)
+        run(
+            out,
+            profiles,
+            args.runs,
+            args.store_runs,
+            not args.no_gzip,
+            args.shape_worker,
+            tuple(args.pages.split(",")),
+        )
 
 
 if __name__ == "__main__":

@@ -108,19 +108,28 @@
     avg = D.averages;
   }
 
-  // What the build left out of an item because it is the usual (pack/search.py: _compact_item).
+  // What the build left out of an item because it is the usual (pack/compact.py: compact_item).
   var ADDRESSES = {
     section: ["rules/", "api/entries/"], glossary: ["rules/", "api/entries/"], ruling: ["rulings/", "api/entries/"]
   };
   function address(entry, kind, r) {
-    var at = ADDRESSES[kind];
-    if (!at || entry.url !== 0) return;
-    var path = r.document + "/" + r.version + "/" + entry.id + "/index.";
+    var at = ADDRESSES[kind], path;
+    if (entry.url !== 0) return;
+    if (kind === "card") {   // "2e.a-bad-end": cards/2e/a-bad-end/...
+      var dot = entry.id.indexOf(".");
+      at = ["cards/", "api/cards/"];
+      path = entry.id.slice(0, dot) + "/" + entry.id.slice(dot + 1) + "/index.";
+    } else {
+      if (!at) return;
+      path = r.document + "/" + r.version + "/" + entry.id + "/index.";
+    }
     entry.url = at[0] + path + "html";
     entry.api_url = at[1] + path + "json";
   }
   function expand(it) {
     var r = it.result;
+    // A citation's usual beginning, by number, and the title (pack/compact.py: compact_citations).
+    if (typeof r.citation === "number") r.citation = D.citations[r.citation] + r.title;
     if (it.key === undefined) it.key = r.document + "/" + r.version + "/" + r.id;
     if (it.topic === undefined) it.topic = r.document + "/" + r.kind + "/" + r.id;
     if (it.name === undefined) it.name = r.title;

@@ -108,6 +108,12 @@
     document.querySelectorAll('[form="search-form"]').forEach(function (el) {
       if (el.tagName === "SELECT" || el.type === "checkbox") el.addEventListener("change", later);
     });
+    // A query typed before this script ran (a slow network: the box is shown first) had no
+    // input listener: answer it at once, with no pause to wait for, once every script has run.
+    document.addEventListener("DOMContentLoaded", function () {
+      var inAddress = new URLSearchParams(window.location.search).get("q") || "";
+      if (box.value.trim() !== "" && box.value !== inAddress) update();
+    });
   }
 
   box.addEventListener("keydown", function (ev) {

@@ -1,0 +1,82 @@
+"""The search data written compactly: what pack-search.js derives again is left out.
+
+An item's usual key, topic, name and addresses, a citation's usual beginning, postings as gaps;
+pack-search.js (expand, postings) puts them back, so the answers are the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Where most items' pages and answers are, by kind (pack-search.js: expand). A result whose
+# addresses are these names them 0; its breadcrumb's sections likewise.
+ADDRESSES = {
+    "section": ("rules/{}/{}/{}/index.html", "api/entries/{}/{}/{}/index.json"),
+    "glossary": ("rules/{}/{}/{}/index.html", "api/entries/{}/{}/{}/index.json"),
+    "ruling": ("rulings/{}/{}/{}/index.html", "api/entries/{}/{}/{}/index.json"),
+}
+
+
+# A card's, from its id ("2e.a-bad-end": cards/2e/a-bad-end/...).
+CARD_ADDRESSES = ("cards/{}/{}/index.html", "api/cards/{}/{}/index.json")
+
+
+def _addressed(entry: dict[str, Any], kind: str, document: str, version: str) -> bool:
+    """Whether an entry's addresses are its kind's usual ones (a crumb's: its result's kind's)."""
+    if kind == "card":
+        edition, dot, name = entry["id"].partition(".")
+        names = [p.format(edition, name) for p in CARD_ADDRESSES] if dot else []
+    elif kind in ADDRESSES:
+        names = [p.format(document, version, entry["id"]) for p in ADDRESSES[kind]]
+    else:
+        return False
+    return [entry.get("url"), entry.get("api_url")] == names
+
+
+def compact_citations(items: list[dict[str, Any]]) -> list[str]:
+    """Each compacted result's citation that is a usual beginning and its title, as the number
+    of that beginning in the list returned (pack-search.js: expand); the others stay as they
+    are. Most citations are one of a few beginnings ("Card index (2E): ") and the title."""
+    beginnings: dict[str, int] = {}
+    for item in items:
+        result = item["result"]
+        citation, title = result.get("citation"), result.get("title")
+        if isinstance(citation, str) and title and citation.endswith(title):
+            start = citation[: -len(title)]
+            result["citation"] = beginnings.setdefault(start, len(beginnings))
+    return list(beginnings)
+
+
+def compact_item(item: dict[str, Any]) -> dict[str, Any]:
+    """An item without its text and without what pack-search.js derives again: its key, topic
+    and name when they are the usual ones, and its result's usual addresses."""
+    result = dict(item["result"])
+    doc, version, kind = result["document"], result["version"], result["kind"]
+    out = {k: v for k, v in item.items() if k not in ("text", "result")}
+    if out["key"] == f"{doc}/{version}/{result['id']}":
+        del out["key"]
+    if out["topic"] == f"{doc}/{kind}/{result['id']}":
+        del out["topic"]
+    if out["name"] == result["title"]:
+        del out["name"]
+    # 0 for an address left out: the answer's keys keep their order (the API's shape).
+    if _addressed(result, kind, doc, version):
+        result["url"] = result["api_url"] = 0
+    crumbs = []
+    for crumb in result.get("breadcrumb", []):
+        crumb = dict(crumb)
+        if _addressed(crumb, kind, doc, version):
+            crumb["url"] = crumb["api_url"] = 0
+        crumbs.append(crumb)
+    if "breadcrumb" in result:
+        result["breadcrumb"] = crumbs
+    out["result"] = result
+    return out
+
+
+def compact_postings(postings: list[list[int]]) -> list[Any]:
+    """A term's postings as the gaps between item numbers, and their frequencies unless all 1."""
+    numbers = [p[0] for p in postings]
+    gaps = [b - a for a, b in zip([0, *numbers], numbers, strict=False)]
+    counts = [p[1] for p in postings]
+    return gaps if all(c == 1 for c in counts) else [gaps, counts]
