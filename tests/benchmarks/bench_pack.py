@@ -310,29 +310,20 @@ def main() -> None:
     )
     args = parser.parse_args()
     profiles = [PROFILES[p] for p in args.profiles.split(",")]
-    if args.pack:
+
+    def measure(folder: Path) -> None:
+        pages = tuple(args.pages.split(","))
         run(
-            Path(args.pack),
-            profiles,
-            args.runs,
-            args.store_runs,
-            not args.no_gzip,
-            args.shape_worker,
-            tuple(args.pages.split(",")),
+            folder, profiles, args.runs, args.store_runs, not args.no_gzip, args.shape_worker, pages
         )
+
+    if args.pack:
+        measure(Path(args.pack))
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
         build(pack_app(), out)
-        run(
-            out,
-            profiles,
-            args.runs,
-            args.store_runs,
-            not args.no_gzip,
-            args.shape_worker,
-            tuple(args.pages.split(",")),
-        )
+        measure(out)
 
 
 if __name__ == "__main__":
