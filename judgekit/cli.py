@@ -129,13 +129,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _run(server)
         return 0
     _warm(app)  # before forking: every worker answers from the pages prepared once
-    pids = fork_workers(
-        workers - 1, lambda: _run(make_server(app, args.host, 0, args.threads, sock))
-    )
+
+    def serve() -> None:  # in each process: its own waitress loop and threads on the socket
+        _run(make_server(app, args.host, args.port, args.threads, sock))
+
+    pids = fork_workers(workers - 1, serve)
     stop_on_terminate()
     print(f"serving from {workers} processes", flush=True)  # said once every worker is started
     try:
-        _run(make_server(app, args.host, 0, args.threads, sock))
+        serve()
     finally:
         stop_workers(pids)
     return 0

@@ -8,6 +8,7 @@ A ranked item is [tier, value, docnum, words found]; the index passed in is a Se
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -109,6 +110,13 @@ def collapse_lists(meta: list[dict]) -> tuple[list, list, list]:
     )
 
 
+def _live(index: Any, docnums: Iterable[int]) -> set[str]:
+    """The topics of these items that are in force."""
+    live = set(map(index.live_topics.__getitem__, docnums))
+    live.discard(None)
+    return live
+
+
 def _fold(index: Any, topics: dict[str, list], live: set[str]) -> dict[str, list]:
     """A rule gone from the version in force joins the rule it was merged into, if found.
 
@@ -139,8 +147,7 @@ def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
         return len(set(map(index.keys.__getitem__, docs)))
     names = index.topics
     matched = set(map(names.__getitem__, docs))
-    live = set(map(index.live_topics.__getitem__, docs))
-    live.discard(None)
+    live = _live(index, docs)
     if len(live) == len(matched):
         return len(matched)
     dead, successors = matched - live, index.successors
@@ -176,8 +183,7 @@ def collapse(
         else:
             found.append(item)
     if not all_versions:
-        live = set(map(index.live_topics.__getitem__, map(_NUMBER, ranked)))
-        live.discard(None)
+        live = _live(index, map(_NUMBER, ranked))
         topics = _fold(index, topics, live)
     total = len(topics)
     if every is not None and len(every) > len(ranked):
@@ -232,7 +238,7 @@ def _quoted(index: Any, ranked: list, steps: list) -> dict[int, frozenset[str]]:
     so the entries that result quotes count for every version of it.
     """
     topics, cited, successors = index.topics, index.cited, index.successors
-    live = set(map(index.live_topics.__getitem__, map(_NUMBER, ranked)))
+    live = _live(index, map(_NUMBER, ranked))
     shown_in: dict[int, tuple[str, ...]] = {}
     by_result: dict[str, frozenset[str]] = {}
     for item in steps:

@@ -12,7 +12,6 @@ connections in each, as each process may hold CONNECTION_LIMIT in all; its share
 
 from __future__ import annotations
 
-import gc
 import os
 import signal
 import socket
@@ -51,10 +50,10 @@ def listen(host: str, port: int) -> socket.socket:
 def fork_workers(count: int, serve: Callable[[], None]) -> list[int]:
     """Start count worker processes, each running serve() and then exiting; their pids.
 
-    Call it once everything the workers share is prepared and before any thread starts (a
-    forked process keeps only the thread that forked).
+    Call it once everything the workers share is prepared (and frozen with gc.freeze(), as serve's warm-up
+    ends, so that the collector does not copy it into each worker) and before any thread starts
+    (a forked process keeps only the thread that forked).
     """
-    gc.freeze()  # what is prepared stays shared: the collector does not touch it in a worker
     sys.stdout.flush()  # or a worker would write the parent's buffered output again
     sys.stderr.flush()
     parent, pids = os.getpid(), []
