@@ -27,9 +27,9 @@ from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService
 from judgekit.search.sources import entry_docs
 from judgekit.search.vocabulary import (
     Vocabulary,
-    _raw_needles,  # the server's own needles: the pack skips a pattern exactly when it does
     english_words,
     load_vocabulary,
+    raw_needles,  # the server's own: the pack skips a pattern exactly when the server does
     raw_said,
 )
 from judgekit.web.context import library_of
@@ -123,7 +123,7 @@ def judge_vocabulary(
         # Each pattern with the word a question must hold for it to match (find_raw).
         "raw": [
             [p.pattern, number[id(t)], needle]
-            for (p, t), needle in zip(raw_said(vocab), _raw_needles(vocab), strict=True)
+            for (p, t), needle in zip(raw_said(vocab), raw_needles(vocab), strict=True)
         ],
         "lean": [[list(key), edition] for key, edition in vocab.leaning().items()],
         # Words a correction may propose beyond the corpus's own, and words never corrected.

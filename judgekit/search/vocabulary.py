@@ -99,7 +99,8 @@ def raw_said(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], Term], ...]:
 
 
 @cache
-def _raw_needles(vocab: Vocabulary) -> tuple[str, ...]:
+def raw_needles(vocab: Vocabulary) -> tuple[str, ...]:
+    """Beside each of raw_said's patterns, the word a question must hold for it to match."""
     # The longest word of each such phrase: a question without it cannot match the pattern.
     return tuple(max(words(phrase), key=len) for phrase, _ in _raw_phrases(vocab))
 
@@ -109,7 +110,7 @@ def find_raw(vocab: Vocabulary, query: str, edition: str | None) -> list[tuple[i
     lowered = query.lower()
     return [
         (m.start(), m.end(), term)
-        for (pattern, term), needle in zip(_raw_said(vocab), _raw_needles(vocab), strict=True)
+        for (pattern, term), needle in zip(_raw_said(vocab), raw_needles(vocab), strict=True)
         if needle in lowered and (not edition or term.edition == edition)
         for m in pattern.finditer(query)
     ]
