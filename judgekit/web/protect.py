@@ -96,8 +96,11 @@ def relative_redirects() -> Response | None:
 
 def add_headers(response: Response) -> Response:
     """The security headers, on every answer."""
+    # Names looked up once: werkzeug raises (and builds) an exception for each header it misses.
+    present = {name.lower() for name in response.headers.keys()}
     for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            response.headers.add(name, value)
     return response
 
 
