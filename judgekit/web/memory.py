@@ -124,9 +124,7 @@ class MemoryCache:
             body = response.get_data()
             etag = f"{self.tag}-{hashlib.sha256(body).hexdigest()[:20]}"
             kept = tuple((k, v) for k, v in headers.items() if k.lower() not in _NOT_KEPT)
-            self.pages.set(
-                request_key(), Kept(200, body, response.mimetype, kept, etag), len(body)
-            )
+            self.pages.set(request_key(), Kept(200, body, response.mimetype, kept, etag), len(body))
             response.set_etag(etag)
         headers["Cache-Control"] = PAGE_CACHE_CONTROL
         if "vary" in names:
