@@ -18,8 +18,8 @@ import pytest
 from judgekit.pack.build import build, pack_app
 
 from .relevance_metrics import CATEGORIES, load_questions, measure, table
-from .test_pack_search import PHONE, _ids, _pack_search
 from .test_pack_browser import guarded_context, static_server
+from .test_pack_search import PHONE, _ids, _pack_search
 
 HELD_OUT = Path(__file__).parent / "relevance_heldout.yaml"
 QUESTIONS = load_questions(HELD_OUT)
