@@ -10,6 +10,7 @@ import pytest
 from judgekit.corpus.check import run_check
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
+from judgekit.search.query import strip_edition
 from judgekit.search.service import SearchService
 from judgekit.search.vocabulary import (
     find_said,
@@ -86,6 +87,13 @@ def test_the_real_vocabulary_passes_the_check(corpus):
     assert vocabulary_problems(corpus) == []
 
 
+def test_a_digit_finds_the_number_the_rulebook_spells_out(corpus):
+    vocab = load_vocabulary(corpus.root)
+    (match,) = find_said(vocab, ["ship", "3", "time"], "2E")
+    assert (match.start, [t.id for t in match.terms]) == (1, ["number-3"])
+    assert match.terms[0].means == ("three", "third")
+
+
 def test_say_phrases_match_the_longest_run_of_query_terms():
     vocab = load_vocabulary(VOCAB)
     (match,) = find_said(vocab, ["big", "hand", "size"], None)
@@ -152,6 +160,24 @@ def test_words_of_one_game_lean_the_ranking_toward_it(svc):
         "rul/2000-01-01/battle",
         "rul/2000-01-01/stopped",
     ]
+
+
+def test_a_game_named_in_the_question_leans_to_it_and_is_no_word_to_find(svc):
+    for q in ("1e stopped ship", "stopped ship (1E)", "First Edition: stopped ship"):
+        data = svc.search({"q": q})
+        assert top(svc, q)[0] == "rul/2000-01-01/stopped", q
+        assert data["not_in_rules"] == [] and data["suggestion"] is None, q
+    assert top(svc, "stopped ship")[0] == "game/2/stopped-ships"  # named nothing: 2E first
+    # A chosen edition outweighs the game named in the words.
+    assert {r.split("/")[0] for r in top(svc, "1e stopped ship", edition="2E")} == {"game"}
+
+
+def test_a_game_is_named_only_by_a_whole_word_and_only_one_game():
+    assert strip_edition("1e tactic card") == ("   tactic card", "1E")
+    assert strip_edition("beaming in 2nd ed") == ("beaming in       ", "2E")
+    assert strip_edition("Second Edition: stopped") == ("              : stopped", "2E")
+    for q in ("1e vs 2e stopped", "v1.1e", "12e", "1 e", "second edition", "1E", "first"):
+        assert strip_edition(q) == (q, None), q
 
 
 def test_a_chosen_edition_returns_that_game_only(svc):

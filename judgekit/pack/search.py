@@ -203,6 +203,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "subsection_rerank": ranking.RERANK,
             "quote_share": ranking.QUOTE_SHARE,
             "number_cue": query.NUMBER_CUE.pattern,
+            "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,

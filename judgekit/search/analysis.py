@@ -27,7 +27,7 @@ STOPS = frozenset(STOP_WORDS)
 QUESTION_WORDS = frozenset(
     "how what which who whom whose why where does do did done i i'm me my mine happen happens "
     "happened there should would could get gets got rule rules about many much need needs "
-    "needed its it's their theirs they them his her he she our".split()
+    "needed its it's their theirs they them his her he she our him himself herself themselves".split()
 )
 
 # Where Porter2 splits a game word's forms or merges two game words, say what we mean.

@@ -27,6 +27,7 @@ from judgekit.search.query import (
     Plan,
     VersionName,
     concepts,
+    strip_edition,
     strip_versions,
     suggest,
     word_groups,
@@ -241,7 +242,8 @@ class SearchIndex:
         query, mentioned = strip_versions(query, self.versions)
         if filters.version or filters.document:
             mentioned = frozenset()
-        plan = self.plan(query, filters.edition, fuzzy)
+        query, named = strip_edition(query)
+        plan = self.plan(query, filters.edition or named, fuzzy)
         suggestion = suggest(typed, plan.groups)
         wanted = plan.live.union(*(c.covers for c in plan.concepts))
         terms = frozenset(stem for g in plan.all for stem in g.terms)
@@ -253,7 +255,7 @@ class SearchIndex:
         said = wordings(query, suggestion, plan) + self._card_completions(query)
         exact = self._exact(said, allowed)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
-        lean = None if filters.edition else lean_of(self.vocab, seq)
+        lean = None if filters.edition else named or lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
         ranked, every = self._rank(
             acc,

@@ -59,6 +59,29 @@ def strip_versions(
     return query, frozenset(found)
 
 
+# A game named in the question ("1E", "2nd ed", "Second Edition"): where to look, not a word to
+# look for. Judges write the edition before or after the question ("1e tactic card").
+EDITION_NAMES = (
+    (re.compile(r"(?<![\w.])(?:1e|1st\s+ed(?:ition)?|first\s+edition)(?![\w.])", re.I), "1E"),
+    (re.compile(r"(?<![\w.])(?:2e|2nd\s+ed(?:ition)?|second\s+edition)(?![\w.])", re.I), "2E"),
+)
+
+
+def strip_edition(query: str) -> tuple[str, str | None]:
+    """The query without the game it names, and that game (None unless exactly one is named).
+
+    A query holding nothing else is left as typed ("second edition" is then words to find)."""
+    named = set()
+    stripped = query
+    for pattern, edition in EDITION_NAMES:
+        stripped, count = pattern.subn(lambda m: " " * len(m.group()), stripped)
+        if count:
+            named.add(edition)
+    if len(named) != 1 or not stripped.strip(" \t.,:;!?-"):
+        return query, None
+    return stripped, named.pop()
+
+
 @dataclass(frozen=True)
 class Group:
     """A query word or phrase, or a vocabulary concept, as weighted index terms."""

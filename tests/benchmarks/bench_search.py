@@ -1,6 +1,6 @@
 """Benchmark search: relevance per category, in-process latency, a 10x corpus, the real server.
 
-Run: .venv/bin/python tests/benchmarks/bench_search.py [--relevance] [--quick]
+Run: .venv/bin/python tests/benchmarks/bench_search.py [--relevance [--questions FILE] [--misses]] [--quick]
 (the lead copies the figures into BENCHMARKS.md). Targets (issue #11), on 2 cores:
 - in process, over the relevance questions: p50 <= 1.5 ms, p95 <= 6 ms;
 - a synthetic corpus 10x the real one: p95 <= 15 ms;
@@ -38,7 +38,7 @@ from judgekit.search.documents import build_ram  # noqa: E402
 from judgekit.search.service import SearchService  # noqa: E402
 from judgekit.search.sources import entry_docs, timing_source  # noqa: E402
 from judgekit.search.vocabulary import load_vocabulary  # noqa: E402
-from tests.relevance_metrics import load_questions, measure, table  # noqa: E402
+from tests.relevance_metrics import QUESTIONS_FILE, load_questions, measure, table  # noqa: E402
 
 CLIENTS = 8
 HELLO = """
@@ -111,9 +111,12 @@ def report(name: str, times: tuple[list[float], list[float]]) -> None:
     )
 
 
-def relevance(service: SearchService) -> None:
-    scores, _ = measure(service.search, load_questions())
+def relevance(service: SearchService, questions: Path | None = None, misses: bool = False) -> None:
+    scores, ranked = measure(service.search, load_questions(questions or QUESTIONS_FILE))
     print(table(scores))
+    for item, rank in ranked if misses else ():
+        if rank is None or rank > 3:
+            print(f"  miss {item['category']}: {item['q']!r} -> {item['expect']} at {rank}")
 
 
 # -- a corpus ten times bigger ------------------------------------------------------------------
@@ -299,6 +302,10 @@ def server(lib: Library, cache: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--relevance", action="store_true", help="the relevance table only")
+    parser.add_argument(
+        "--questions", type=Path, help="with --relevance: another questions file (the held-out set)"
+    )
+    parser.add_argument("--misses", action="store_true", help="with --relevance: list the misses")
     parser.add_argument("--quick", action="store_true", help="one round, no server")
     parser.add_argument("--server", action="store_true", help="the real server only")
     args = parser.parse_args()
@@ -312,7 +319,7 @@ def main() -> None:
         service.warm()
         gc.freeze()
     if args.relevance:
-        relevance(service)
+        relevance(service, args.questions, args.misses)
         return
     if args.server:
         with tempfile.TemporaryDirectory() as cache:

@@ -410,6 +410,18 @@
     });
     return {query: query, mentioned: new Set(found)};
   }
+  // A game named in the question (query.py: strip_edition): where to look, not words to find.
+  function stripEdition(query) {
+    var named = [], stripped = query;
+    D.settings.edition_names.forEach(function (e) {
+      stripped = stripped.replace(new RegExp(e[0], "gi"), function (m) {
+        if (named.indexOf(e[1]) === -1) named.push(e[1]);
+        return " ".repeat(m.length);
+      });
+    });
+    if (named.length !== 1 || !stripped.replace(/[\s.,:;!?-]+/g, "")) return {query: query, edition: null};
+    return {query: stripped, edition: named[0]};
+  }
   function leanOf(seq) {
     var votes = {"2E": 0, "1E": 0};
     D.judge.lean.forEach(function (l) {
@@ -775,7 +787,9 @@
     var stripped = stripVersions(query);
     query = stripped.query;
     if (!filters.version && !filters.document) mentioned = stripped.mentioned;
-    var plan = planOf(query, filters.edition, fuzzy);
+    var named = stripEdition(query);
+    query = named.query;
+    var plan = planOf(query, filters.edition || named.edition, fuzzy);
     var suggested = suggestion(typed, plan.groups);
     var wanted = new Set(plan.live);
     plan.concepts.forEach(function (c) { c.covers.forEach(function (i) { wanted.add(i); }); });
@@ -788,7 +802,7 @@
     var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
     var seq = [];
     plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
-    var lean = filters.edition ? null : leanOf(seq);
+    var lean = filters.edition ? null : named.edition || leanOf(seq);
     var number = new RegExp(S.number_cue, "i").test(query);
     var r = rank(acc, plan, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
