@@ -9,10 +9,12 @@ the page they come in its one response, so the page is read, painted and made to
 bytes arrive (BENCHMARKS.md, the judge pack on a slow phone network). Other pages keep naming the
 shared files, which the service worker stores; this page's copies are the same text.
 
-The index comes as JSON data blocks, each parsed by a small script right after it, so the phone
-parses the first parts while the later ones are still on the way; JSON text needs no compiling
-(a JavaScript string literal of the same data did, 70 ms on a slow phone). The page's scripts
-come last, in the order they ran as deferred files, and find the index assembled, as before.
+The page's scripts come after its content, in the order they ran as deferred files, so they are
+compiled and run while the index is still on its way; a script that wants the index before it is
+whole waits for it (pack-search.js: load). The index comes last, as JSON data blocks, each parsed
+by a small script right after it, so the phone parses the first parts while the later ones are
+still on the way; JSON text needs no compiling (a JavaScript string literal of the same data did,
+70 ms on a slow phone).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 SEARCH_PAGE = "search/index.html"
 INLINE_ID = "judgekit-search-data"
+DATA_EVENT = "judgekit-search-data"  # sent when the page's index is whole
 # Items per part: each part is about 60-130 KB of JSON, 10-20 KB on the wire with gzip.
 PART_ITEMS = 200
 PART_CHARS = 120_000
@@ -50,8 +53,11 @@ PART_SCRIPT = (
 JOIN_SCRIPT = (
     "(function(){var d={items:[]};self.JUDGEKIT_SEARCH_PARTS.forEach(function(p){"
     "Object.keys(p).forEach(function(k){if(k==='items')d.items=d.items.concat(p.items);"
-    "else d[k]=p[k];});});delete self.JUDGEKIT_SEARCH_PARTS;self.JUDGEKIT_SEARCH=d;})();"
+    "else d[k]=p[k];});});delete self.JUDGEKIT_SEARCH_PARTS;self.JUDGEKIT_SEARCH=d;"
+    f"document.dispatchEvent(new Event('{DATA_EVENT}'));}})();"
 )
+# In the head: the index is on its way inside the page (pack-search.js waits for DATA_EVENT).
+MARK = f'<meta name="{INLINE_ID}" content="inline">\n'
 
 
 class InlineError(ValueError):
@@ -111,7 +117,7 @@ def _text(out: Path, page: str, src: str, kind: str) -> str:
 
 def self_contained(html: str, out: Path, data: dict[str, Any], page: str = SEARCH_PAGE) -> str:
     """The page (``page`` in the pack at ``out``) with its theme script, stylesheet and deferred
-    scripts written inside it, and the index ``data`` before those scripts, at the body's end."""
+    scripts written inside it, and the index ``data`` after those scripts, at the body's end."""
     found = {"theme": _THEME.findall(html), "style": _STYLE.findall(html)}
     if len(found["theme"]) != 1 or len(found["style"]) != 1:
         raise InlineError(f"{page}: expected one theme script and one stylesheet, found {found}")
@@ -130,5 +136,7 @@ def self_contained(html: str, out: Path, data: dict[str, Any], page: str = SEARC
         f'<script data-src="{src}">\n{_text(out, page, src, "script")}\n</script>\n'
         for src in scripts
     )
+    head = html.index("</head>")
+    html = html[:head] + MARK + html[head:]
     at = html.rindex("</body>")
-    return html[:at] + data_blocks(data) + code + html[at:]
+    return html[:at] + code + data_blocks(data) + html[at:]

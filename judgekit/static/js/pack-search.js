@@ -31,6 +31,11 @@
     if (loading) return loading;
     loading = new Promise(function (resolve, reject) {
       if (self.JUDGEKIT_SEARCH) { resolve(); return; }
+      // The search page carries the index after this script (pack/searchpage.py): wait for it.
+      if (document.readyState === "loading" && document.querySelector('meta[name="judgekit-search-data"]')) {
+        document.addEventListener("judgekit-search-data", function () { resolve(); }, {once: true});
+        return;
+      }
       var tag = document.createElement("script");
       tag.src = root + "search-index.js";
       tag.onload = function () { resolve(); };
