@@ -14,7 +14,9 @@ What is measured, from the navigation's start (``performance.now()`` in the page
   deferred scripts have run (the search box's live results, the popovers and the theme toggle
   answer from then on), that is max(first contentful paint, DOMContentLoaded end); for the
   search page, the moment the results of a query typed into the search box are on the screen
-  (the judge types as soon as the page's scripts run): their titles, places and versions, which
+  (the judge types as soon as the page's scripts run: the box focused and the keys sent through
+  CDP's input at once, no Playwright selector engine compiled in the slowed page first; the
+  way before 2026-11-23 16:30 UTC is --typed-by-selector): their titles, places and versions, which
   the judge taps; since the index comes in two files (pack/search.py: split) the snippets may
   follow, and "whole" is the moment they are in too (the results no longer aria-busy);
 - stored: how long the service worker takes to store the whole pack in the background (the
@@ -27,7 +29,7 @@ on a first visit) with the same profile: one shared link (a token bucket for the
 throughput, the profile's latency per request).
 
 Run: .venv/bin/python tests/benchmarks/bench_pack.py [--runs 5] [--store-runs 3]
-     [--profiles slow4g,3g] [--pages home,entry,search] [--pack DIR]
+     [--profiles slow4g,3g] [--pages home,entry,search] [--pack DIR] [--typed-by-selector]
      (the figures go in BENCHMARKS.md)
 """
 

@@ -31,16 +31,21 @@
     if (loading) return loading;
     loading = new Promise(function (resolve, reject) {
       if (self.JUDGEKIT_SEARCH) { resolve(); return; }
-      // The search page carries the index after this script (pack/searchpage.py): wait for it.
+      function fetchIndex() {
+        var tag = document.createElement("script");
+        tag.src = root + "search-index.js";
+        tag.onload = function () { resolve(); };
+        tag.onerror = function () { loading = null; reject(new Error("search-index.js did not load")); };
+        document.head.appendChild(tag);
+      }
+      // The search page carries the index after this script (pack/searchpage.py): wait for it,
+      // or for the file if the page ends without it whole (a page cut short).
       if (document.readyState === "loading" && document.querySelector('meta[name="judgekit-search-data"]')) {
         document.addEventListener("judgekit-search-data", function () { resolve(); }, {once: true});
+        document.addEventListener("DOMContentLoaded", function () { if (!self.JUDGEKIT_SEARCH) fetchIndex(); }, {once: true});
         return;
       }
-      var tag = document.createElement("script");
-      tag.src = root + "search-index.js";
-      tag.onload = function () { resolve(); };
-      tag.onerror = function () { loading = null; reject(new Error("search-index.js did not load")); };
-      document.head.appendChild(tag);
+      fetchIndex();
     }).then(prepare).then(function () { loadMore().catch(function () {}); whenIdle(warm); });
     return loading;
   }
