@@ -256,3 +256,37 @@ def test_server_search_page_has_no_pack_line():
     client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
     html = client.get("/search").get_data(as_text=True)
     assert "<noscript" not in html and "pack-noscript" not in html
+
+
+def test_query_typed_while_the_index_comes_is_answered_when_it_is_whole(browser, fixture_pack):
+    """A query typed after the page's scripts ran but before its index is whole is answered as
+    soon as the page is, not after search.js's pause: here the pause's timer never fires, so
+    only the page's being whole can answer it."""
+    typed = """(() => {
+      const setTimer = window.setTimeout;
+      window.__paused = 0;
+      window.setTimeout = (fn, ms, ...rest) => (ms === 120 ? (++window.__paused, 0) : setTimer(fn, ms, ...rest));
+      new MutationObserver((_, seen) => {
+        const box = document.getElementById('q');
+        if (box && window.judgekit && window.judgekit.search && !self.JUDGEKIT_SEARCH && !window.__typed) {
+          window.__typed = true;
+          box.value = 'overcome';
+          box.dispatchEvent(new Event('input', {bubbles: true}));
+          seen.disconnect();
+        }
+      }).observe(document, {subtree: true, childList: true});
+    })();"""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    server = client.get("/api/search", query_string={"q": "overcome"}).get_json()
+    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.add_init_script(typed)
+        page.goto(f"{base}/search/index.html")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        titles = page.eval_on_selector_all(
+            "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
+        )
+        paused = page.evaluate("[window.__typed, window.__paused]")
+        assert off == []
+    assert paused == [True, 1]
+    assert titles == [r["title"] for r in server["results"]][: len(titles)] and titles
