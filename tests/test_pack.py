@@ -23,7 +23,8 @@ from judgekit.pack.paths import (
     relink_json,
     variant_name,
 )
-from judgekit.pack.search import inline_search_data, search_data
+from judgekit.pack.search import search_data
+from judgekit.pack.searchpage import InlineError, data_blocks, data_parts, self_contained
 from judgekit.search.analysis import stem_token
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
@@ -120,7 +121,9 @@ def built(tmp_path_factory):
 
 
 def _links(html: str) -> list[str]:
-    return re.findall(r'\s(?:href|src|action|data-url)="([^"]*)"', html)
+    # Not the text of an inline script (the search page's: pack/searchpage.py), which is code.
+    html = re.sub(r"(<script\b[^>]*>).*?(</script>)", r"\1\2", html, flags=re.S)
+    return re.findall(r'\s(?:href|src|action|data-url|data-src)="([^"]*)"', html)
 
 
 def test_build_writes_every_page_kind(built):
@@ -259,18 +262,55 @@ def test_static_files_keep_their_hashed_names(built):
     wanted = re.findall(r'<meta name="judgekit-pack-search" data-url="([^"]+)">', page)
     assert len(wanted) == 1 and re.fullmatch(r"static/js/pack-search\.[0-9a-f]{10}\.js", wanted[0])
     assert (built.out / wanted[0]).read_text(encoding="utf-8").rstrip() == search_js
-    search_page = (built.out / "search" / "index.html").read_text(encoding="utf-8")
-    assert f'<script src="../{wanted[0]}" defer fetchpriority="high"></script>' in search_page
-    # The search page carries the first index file (pack/search.py: inline_search_data).
-    assert "search-index.js" not in search_page and "search-index.js" not in page
-    inline = (built.out / "search-index.js").read_text(encoding="utf-8").rstrip()
-    assert search_page.count("<script") == search_page.count("</script>")
-    tag = f'<script id="judgekit-search-data">{inline.replace("<", chr(92) + "u003c")}</script>'
-    assert search_page.index(tag) > search_page.index("</footer>")
-    assert "JUDGEKIT_SEARCH" not in page
+    assert "JUDGEKIT_SEARCH" not in page and "search-index.js" not in page
     assert (static / "css" / "pack.css").read_text(encoding="utf-8").rstrip() in (
         (built.out / css[0]).read_text(encoding="utf-8")
     )
+
+
+def _inline(html: str, tag: str) -> list[tuple[str, str]]:
+    """Each inline element ``tag`` of a page: (its attributes, its text)."""
+    return re.findall(rf"<{tag}([^>]*)>(.*?)</{tag}>", html, re.S)
+
+
+def test_search_page_carries_its_files_and_index(built):
+    """The built search page names no file it waits for (pack/searchpage.py): the theme script,
+    the stylesheet and the two scripts are inside it, each the very text of its file, in the
+    order they ran as files; then the first index file's data, as JSON parts."""
+    out = built.out
+    html = (out / "search" / "index.html").read_text(encoding="utf-8")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<script src=" not in html and 'rel="stylesheet"' not in html
+    # Nothing it waits for: no script or stylesheet named by href= or src= (data-src names the
+    # file an inline script is a copy of; pack.js loads pack-search.js by data-url elsewhere).
+    code = re.sub(r"(<script\b[^>]*>).*?(</script>)", r"\1\2", html, flags=re.S)
+    assert re.findall(r'\s(?:href|src)="[^"]*\.(?:js|css)"', code) == []
+    named = re.findall(r'<script src="([^"]+)"', page)
+    styles = _inline(html, "style")
+    bundle_css = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)[0]
+    assert [text.strip() for _, text in styles] == [
+        (out / bundle_css).read_text(encoding="utf-8").rstrip()
+    ]
+    scripts = _inline(html, "script")
+    theme = (out / named[0]).read_text(encoding="utf-8").rstrip()
+    assert scripts[0] == ("", theme)
+    search_js = re.findall(r'data-url="([^"]+)"', page)[0]
+    copies = [(attrs, text.strip()) for attrs, text in scripts if "data-src" in attrs]
+    assert copies == [
+        (f' data-src="../{name}"', (out / name).read_text(encoding="utf-8").rstrip())
+        for name in (named[1], search_js)
+    ]
+    # After the footer: the scripts, then the index (whose parts each script after it parses).
+    assert (
+        html.index("</footer>") < html.index("data-src=") < html.index('id="judgekit-search-data"')
+    )
+    assert '<meta name="judgekit-search-data" content="inline">' in html.split("</head>")[0]
+    parts = [json.loads(text) for attrs, text in scripts if 'type="application/json"' in attrs]
+    joined: dict = {"items": []}
+    for part in parts:
+        joined["items"] += part.pop("items", [])
+        joined.update(part)
+    assert len(parts) > 1 and joined == _script_data(out / "search-index.js", "JUDGEKIT_SEARCH")
 
 
 def test_zip_holds_the_pack(built):
@@ -396,13 +436,43 @@ def test_compact_items_and_postings():
     assert compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
 
 
-def test_inline_search_data_cannot_end_its_script():
-    page = "<html><body><p>x</p>\n</body></html>"
-    script = 'self.JUDGEKIT_SEARCH = JSON.parse(\'{"t":"</script><!-- a"}\');\n'
-    out = inline_search_data(page, script)
-    assert out == (
-        '<html><body><p>x</p>\n<script id="judgekit-search-data">self.JUDGEKIT_SEARCH = '
-        'JSON.parse(\'{"t":"\\u003c/script>\\u003c!-- a"}\');</script>\n</body></html>'
+def test_search_page_data_cannot_end_its_block():
+    """No text of the index can end its JSON block or open a comment in it; the parts keep the
+    items in order and every other key."""
+    data = {"items": [{"t": "</script><!-- a"}, {"t": "b"}], "x": "<\u2028", "y": 1}
+    blocks = data_blocks(data)
+    assert "</script><" not in blocks.replace("</script>\n<script", "")
+    assert '{"items":[{"t":"\\u003c/script>\\u003c!-- a"},{"t":"b"}]}' in blocks
+    parts = [
+        json.loads(b)
+        for b in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', blocks)
+    ]
+    assert parts == [{"items": data["items"]}, {"x": "<\u2028", "y": 1}]
+    assert data_parts({"items": [], "x": 1}) == [{"items": []}, {"x": 1}] or data_parts(
+        {"items": [], "x": 1}
+    ) == [{"x": 1}]
+
+
+def test_search_page_refuses_a_file_that_would_end_its_copy(tmp_path):
+    (tmp_path / "static" / "js").mkdir(parents=True)
+    (tmp_path / "static" / "css").mkdir(parents=True)
+    (tmp_path / "static" / "js" / "theme.0123456789.js").write_text("var t;", encoding="utf-8")
+    (tmp_path / "static" / "css" / "a.css").write_text("p{}", encoding="utf-8")
+    (tmp_path / "static" / "js" / "b.js").write_text('x = "</SCRIPT>";', encoding="utf-8")
+    html = (
+        '<html><head><script src="../static/js/theme.0123456789.js"></script>\n'
+        '<link rel="stylesheet" href="../static/css/a.css">\n'
+        '<script src="../static/js/b.js" defer fetchpriority="high"></script>\n'
+        "</head><body><p>x</p></body></html>"
+    )
+    with pytest.raises(InlineError, match=r"^static/js/b\.js: its text would end its inline copy"):
+        self_contained(html, tmp_path, {"items": []})
+    (tmp_path / "static" / "js" / "b.js").write_text("var b;", encoding="utf-8")
+    out = self_contained(html, tmp_path, {"items": []})
+    assert out.startswith("<html><head><script>var t;</script>\n<style>\np{}\n</style>\n")
+    assert (
+        '<script data-src="../static/js/b.js">\nvar b;\n</script>\n<script type="application/json"'
+        in out
     )
 
 

@@ -121,3 +121,32 @@ def test_card_result_reads_as_a_card(browser, real_pack):
         badges = page.query_selector_all("#search-results .result:not(.result-card) .badge-ed")
         assert all(b.inner_text() in ("2E", "1E") for b in badges)
         assert off == []
+
+
+CARD_TERMS = """() => judgekit.searchIndexLoaded().then(() => {
+  const D = self.JUDGEKIT_SEARCH;
+  return {names: D.cardNames, words: D.items.filter(i => i.result.kind === 'card').map(i => i.card_words),
+          written: D.items.filter(i => i.name_key !== undefined).length};
+})"""
+# The index as the page has it, each card's name terms left for the browser to make.
+WITHOUT_NAME_TERMS = """Object.defineProperty(self, 'JUDGEKIT_SEARCH', {configurable: true,
+  get() { return this.__jkData; },
+  set(data) { data.items.forEach(i => { delete i.name_key; }); this.__jkData = data; }});"""
+
+
+def test_card_name_terms_from_the_build_are_the_browsers(browser, real_pack):
+    """The terms of every card's name the build writes (pack/search.py: _add_name_key) are the
+    ones pack-search.js makes itself from the name: the same card completions and ranking."""
+    answers = []
+    with static_server(real_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        for init in ("", WITHOUT_NAME_TERMS):
+            page = ctx.new_page()
+            if init:
+                page.add_init_script(init)
+            page.goto(f"{base}/search/index.html")
+            answers.append(page.evaluate(CARD_TERMS))
+            page.close()
+        assert off == []
+    built, made = answers
+    assert built["written"] > 300 and made["written"] == 0
+    assert built["names"] == made["names"] and built["words"] == made["words"]

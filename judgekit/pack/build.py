@@ -27,6 +27,7 @@ from judgekit.corpus.model import Version
 from judgekit.pack import offline
 from judgekit.pack.bundle import write_bundles
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
+from judgekit.pack.reading import reading_links
 from judgekit.pack.search import write_search_data
 from judgekit.pack.views import ViewsError, render_views
 from judgekit.render.library import Library
@@ -74,7 +75,10 @@ def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
     }
     if root:
         config["CORPUS_DIR"] = root
-    return create_app(config)
+    app = create_app(config)
+    # The search page's line for a browser without JavaScript (templates/pack/_noscript.html).
+    app.add_template_global(reading_links, "pack_reading")
+    return app
 
 
 def document_homes(lib: Library) -> list[str]:

@@ -19,6 +19,7 @@ from flask import Flask
 
 from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import pack_file
+from judgekit.pack.searchpage import SEARCH_PAGE, self_contained
 from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.analysis import stems
 from judgekit.search.index import SearchIndex
@@ -36,9 +37,6 @@ from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
 MORE_DATA = "search-more.js"  # what an answer can wait for: split()
-# The search page carries the first file in itself (inline_search_data).
-SEARCH_PAGE = "search/index.html"
-INLINE_ID = "judgekit-search-data"
 
 
 def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any]:
@@ -250,6 +248,8 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     first_words = set(data["corpus_words"]) | set(data["vocabulary"]) | named | judge_words
     first = {key: value for key, value in data.items() if key != "corpus_words"}
     first["items"] = [compact_item(item) for item in data["items"]]
+    for item, compact in zip(data["items"], first["items"], strict=True):
+        _add_name_key(item, compact, stems)
     first["citations"] = compact_citations(first["items"])
     first["title"] = {term: compact_postings(p) for term, p in data["title"].items()}
     first["text"] = {term: compact_postings(p) for term, p in data["text"].items()}
@@ -267,6 +267,16 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         "stems": {w: s for w, s in stems.items() if w not in first["stems"]},
     }
     return first, rest
+
+
+def _add_name_key(item: dict[str, Any], compact: dict[str, Any], stems: dict[str, str]) -> None:
+    """A card's name as the terms pack-search.js makes of it (its completions and ranking), so
+    a phone need not make them for every card before its first answer; a name the browser might
+    cut otherwise is left to the browser."""
+    if item["result"]["kind"] == "card":
+        terms = _browser_stems(item["name"], stems)
+        if terms is not None:
+            compact["name_key"] = " ".join(terms)
 
 
 def _browser_stems(text: str, stems: dict[str, str]) -> list[str] | None:
@@ -308,27 +318,16 @@ def _script(name: str, data: dict[str, Any]) -> str:
     return f"self.{name} = {as_script(text)};\n"
 
 
-def inline_search_data(page: str, script: str) -> str:
-    """The search page with the first index file as its last script.
-
-    On a phone's first visit the separate file cost a round trip after the page (562 ms on Slow
-    4G) before its first byte; inside the page it comes in the same response, after the page's
-    content (painted first) and before the deferred scripts run, which find it there. Every "<"
-    is written as a JavaScript escape, so no text of the data can end the script element."""
-    body = script.replace("<", "\\u003c")
-    tag = f'<script id="{INLINE_ID}">{body.rstrip()}</script>\n'
-    at = page.rindex("</body>")
-    return page[:at] + tag + page[at:]
-
-
 def write_search_data(app: Flask, out: Path) -> list[str]:
-    """Write ``search-index.js`` and ``search-more.js`` and put the first in the search page
-    (written before); returns the files written."""
+    """Write ``search-index.js`` and ``search-more.js``, and make the search page (written
+    before, with the static files it names) carry the first and those files (searchpage.py);
+    returns the files written."""
     first, rest = split(search_data(app))
     script = _script("JUDGEKIT_SEARCH", first)
     (out / SEARCH_DATA).write_text(script, encoding="utf-8")
     (out / MORE_DATA).write_text(_script("JUDGEKIT_SEARCH_MORE", rest), encoding="utf-8")
     page = out / SEARCH_PAGE
     if page.exists():
-        page.write_text(inline_search_data(page.read_text("utf-8"), script), encoding="utf-8")
+        html = self_contained(page.read_text("utf-8"), out, first)
+        page.write_text(html, encoding="utf-8")
     return [SEARCH_DATA, MORE_DATA]

@@ -4,8 +4,10 @@
 (function () {
   "use strict";
   var script = document.currentScript;
-  // This file is static/js/pack.<hash>.js: the pack's root is two folders up.
-  var root = new URL("../../", script ? script.src : window.location.href).href;
+  // This file is static/js/pack.<hash>.js: the pack's root is two folders up. The search page
+  // carries a copy inside itself (pack/searchpage.py), which names the file in data-src.
+  var file = script && (script.src || new URL(script.getAttribute("data-src") || "", document.baseURI).href);
+  var root = new URL("../../", file || window.location.href).href;
   var meta = document.querySelector('meta[name="judgekit-pack"]');
   var id = meta ? meta.getAttribute("content") : "";
   var api = window.judgekit = window.judgekit || {};

@@ -109,10 +109,11 @@
       if (el.tagName === "SELECT" || el.type === "checkbox") el.addEventListener("change", later);
     });
     // A query typed before this script ran (a slow network: the box is shown first) had no
-    // input listener: answer it at once, with no pause to wait for, once every script has run.
+    // input listener, and one typed since may still wait out its pause (the pack's search page
+    // runs its scripts before its index is whole): answer it at once, once the page is whole.
     document.addEventListener("DOMContentLoaded", function () {
       var inAddress = new URLSearchParams(window.location.search).get("q") || "";
-      if (box.value.trim() !== "" && box.value !== inAddress) update();
+      if (box.value.trim() !== "" && box.value !== inAddress) { clearTimeout(timer); update(); }
     });
   }
 
