@@ -290,3 +290,35 @@ def test_query_typed_while_the_index_comes_is_answered_when_it_is_whole(browser,
         assert off == []
     assert paused == [True, 1]
     assert titles == [r["title"] for r in server["results"]][: len(titles)] and titles
+
+
+@pytest.mark.parametrize("address", ["", "?q=overcome"])
+def test_query_typed_as_the_page_ends_is_answered_once(browser, fixture_pack, address):
+    """A query typed at the moment the page ends (before its scripts' DOMContentLoaded
+    listeners) is answered once, for what was typed: search.js answers it, and the pack's own
+    answer for the address (opened empty, or with another query) neither answers it again nor
+    puts the address's query back in the box."""
+    typed = """document.addEventListener('DOMContentLoaded', () => {
+      const api = window.judgekit, answer = api.searchResultsHTML;
+      window.__asked = [];
+      api.searchResultsHTML = (params, better) => { window.__asked.push(params.get('q')); return answer(params, better); };
+      const box = document.getElementById('q');
+      box.value = 'dilemma';
+      box.dispatchEvent(new Event('input', {bubbles: true}));
+    });"""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    server = client.get("/api/search", query_string={"q": "dilemma"}).get_json()
+    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.add_init_script(typed)
+        page.goto(f"{base}/search/index.html{address}")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        asked = page.evaluate("window.__asked")
+        box = page.input_value("#q")
+        titles = page.eval_on_selector_all(
+            "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
+        )
+        assert off == []
+    assert asked == ["dilemma"]
+    assert box == "dilemma"
+    assert titles == [r["title"] for r in server["results"]][: len(titles)] and titles

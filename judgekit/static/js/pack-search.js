@@ -1005,11 +1005,17 @@
   };
 
   // The pack's search page: the query is in the address, the answer is made here.
+  var opened = window.location.href;   // search.js writes the address of each answer it shows
   document.addEventListener("DOMContentLoaded", function () {
     var target = document.getElementById("search-results");
     if (!target) return;
     var params = new URLSearchParams(window.location.search);
     var box = document.getElementById("q");
+    // A query typed while the page came is search.js's to answer (its listener runs first, and
+    // it may have answered already): answering the address too would answer twice, or put the
+    // address's query back over what the judge typed.
+    if (window.location.href !== opened) return;
+    if (box && box.value.trim() !== "" && box.value !== (params.get("q") || "")) return;
     if (box && params.get("q")) box.value = params.get("q");
     FILTERS.forEach(function (k) {
       var field = document.querySelector('[name="' + k + '"]');
