@@ -57,6 +57,9 @@ CASES = [
     ("count personnel in v1", {}),
     ("how many crew", {}),
     ("crew", {"edition": "1E"}),
+    # A game named in the question, ended by a full stop.
+    ("2nd ed. crew", {}),
+    ("crew in 1e.", {}),
 ]
 
 
