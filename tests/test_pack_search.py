@@ -57,9 +57,11 @@ CASES = [
     ("count personnel in v1", {}),
     ("how many crew", {}),
     ("crew", {"edition": "1E"}),
-    # A game named in the question, ended by a full stop.
+    # A game named in the question, ended by a full stop, or next to a letter beyond ASCII.
     ("2nd ed. crew", {}),
     ("crew in 1e.", {}),
+    ("\u00e91e crew", {}),
+    ("2nd\u00a0ed crew", {}),
 ]
 
 

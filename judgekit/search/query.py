@@ -62,14 +62,19 @@ def strip_versions(
 # A game named in the question ("1E", "2nd ed", "Second Edition"): where to look, not a word to
 # look for. Judges write the edition before or after the question ("1e tactic card"). A full
 # stop after it ends it ("2nd ed.", "... in 1e."); one inside a word does not ("1e.5", "v1.1e").
+# ASCII classes, as pack-search.js reads these patterns (a JavaScript \w is ASCII's).
 _EDITION_END = r"(?!\w|\.\w)"
 EDITION_NAMES = (
     (
-        re.compile(rf"(?<![\w.])(?:1e|1st\s+ed(?:ition)?|first\s+edition){_EDITION_END}", re.I),
+        re.compile(
+            rf"(?<![\w.])(?:1e|1st\s+ed(?:ition)?|first\s+edition){_EDITION_END}", re.I | re.A
+        ),
         "1E",
     ),
     (
-        re.compile(rf"(?<![\w.])(?:2e|2nd\s+ed(?:ition)?|second\s+edition){_EDITION_END}", re.I),
+        re.compile(
+            rf"(?<![\w.])(?:2e|2nd\s+ed(?:ition)?|second\s+edition){_EDITION_END}", re.I | re.A
+        ),
         "2E",
     ),
 )
