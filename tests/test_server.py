@@ -220,3 +220,51 @@ def test_json_answers_escape_html_characters_however_encoded(debug):
     assert not any(c in plain for c in "<>&'") and plain.startswith('{"q":')
     assert "“b”" in text  # UTF-8, not \u escapes, as before
     assert body.endswith(b"\n") and (b'\n  "q"' in body) == debug  # indented when debugging
+
+
+def test_conditional_answers_keep_their_headers(mini_server):
+    """A revalidation (304) and a failed If-Match (412) are answered from memory as before the
+    conditional check was made optional, with the page's ETag, caching and security headers."""
+    _, base = mini_server
+    page = base + "/rules/demo-rulebook/1/"
+    _, first, _ = fetch(page)
+    etag = first["ETag"]
+    answers = {
+        "If-None-Match": fetch(page, **{"If-None-Match": etag}),
+        "If-Match": fetch(page, **{"If-Match": '"not-this-page"'}),
+        "matching If-Match": fetch(page, **{"If-Match": etag}),
+        "If-None-Match elsewhere": fetch(page, **{"If-None-Match": '"not-this-page"'}),
+    }
+    assert {name: code for name, (code, _, _) in answers.items()} == {
+        "If-None-Match": 304,
+        "If-Match": 412,
+        "matching If-Match": 200,
+        "If-None-Match elsewhere": 200,
+    }
+    for name, (_, headers, _) in answers.items():
+        assert headers["ETag"] == etag, name
+        assert headers["Cache-Control"] == "no-cache", name
+        assert "Cookie" in headers["Vary"] and headers["Date"], name
+        assert {h: headers[h] for h in SECURITY_HEADERS} == SECURITY_HEADERS, name
+    assert answers["If-None-Match"][2] == b""
+
+
+def test_a_views_own_security_header_is_kept_fresh_from_memory_and_revalidated():
+    """A view that sets its own policy keeps it, rendered, replayed from memory and in a 304;
+    the security headers it does not set are added as on every answer."""
+    app = create_app({"TESTING": True, "CORPUS_DIR": str(MINI)})
+    own = "default-src 'none'; frame-ancestors 'none'"
+
+    @app.get("/own-policy")
+    def own_policy():
+        return "<p>mine</p>", 200, {"Content-Security-Policy": own, "Content-Type": "text/html"}
+
+    client = app.test_client()
+    fresh = client.get("/own-policy")
+    replayed = client.get("/own-policy")
+    revalidated = client.get("/own-policy", headers={"If-None-Match": fresh.headers["ETag"]})
+    assert [r.status_code for r in (fresh, replayed, revalidated)] == [200, 200, 304]
+    for answer in (fresh, replayed, revalidated):
+        assert answer.headers.getlist("Content-Security-Policy") == [own]
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Referrer-Policy"] == "same-origin"
