@@ -73,3 +73,32 @@ def table(scores: dict[str, Score]) -> str:
                 f"| {name} | {len(s.ranks)} | {s.hit(1):.2f} | {s.hit(3):.2f} | {s.mrr:.2f} |"
             )
     return "\n".join(lines)
+
+
+def server_search(client) -> Callable[[dict], dict]:
+    """A search through a Flask test client's /api/search, each answer checked to be a 200."""
+
+    def search(params: dict) -> dict:
+        response = client.get("/api/search", query_string=params)
+        assert response.status_code == 200, params
+        return response.get_json()
+
+    return search
+
+
+def check_targets(
+    measured: tuple[dict[str, Score], list[tuple[dict, int | None]]],
+    overall: float,
+    per_category: float,
+) -> None:
+    """Assert hit@3 overall and in every category, the table and the misses as the message."""
+    scores, ranked = measured
+    missed = "\n".join(
+        f"  {item['category']}: {item['q']!r} -> {item['expect']} at {rank}"
+        for item, rank in ranked
+        if rank is None or rank > 3
+    )
+    report = f"{table(scores)}\nnot in the top 3:\n{missed}"
+    assert scores["all"].hit(3) >= overall, report
+    for name in CATEGORIES:
+        assert scores[name].hit(3) >= per_category, f"{name}\n{report}"

@@ -3,6 +3,8 @@ a fixture corpus, and on the real corpus the relevance questions' hit@3 within 0
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,34 @@ PHONE = {"width": 390, "height": 844}
 
 def _pack_search(page, q: str, opts: dict) -> dict:
     return page.evaluate("([q, o]) => window.judgekit.search(q, o)", [q, opts])
+
+
+def _shown_titles(page) -> list[str]:
+    """The titles of the results the search page shows, in order."""
+    return page.eval_on_selector_all(
+        "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
+    )
+
+
+def _server_titles(q: str) -> list[str]:
+    """The titles of the server's results for q on the pack's fixture corpus."""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    return [
+        r["title"] for r in client.get("/api/search", query_string={"q": q}).get_json()["results"]
+    ]
+
+
+@contextmanager
+def _first_answer(browser, pack: Path, script: str, address: str = "") -> Iterator:
+    """The pack's search page (phone), opened at ``address`` with ``script`` run before its own,
+    once it shows a result; nothing is asked of another host."""
+    with static_server(pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.add_init_script(script)
+        page.goto(f"{base}/search/index.html{address}")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        yield page
+        assert off == []
 
 
 def _ids(answer: dict, n: int | None = None) -> list[str]:
@@ -90,23 +120,27 @@ def test_same_answers_as_the_server(browser, fixture_pack, q, opts):
         assert [o["id"] for o in mine["also_in"]] == [o["id"] for o in theirs["also_in"]]
 
 
-def test_relevance_parity_on_the_real_corpus(browser, app, tmp_path_factory):
-    """hit@3 over tests/relevance_questions.yaml: the pack within 0.03 of the server."""
-    out = tmp_path_factory.mktemp("packreal") / "site"
+def check_relevance_parity(browser, app, out: Path, questions: list[dict]) -> None:
+    """hit@3 over the questions: the pack built at ``out`` within 0.03 of the server."""
     build(pack_app(), out)
     client = app.test_client()
     server_hits = pack_hits = 0
     with static_server(out) as base, guarded_context(browser, PHONE) as (ctx, off):
         page = ctx.new_page()
         page.goto(f"{base}/search/index.html")
-        for item in QUESTIONS:
+        for item in questions:
             params = item.get("params", {})
             server = client.get("/api/search", query_string={"q": item["q"], **params}).get_json()
             server_hits += item["expect"] in _ids(server, 3)
             pack_hits += item["expect"] in _ids(_pack_search(page, item["q"], params), 3)
         assert off == []
-    n = len(QUESTIONS)
+    n = len(questions)
     assert pack_hits / n >= server_hits / n - 0.03, (pack_hits, server_hits, n)
+
+
+def test_relevance_parity_on_the_real_corpus(browser, app, tmp_path_factory):
+    """hit@3 over tests/relevance_questions.yaml: the pack within 0.03 of the server."""
+    check_relevance_parity(browser, app, tmp_path_factory.mktemp("packreal") / "site", QUESTIONS)
 
 
 def test_first_results_come_before_the_texts(browser, fixture_pack):
@@ -185,9 +219,7 @@ def test_search_page_carries_its_index_and_answers_what_was_typed_early(browser,
         page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
         page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
         wait_until(page, "!!document.querySelector('#search-results .result')")
-        titles = page.eval_on_selector_all(
-            "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
-        )
+        titles = _shown_titles(page)
         before = page.evaluate("window.__typedBeforeScripts")
         assert off == []
     assert before is True
@@ -281,20 +313,11 @@ def test_query_typed_while_the_index_comes_is_answered_when_it_is_whole(browser,
         }
       }).observe(document, {subtree: true, childList: true});
     })();"""
-    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
-    server = client.get("/api/search", query_string={"q": "overcome"}).get_json()
-    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
-        page = ctx.new_page()
-        page.add_init_script(typed)
-        page.goto(f"{base}/search/index.html")
-        wait_until(page, "!!document.querySelector('#search-results .result')")
-        titles = page.eval_on_selector_all(
-            "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
-        )
+    with _first_answer(browser, fixture_pack, typed) as page:
+        titles = _shown_titles(page)
         paused = page.evaluate("[window.__typed, window.__paused]")
-        assert off == []
     assert paused == [True, 1]
-    assert titles == [r["title"] for r in server["results"]][: len(titles)] and titles
+    assert titles == _server_titles("overcome")[: len(titles)] and titles
 
 
 @pytest.mark.parametrize("address", ["", "?q=overcome"])
@@ -311,19 +334,10 @@ def test_query_typed_as_the_page_ends_is_answered_once(browser, fixture_pack, ad
       box.value = 'dilemma';
       box.dispatchEvent(new Event('input', {bubbles: true}));
     });"""
-    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
-    server = client.get("/api/search", query_string={"q": "dilemma"}).get_json()
-    with static_server(fixture_pack) as base, guarded_context(browser, PHONE) as (ctx, off):
-        page = ctx.new_page()
-        page.add_init_script(typed)
-        page.goto(f"{base}/search/index.html{address}")
-        wait_until(page, "!!document.querySelector('#search-results .result')")
+    with _first_answer(browser, fixture_pack, typed, address) as page:
         asked = page.evaluate("window.__asked")
         box = page.input_value("#q")
-        titles = page.eval_on_selector_all(
-            "#search-results .result-title", "links => links.map(a => a.textContent.trim())"
-        )
-        assert off == []
+        titles = _shown_titles(page)
     assert asked == ["dilemma"]
     assert box == "dilemma"
-    assert titles == [r["title"] for r in server["results"]][: len(titles)] and titles
+    assert titles == _server_titles("dilemma")[: len(titles)] and titles

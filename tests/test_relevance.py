@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .relevance_metrics import CATEGORIES, load_questions, measure, table
+from .relevance_metrics import CATEGORIES, check_targets, load_questions, measure, server_search
 
 QUESTIONS = load_questions()
 OVERALL, PER_CATEGORY = 0.95, 0.85
@@ -32,24 +32,8 @@ def test_every_expected_entry_exists(corpus):
 
 @pytest.fixture(scope="module")
 def measured(app):
-    client = app.test_client()
-
-    def search(params: dict) -> dict:
-        response = client.get("/api/search", query_string=params)
-        assert response.status_code == 200, params
-        return response.get_json()
-
-    return measure(search, QUESTIONS)
+    return measure(server_search(app.test_client()), QUESTIONS)
 
 
 def test_hit_at_3_meets_the_targets_overall_and_in_every_category(measured):
-    scores, ranked = measured
-    missed = "\n".join(
-        f"  {item['category']}: {item['q']!r} -> {item['expect']} at {rank}"
-        for item, rank in ranked
-        if rank is None or rank > 3
-    )
-    report = f"{table(scores)}\nnot in the top 3:\n{missed}"
-    assert scores["all"].hit(3) >= OVERALL, report
-    for name in CATEGORIES:
-        assert scores[name].hit(3) >= PER_CATEGORY, f"{name}\n{report}"
+    check_targets(measured, OVERALL, PER_CATEGORY)

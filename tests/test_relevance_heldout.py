@@ -15,11 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.pack.build import build, pack_app
-
-from .relevance_metrics import CATEGORIES, load_questions, measure, table
-from .test_pack_browser import guarded_context, static_server
-from .test_pack_search import PHONE, _ids, _pack_search
+from .relevance_metrics import CATEGORIES, check_targets, load_questions, measure, server_search
+from .test_pack_search import check_relevance_parity
 
 HELD_OUT = Path(__file__).parent / "relevance_heldout.yaml"
 QUESTIONS = load_questions(HELD_OUT)
@@ -55,43 +52,14 @@ def test_every_expected_entry_holds_its_quote_word_for_word(corpus):
 
 @pytest.fixture(scope="module")
 def measured(app):
-    client = app.test_client()
-
-    def search(params: dict) -> dict:
-        response = client.get("/api/search", query_string=params)
-        assert response.status_code == 200, params
-        return response.get_json()
-
-    return measure(search, QUESTIONS)
+    return measure(server_search(app.test_client()), QUESTIONS)
 
 
 def test_hit_at_3_meets_the_targets_overall_and_in_every_category(measured):
-    scores, ranked = measured
-    missed = "\n".join(
-        f"  {item['category']}: {item['q']!r} -> {item['expect']} at {rank}"
-        for item, rank in ranked
-        if rank is None or rank > 3
-    )
-    report = f"{table(scores)}\nnot in the top 3:\n{missed}"
-    assert scores["all"].hit(3) >= OVERALL, report
-    for name in CATEGORIES:
-        assert scores[name].hit(3) >= PER_CATEGORY, f"{name}\n{report}"
+    check_targets(measured, OVERALL, PER_CATEGORY)
 
 
 @pytest.mark.browser
 def test_the_packs_search_is_within_0_03_of_the_servers(browser, app, tmp_path_factory):
     out = tmp_path_factory.mktemp("packheldout") / "site"
-    build(pack_app(), out)
-    client = app.test_client()
-    server_hits = pack_hits = 0
-    with static_server(out) as base, guarded_context(browser, PHONE) as (ctx, off):
-        page = ctx.new_page()
-        page.goto(f"{base}/search/index.html")
-        for item in QUESTIONS:
-            params = item.get("params", {})
-            server = client.get("/api/search", query_string={"q": item["q"], **params}).get_json()
-            server_hits += item["expect"] in _ids(server, 3)
-            pack_hits += item["expect"] in _ids(_pack_search(page, item["q"], params), 3)
-        assert off == []
-    n = len(QUESTIONS)
-    assert pack_hits / n >= server_hits / n - 0.03, (pack_hits, server_hits, n)
+    check_relevance_parity(browser, app, out, QUESTIONS)
