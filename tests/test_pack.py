@@ -448,9 +448,8 @@ def test_search_page_data_cannot_end_its_block():
         for b in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', blocks)
     ]
     assert parts == [{"items": data["items"]}, {"x": "<\u2028", "y": 1}]
-    assert data_parts({"items": [], "x": 1}) == [{"items": []}, {"x": 1}] or data_parts(
-        {"items": [], "x": 1}
-    ) == [{"x": 1}]
+    # No items: no part of items, the other keys as they are (the join starts from no items).
+    assert data_parts({"items": [], "x": 1}) == [{"x": 1}]
 
 
 def test_search_page_refuses_a_file_that_would_end_its_copy(tmp_path):
@@ -467,6 +466,16 @@ def test_search_page_refuses_a_file_that_would_end_its_copy(tmp_path):
     )
     with pytest.raises(InlineError, match=r"^static/js/b\.js: its text would end its inline copy"):
         self_contained(html, tmp_path, {"items": []})
+    # The theme script and the stylesheet are refused the same way.
+    (tmp_path / "static" / "js" / "b.js").write_text("var b;", encoding="utf-8")
+    for name, text, fine in (
+        ("js/theme.0123456789.js", "/* <!-- */", "var t;"),
+        ("css/a.css", "p{}</Style >", "p{}"),
+    ):
+        (tmp_path / "static" / name).write_text(text, encoding="utf-8")
+        with pytest.raises(InlineError, match=rf"^static/{re.escape(name)}: its text would end"):
+            self_contained(html, tmp_path, {"items": []})
+        (tmp_path / "static" / name).write_text(fine, encoding="utf-8")
     (tmp_path / "static" / "js" / "b.js").write_text("var b;", encoding="utf-8")
     out = self_contained(html, tmp_path, {"items": []})
     assert out.startswith("<html><head><script>var t;</script>\n<style>\np{}\n</style>\n")
