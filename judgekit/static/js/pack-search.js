@@ -102,6 +102,9 @@
     D.stopSet = new Set(D.stops);
     D.questionSet = new Set(D.questions);
     D.numberSet = new Set(D.numbers);
+    // Compiled once, like the other patterns (a question's search compiles none of its own).
+    D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
+    D.numberCue = new RegExp(D.settings.number_cue, "i");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
     D.english = null;   // made on the first question about a word's spelling: known()
@@ -446,8 +449,8 @@
   // A game named in the question (query.py: strip_edition): where to look, not words to find.
   function stripEdition(query) {
     var named = [], stripped = query;
-    D.settings.edition_names.forEach(function (e) {
-      stripped = stripped.replace(new RegExp(e[0], "gi"), function (m) {
+    D.editionNames.forEach(function (e) {
+      stripped = stripped.replace(e[0], function (m) {   // a global pattern: replace starts at 0
         if (named.indexOf(e[1]) === -1) named.push(e[1]);
         return " ".repeat(m.length);
       });
@@ -837,7 +840,7 @@
     var seq = [];
     plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : named.edition || leanOf(seq);
-    var number = new RegExp(S.number_cue, "i").test(query);
+    var number = D.numberCue.test(query);
     var r = rank(acc, plan, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
     out.total = found.total;
