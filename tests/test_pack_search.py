@@ -92,6 +92,8 @@ CASES = [
     ("crew in 1e.", {}),
     ("\u00e91e crew", {}),
     ("2nd\u00a0ed crew", {}),
+    ('"wrong type" 1e', {}),
+    ('"second edition" crew', {}),
 ]
 
 

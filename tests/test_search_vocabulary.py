@@ -179,6 +179,10 @@ def test_a_game_is_named_only_by_a_whole_word_and_only_one_game():
     # A sentence's full stop, or the abbreviation's, ends the name like any other punctuation.
     assert strip_edition("2nd ed. beaming") == ("      . beaming", "2E")
     assert strip_edition("stopped ship in 1e.") == ("stopped ship in   .", "1E")
+    # Words in quotes are words to find, the game's name among them too.
+    assert strip_edition('1e "2nd ed" stopped') == ('   "2nd ed" stopped', "1E")
+    assert strip_edition('"second edition" rules') == ('"second edition" rules', None)
+    assert strip_edition('"2e" 1e "x') == ('"2e"    "x', "1E")
     for q in ("1e vs 2e stopped", "v1.1e", "12e", "1 e", "second edition", "1E", "first", "1e.5"):
         assert strip_edition(q) == (q, None), q
 

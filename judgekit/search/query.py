@@ -62,21 +62,12 @@ def strip_versions(
 # A game named in the question ("1E", "2nd ed", "Second Edition"): where to look, not a word to
 # look for. Judges write the edition before or after the question ("1e tactic card"). A full
 # stop after it ends it ("2nd ed.", "... in 1e."); one inside a word does not ("1e.5", "v1.1e").
+# A quoted phrase is matched first and kept: its words are words to find. Group 1 is the name.
 # ASCII classes, as pack-search.js reads these patterns (a JavaScript \w is ASCII's).
-_EDITION_END = r"(?!\w|\.\w)"
+_EDITION = r'"[^"]*"|((?<![\w.])(?:{})(?!\w|\.\w))'
 EDITION_NAMES = (
-    (
-        re.compile(
-            rf"(?<![\w.])(?:1e|1st\s+ed(?:ition)?|first\s+edition){_EDITION_END}", re.I | re.A
-        ),
-        "1E",
-    ),
-    (
-        re.compile(
-            rf"(?<![\w.])(?:2e|2nd\s+ed(?:ition)?|second\s+edition){_EDITION_END}", re.I | re.A
-        ),
-        "2E",
-    ),
+    (re.compile(_EDITION.format(r"1e|1st\s+ed(?:ition)?|first\s+edition"), re.I | re.A), "1E"),
+    (re.compile(_EDITION.format(r"2e|2nd\s+ed(?:ition)?|second\s+edition"), re.I | re.A), "2E"),
 )
 
 
@@ -87,9 +78,14 @@ def strip_edition(query: str) -> tuple[str, str | None]:
     named = set()
     stripped = query
     for pattern, edition in EDITION_NAMES:
-        stripped, count = pattern.subn(lambda m: " " * len(m.group()), stripped)
-        if count:
+
+        def blank(m: re.Match[str], edition: str = edition) -> str:
+            if m.group(1) is None:  # a quoted phrase
+                return m.group()
             named.add(edition)
+            return " " * len(m.group())
+
+        stripped = pattern.sub(blank, stripped)
     if len(named) != 1 or not stripped.strip(" \t.,:;!?-"):
         return query, None
     return stripped, named.pop()

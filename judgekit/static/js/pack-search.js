@@ -450,7 +450,8 @@
   function stripEdition(query) {
     var named = [], stripped = query;
     D.editionNames.forEach(function (e) {
-      stripped = stripped.replace(e[0], function (m) {   // a global pattern: replace starts at 0
+      stripped = stripped.replace(e[0], function (m, name) {   // a global pattern: from 0
+        if (name === undefined) return m;   // a quoted phrase: words to find
         if (named.indexOf(e[1]) === -1) named.push(e[1]);
         return " ".repeat(m.length);
       });
