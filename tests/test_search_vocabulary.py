@@ -162,11 +162,14 @@ def test_words_of_one_game_lean_the_ranking_toward_it(svc):
     ]
 
 
-def test_a_game_named_in_the_question_leans_to_it_and_is_no_word_to_find(svc):
+def test_a_game_named_in_the_question_keeps_to_it_and_is_no_word_to_find(svc):
     for q in ("1e stopped ship", "stopped ship (1E)", "First Edition: stopped ship"):
         data = svc.search({"q": q})
         assert top(svc, q)[0] == "rul/2000-01-01/stopped", q
+        # Named as the judge's choice of game is: the other game's matches are left out.
+        assert {r["edition"] for r in data["results"]} == {"1E"}, q
         assert data["not_in_rules"] == [] and data["suggestion"] is None, q
+    assert {r["edition"] for r in svc.search({"q": "2e stopped ship battle"})["results"]} == {"2E"}
     assert top(svc, "stopped ship")[0] == "game/2/stopped-ships"  # named nothing: 2E first
     # A chosen edition outweighs the game named in the words.
     assert {r.split("/")[0] for r in top(svc, "1e stopped ship", edition="2E")} == {"game"}

@@ -243,7 +243,10 @@ class SearchIndex:
         if filters.version or filters.document:
             mentioned = frozenset()
         query, named = strip_edition(query)
-        plan = self.plan(query, filters.edition or named, fuzzy)
+        if named and not filters.edition:
+            # A game named in the question ("2e battle") is where to look, as the judge's choice.
+            filters = replace(filters, edition=named)
+        plan = self.plan(query, filters.edition, fuzzy)
         suggestion = suggest(typed, plan.groups)
         wanted = plan.live.union(*(c.covers for c in plan.concepts))
         terms = frozenset(stem for g in plan.all for stem in g.terms)
@@ -255,7 +258,7 @@ class SearchIndex:
         said = wordings(query, suggestion, plan) + self._card_completions(query)
         exact = self._exact(said, allowed)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
-        lean = None if filters.edition else named or lean_of(self.vocab, seq)
+        lean = None if filters.edition else lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
         ranked, every = self._rank(
             acc,

@@ -827,7 +827,9 @@
     if (!filters.version && !filters.document) mentioned = stripped.mentioned;
     var named = stripEdition(query);
     query = named.query;
-    var plan = planOf(query, filters.edition || named.edition, fuzzy);
+    // A game named in the question ("2e battle") is where to look, as the judge's choice.
+    if (named.edition && !filters.edition) filters = Object.assign({}, filters, {edition: named.edition});
+    var plan = planOf(query, filters.edition, fuzzy);
     var suggested = suggestion(typed, plan.groups);
     var wanted = new Set(plan.live);
     plan.concepts.forEach(function (c) { c.covers.forEach(function (i) { wanted.add(i); }); });
@@ -840,7 +842,7 @@
     var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
     var seq = [];
     plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
-    var lean = filters.edition ? null : named.edition || leanOf(seq);
+    var lean = filters.edition ? null : leanOf(seq);
     var number = D.numberCue.test(query);
     var r = rank(acc, plan, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
