@@ -17,6 +17,8 @@ from flask import Flask, Response, request
 from flask_compress import Compress
 from werkzeug.http import http_date
 
+from judgekit.web.protect import header_names
+
 # What a client may keep: pages and JSON are revalidated each time (a 304 costs nothing).
 PAGE_CACHE_CONTROL = "no-cache"
 CACHEABLE_TYPES = ("text/html", "application/json")
@@ -113,9 +115,7 @@ class MemoryCache:
         """Remember a freshly rendered page; mark every page answer with ETag and Cache-Control."""
         if not _cacheable_request() or response.mimetype not in CACHEABLE_TYPES:
             return response
-        headers = response.headers
-        # Looked up once: werkzeug raises (and builds) an exception for each header it misses.
-        names = {name.lower() for name in headers.keys()}
+        headers, names = response.headers, header_names(response)
         if "x-judgekit-cache" in names:
             del headers["X-Judgekit-Cache"]
         else:

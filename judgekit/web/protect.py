@@ -94,10 +94,15 @@ def relative_redirects() -> Response | None:
     return None
 
 
+def header_names(response: Response) -> set[str]:
+    """The names of an answer's headers, lower-cased, to test without werkzeug's lookups (it
+    raises, and builds, an exception for each header it misses)."""
+    return {name.lower() for name in response.headers.keys()}
+
+
 def add_headers(response: Response) -> Response:
     """The security headers, on every answer."""
-    # Names looked up once: werkzeug raises (and builds) an exception for each header it misses.
-    present = {name.lower() for name in response.headers.keys()}
+    present = header_names(response)
     for name, value in SECURITY_HEADERS.items():
         if name.lower() not in present:
             response.headers.add(name, value)
