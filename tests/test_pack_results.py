@@ -1,6 +1,7 @@
 """The pack's search page shows what the server's /search shows, the same way: edition badges,
 card results reading as cards, "not in the 2E rules; First Edition has it", "not in the rules"
-with the rules shown instead, and did-you-mean (Chromium, the real corpus)."""
+with the rules shown instead, did-you-mean, and "in 2E only (named in your question; search both
+games)" (Chromium, the real corpus)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,10 @@ CASES = [
     # A misspelling.
     ({"q": "dilema pile"}, "Did you mean"),
     ({"q": "personel", "edition": "1E"}, "Did you mean"),
+    # A game named in the question: said, with the same words in both games a tap away.
+    ({"q": "2e battle"}, "in 2E only (named in your question; search both games)."),
+    ({"q": "second edition seed", "kind": "ruling"}, "(named in your question; search both"),
+    ({"q": "2e battle", "edition": "1E"}, "result"),
 ]
 
 

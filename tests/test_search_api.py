@@ -43,8 +43,15 @@ def test_the_answer_has_the_documented_shape(sc):
         "not_in_rules",
         "read_as",
         "filters",
+        "edition_from",
+        "query_without_edition",
     ]
     assert data["query"] == "dilemma" and data["total"] == 6 and data["suggestion"] is None
+    assert (data["filters"], data["edition_from"], data["query_without_edition"]) == (
+        {},
+        None,
+        None,
+    )
     for result in data["results"]:
         assert RESULT_KEYS <= set(result)
     first = data["results"][0]

@@ -202,6 +202,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "quote_share": ranking.QUOTE_SHARE,
             "number_cue": query.NUMBER_CUE.pattern,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
+            "left_by_name": query.LEFT_BY_NAME.pattern,
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,

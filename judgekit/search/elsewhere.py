@@ -49,10 +49,13 @@ def _words(query: str) -> list[str]:
 
 
 def elsewhere(svc: Searcher, answer: dict[str, Any]) -> Elsewhere | None:
-    """The other game's matches when the answer was kept to one game, else None."""
+    """The other game's matches when the judge kept the answer to one game, else None.
+
+    Not for a game named in the question ("2e battle"): its words name the game, so the other
+    game's search would look for them; the page offers the same words in both games instead."""
     edition = answer.get("filters", {}).get("edition", "")
     query = answer.get("query", "")
-    if edition not in LABELS or not query:
+    if edition not in LABELS or not query or answer.get("edition_from") == "question":
         return None
     other = next(e for e in LABELS if e != edition)
     missing = tuple(

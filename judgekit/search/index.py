@@ -27,7 +27,7 @@ from judgekit.search.query import (
     Plan,
     VersionName,
     concepts,
-    strip_edition,
+    strip_named,
     strip_versions,
     suggest,
     word_groups,
@@ -84,6 +84,8 @@ class Outcome:
     suggestion: str | None
     unknown: tuple[str, ...] = ()  # the judge's words that no rule uses
     read_as: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (judge's words, rulebook's words)
+    named_edition: str | None = None  # the game the question named, when it kept to it
+    without_edition: str = ""  # then the question without that name: searches both games
 
 
 class SearchIndex:
@@ -242,9 +244,9 @@ class SearchIndex:
         query, mentioned = strip_versions(query, self.versions)
         if filters.version or filters.document:
             mentioned = frozenset()
-        query, named = strip_edition(query)
-        if named and not filters.edition:
-            # A game named in the question ("2e battle") is where to look, as the judge's choice.
+        # A game named in the question ("2e battle") is where to look, as the judge's choice.
+        query, named, unnamed = strip_named(typed, query, filters.edition)
+        if named:
             filters = replace(filters, edition=named)
         plan = self.plan(query, filters.edition, fuzzy)
         suggestion = suggest(typed, plan.groups)
@@ -252,7 +254,7 @@ class SearchIndex:
         terms = frozenset(stem for g in plan.all for stem in g.terms)
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
         if not wanted:
-            return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as)
+            return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
         allowed = self.scores.allowed(filters)
         acc = accumulate(self.scores, plan.all, allowed, self._phrase_in)
         said = wordings(query, suggestion, plan) + self._card_completions(query)
@@ -271,7 +273,7 @@ class SearchIndex:
             limit,
         )
         total, hits = ranking.collapse(self, ranked, all_versions, limit, mentioned, every)
-        return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as)
+        return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
 
     def _rank(
         self,

@@ -91,6 +91,27 @@ def strip_edition(query: str) -> tuple[str, str | None]:
     return stripped, named.pop()
 
 
+def strip_named(typed: str, query: str, chosen: str | None) -> tuple[str, str | None, str]:
+    """strip_edition of the query (typed, with the versions it names blanked), the game named
+    only if the judge chose none (a choice wins), and then the typed question without its name."""
+    stripped, named = strip_edition(query)
+    if not named or chosen:
+        return stripped, None, ""
+    return stripped, named, without_edition(typed, query, stripped)
+
+
+# What a game's name leaves when it goes: "(1E)", "2nd ed.", "Second Edition: ...".
+LEFT_BY_NAME = re.compile(r"[.,:;!?()\[\]-]+")
+
+
+def without_edition(typed: str, before: str, after: str) -> str:
+    """The question as typed without the game's name that strip_edition blanked (``before`` and
+    ``after``: what it was given and gave back), and without words of punctuation alone left by
+    it: what searches both games for the same words. The query is clean: one space between words."""
+    kept = "".join(" " if b != a else c for c, b, a in zip(typed, before, after, strict=True))
+    return " ".join(w for w in kept.split(" ") if w and not LEFT_BY_NAME.fullmatch(w))
+
+
 @dataclass(frozen=True)
 class Group:
     """A query word or phrase, or a vocabulary concept, as weighted index terms."""

@@ -174,13 +174,15 @@ class SearchService:
         return len(index.meta)
 
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:
-        """The API's answer to these parameters: {"query", "total", "results", "suggestion"}."""
+        """The API's answer to these parameters (README: the search API's answer)."""
         parsed = parse_params(self.lib.corpus, params, self.kinds)
         outcome = self.index.search(parsed.q, parsed.filters, parsed.all_versions, parsed.limit)
         return self.answer(parsed, outcome)
 
     def answer(self, parsed: SearchParams, outcome: Outcome) -> dict[str, Any]:
         """The JSON dict of an outcome (the page renders this same dict)."""
+        named = outcome.named_edition
+        filters = dict(parsed.filters.__dict__, edition=parsed.filters.edition or named)
         return {
             "query": parsed.q.strip(),
             "total": outcome.total,
@@ -188,7 +190,10 @@ class SearchService:
             "suggestion": outcome.suggestion,
             "not_in_rules": list(outcome.unknown),
             "read_as": [{"words": said, "means": list(means)} for said, means in outcome.read_as],
-            "filters": {k: v for k, v in parsed.filters.__dict__.items() if v},
+            # The game searched, chosen (a parameter) or named in the question ("2e battle").
+            "filters": {k: v for k, v in filters.items() if v},
+            "edition_from": "question" if named else "filter" if filters["edition"] else None,
+            "query_without_edition": outcome.without_edition if named else None,
         }
 
     def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:

@@ -104,6 +104,7 @@
     D.numberSet = new Set(D.numbers);
     // Compiled once, like the other patterns (a question's search compiles none of its own).
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
+    D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
     D.numberCue = new RegExp(D.settings.number_cue, "i");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
@@ -458,6 +459,10 @@
     });
     if (named.length !== 1 || !stripped.replace(/[\s.,:;!?-]+/g, "")) return {query: query, edition: null};
     return {query: stripped, edition: named[0]};
+  }
+  function withoutEdition(typed, before, after) {   // query.py: without_edition
+    var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : " "; }).join("");
+    return kept.split(" ").filter(function (w) { return w && !D.leftByName.test(w); }).join(" ");
   }
   function leanOf(seq) {
     var votes = {"2E": 0, "1E": 0};
@@ -825,10 +830,11 @@
     var stripped = stripVersions(query);
     query = stripped.query;
     if (!filters.version && !filters.document) mentioned = stripped.mentioned;
-    var named = stripEdition(query);
+    var named = stripEdition(query), before = query;
     query = named.query;
     // A game named in the question ("2e battle") is where to look, as the judge's choice.
-    if (named.edition && !filters.edition) filters = Object.assign({}, filters, {edition: named.edition});
+    if (filters.edition) named.edition = null;
+    if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
     var plan = planOf(query, filters.edition, fuzzy);
     var suggested = suggestion(typed, plan.groups);
     var wanted = new Set(plan.live);
@@ -836,7 +842,8 @@
     var terms = new Set();
     plan.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     plan.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
-    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: plan.unknown, readAs: plan.readAs};
+    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: plan.unknown, readAs: plan.readAs,
+               named: named.edition, unnamed: named.edition ? withoutEdition(typed, before, query) : null};
     if (!wanted.size) return out;
     var acc = accumulate(plan.all, filters);
     var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
@@ -864,11 +871,13 @@
     // "Did you mean" only when the correction changes the answer (index.py: search).
     if (found.suggestion && top3(find(query, filters, allVersions, limit, false)) === top3(found)) found.suggestion = null;
     var kept = {};
+    filters.edition = filters.edition || found.named;   // the game searched (service.py: answer)
     ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
     return {
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms); }),
-      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept
+      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
+      edition_from: found.named ? "question" : filters.edition ? "filter" : null, query_without_edition: found.unnamed
     };
   }
 
@@ -925,7 +934,7 @@
   // search/elsewhere.py: the other game's matches when a search is kept to one game.
   function elsewhereOf(data) {
     var edition = data.filters.edition, query = data.query;
-    if (!EDITIONS[edition] || !query) return null;
+    if (!EDITIONS[edition] || !query || data.edition_from === "question") return null;
     var other = edition === "2E" ? "1E" : "2E";
     var total = function (q, ed) { return run(q, {edition: ed, limit: 1}).total; };
     var words = [];
@@ -969,7 +978,8 @@
     out += '<p class="search-summary" role="status">' + (data.total
       ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
-      : "No results for <q>" + e(data.query) + "</q>") + (filtered ? " with these filters" : "") + ".</p>";
+      : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
+        pageLink("search both games", data.query_without_edition, Object.assign({}, kept, {edition: "both"})) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
     if (data.results.length) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";

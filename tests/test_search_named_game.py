@@ -1,0 +1,259 @@
+"""A game named in the question ("2e battle") keeps the search to it, and the answer and the
+results page say so, with one link to the same words in both games (issue #11). The answer and
+the page on the fixture corpus tests/data/search/vocab (2E "game", 1E "rul"); the page and a
+phone's browser on the real corpus. The pack's copy: tests/test_pack_results.py and
+tests/test_pack_search.py."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from judgekit import create_app
+from judgekit.search.choice import COOKIE
+from judgekit.search.elsewhere import elsewhere
+from judgekit.search.query import strip_named, strip_versions, version_names, without_edition
+from judgekit.search.service import SearchService
+from judgekit.web.context import current_search
+
+from .conftest import DATA, BlockedRequests, guard_routes, wait_until
+
+VOCAB = DATA / "search" / "vocab"
+SUMMARY = re.compile(r'<p class="search-summary" role="status">(.*?)\s*</p>', re.S)
+
+
+@pytest.fixture(scope="module")
+def named_app():
+    return create_app({"TESTING": True, "CORPUS_DIR": str(VOCAB), "SEARCH_CACHE_DIR": ""})
+
+
+@pytest.fixture()
+def nc(named_app):
+    return named_app.test_client()
+
+
+def answer(client, **params) -> dict:
+    response = client.get("/api/search", query_string=params)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def named(data: dict) -> tuple:
+    return data["filters"], data["edition_from"], data["query_without_edition"]
+
+
+def editions(body: str) -> set[str]:
+    """The edition badges of the results on a page."""
+    return set(re.findall(r'<span class="badge badge-ed ed-(\w+)"', body))
+
+
+def summary(body: str) -> str:
+    found = SUMMARY.search(body)
+    assert found, body
+    return found.group(1)
+
+
+# -- the question without the game's name --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("2e battle", ("2E", "battle")),
+        ("stopped ship (1E)", ("1E", "stopped ship")),
+        ("Second Edition: stopped ship", ("2E", "stopped ship")),
+        ("2nd ed. beam", ("2E", "beam")),
+        ("how many dilemmas in 2e?", ("2E", "how many dilemmas in")),
+        ('1e "2nd ed" stopped', ("1E", '"2nd ed" stopped')),
+        ("second edition", (None, "")),  # nothing else: words to find
+        ("1e vs 2e stopped", (None, "")),  # both games: neither
+    ],
+)
+def test_the_question_without_the_games_name(typed, expected):
+    stripped, game, without = strip_named(typed, typed, None)
+    assert (game, without) == expected
+    if game:
+        assert strip_named(without, without, None)[1] is None  # no game left to name
+
+
+def test_a_chosen_game_leaves_no_named_one_and_the_version_named_stays():
+    assert strip_named("1e stopped ship", "1e stopped ship", "2E") == (
+        "   stopped ship",
+        None,
+        "",
+    )
+    names = version_names([("game", "2", "v2")])
+    typed = "2e stopped in v2"
+    blanked, _ = strip_versions(typed, names)
+    stripped, game, without = strip_named(typed, blanked, None)
+    assert (stripped, game, without) == ("   stopped in   ", "2E", "stopped in v2")
+    assert without_edition("(2E) x", "(2E) x", "(  ) x") == "x"
+
+
+# -- the answer ------------------------------------------------------------------------------------
+def test_a_named_game_is_echoed_as_the_game_searched_and_marked_as_from_the_question(nc):
+    data = answer(nc, q="1e stopped ship")
+    assert named(data) == ({"edition": "1E"}, "question", "stopped ship")
+    assert {r["edition"] for r in data["results"]} == {"1E"}
+    # The words without the name search both games.
+    both = answer(nc, q=data["query_without_edition"])
+    assert {r["edition"] for r in both["results"]} == {"2E", "1E"}
+    assert named(both) == ({}, None, None)
+    assert named(answer(nc, q="stopped ship (1E)", kind="ruling")) == (
+        {"kind": "ruling", "edition": "1E"},
+        "question",
+        "stopped ship",
+    )
+
+
+def test_a_chosen_game_wins_and_is_no_named_one(nc):
+    data = answer(nc, q="1e stopped ship", edition="2E")
+    assert named(data) == ({"edition": "2E"}, "filter", None)
+    assert {r["edition"] for r in data["results"]} == {"2E"}
+    # The same game chosen and named: chosen.
+    assert named(answer(nc, q="2e stopped ship", edition="2e")) == (
+        {"edition": "2E"},
+        "filter",
+        None,
+    )
+
+
+def test_no_game_no_marker(nc):
+    assert named(answer(nc, q="stopped ship")) == ({}, None, None)
+    assert named(answer(nc, q="")) == ({}, None, None)
+
+
+def test_the_other_games_matches_are_not_offered_for_a_named_game(named_app):
+    with named_app.app_context():
+        svc: SearchService = current_search()
+        assert elsewhere(svc, svc.search({"q": "2e fires"})) is None
+        assert elsewhere(svc, svc.search({"q": "fires", "edition": "2E"})).other_total == 1
+
+
+# -- the results page ----------------------------------------------------------------------------
+def test_the_page_says_the_named_game_kept_the_search_and_links_both_games(nc):
+    total = answer(nc, q="1e stopped ship")["total"]
+    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    assert summary(body) == (
+        f"{total} results for <q>1e stopped ship</q> in 1E only (named in your question; "
+        '<a href="/search?q=stopped+ship&amp;edition=both">search both games</a>).'
+    )
+    assert editions(body) == {"1E"}
+    # Nothing of the other game's offers: the link is the way to both games.
+    assert "search-elsewhere" not in body and "not-in-edition" not in body
+    link = html.unescape(re.search(r'href="([^"]*edition=both)"', body).group(1))
+    both = nc.get(link).get_data(as_text=True)
+    assert editions(both) == {"2E", "1E"}
+    assert summary(both).startswith(
+        f"{answer(nc, q='stopped ship')['total']} results for <q>stopped ship</q>"
+    )
+    assert "named in your question" not in both
+
+
+def test_the_fragment_the_live_results_show_says_it_too(nc):
+    fragment = nc.get("/search/results?q=2e+stopped+ship&compact=1").get_data(as_text=True)
+    assert (
+        ' in 2E only (named in your question; <a href="/search?q=stopped+ship&amp;edition=both">'
+        "search both games</a>)."
+    ) in fragment
+
+
+def test_with_filters_and_no_results_the_link_keeps_the_filters(nc):
+    body = nc.get("/search?q=2e+stopped+ship&kind=ruling").get_data(as_text=True)
+    assert summary(body) == (
+        "No results for <q>2e stopped ship</q> in 2E only (named in your question; "
+        '<a href="/search?q=stopped+ship&amp;kind=ruling&amp;edition=both">search both games</a>)'
+        " with these filters."
+    )
+    link = html.unescape(re.search(r'href="([^"]*edition=both)"', body).group(1))
+    assert editions(nc.get(link).get_data(as_text=True)) == {"1E"}  # the rulings are 1E's
+
+
+def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_apply(nc):
+    nc.set_cookie(COOKIE, "2E")
+    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    assert editions(body) == {"2E"}
+    assert "in 2E only (remembered on this device;" in summary(body)
+    assert "named in your question" not in body
+    # edition=both sets the remembered game aside; the named game then keeps to 1E, and its
+    # link keeps edition=both, or the remembered game would come back.
+    body = nc.get("/search?q=1e+stopped+ship&edition=both").get_data(as_text=True)
+    assert editions(body) == {"1E"}
+    assert 'named in your question; <a href="/search?q=stopped+ship&amp;edition=both">' in summary(
+        body
+    )
+    both = nc.get("/search?q=stopped+ship&edition=both").get_data(as_text=True)
+    assert editions(both) == {"2E", "1E"}
+
+
+def test_the_line_is_escaped(nc):
+    body = nc.get("/search", query_string={"q": '2e <img src=x> "a&b" stopped'}).get_data(
+        as_text=True
+    )
+    line = summary(body)
+    assert "<img" not in body.split('id="search-results"', 1)[1]
+    assert "&lt;img src=x&gt;" in line
+    assert '<a href="/search?q=%3Cimg+src%3Dx%3E+%22a%26b%22+stopped&amp;edition=both">' in line
+
+
+def test_on_the_real_corpus_2e_battle_says_so_and_the_link_gives_both_games(client):
+    data = client.get("/api/search?q=2e+battle").get_json()
+    assert named(data) == ({"edition": "2E"}, "question", "battle")
+    body = client.get("/search?q=2e+battle").get_data(as_text=True)
+    shown = len(data["results"])
+    shown = f", showing the first {shown}" if data["total"] > shown else ""
+    assert summary(body) == (
+        f"{data['total']} results for <q>2e battle</q>{shown} in 2E only (named in your question; "
+        '<a href="/search?q=battle&amp;edition=both">search both games</a>).'
+    )
+    both = client.get("/search?q=battle&edition=both").get_data(as_text=True)
+    assert editions(both) == {"2E", "1E"}
+    assert client.get("/api/search?q=battle").get_json()["total"] > data["total"]
+
+
+# -- a phone -------------------------------------------------------------------------------------
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False])
+def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
+    browser, live_server, client, javascript
+):
+    total = client.get("/api/search?q=2e+battle").get_json()["total"]
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        java_script_enabled=javascript,
+        has_touch=True,
+        is_mobile=True,
+    )
+    off_host = BlockedRequests()
+    guard_routes(context, off_host)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/search")
+        box = page.locator("#q")
+        if javascript:
+            box.press_sequentially("2e battle", delay=20)  # the live results, as typed
+        else:
+            box.fill("2e battle")
+            with page.expect_navigation():
+                box.press("Enter")
+        line = page.locator("#search-results .search-summary")
+        wait_until(page, "!!document.querySelector('#search-results .search-summary a')")
+        assert line.inner_text().startswith(f"{total} results for 2e battle")
+        assert line.inner_text().endswith(
+            " in 2E only (named in your question; search both games)."
+        )
+        assert page.locator("#search-results .result .badge-ed.ed-1E").count() == 0
+        link = line.locator("a", has_text="search both games")
+        assert link.is_visible()
+        with page.expect_navigation():
+            link.tap()
+        query = dict(p.split("=", 1) for p in urlsplit(page.url).query.split("&"))
+        assert query == {"q": "battle", "edition": "both"}
+        assert page.locator("#q").input_value() == "battle"
+        assert page.locator("#search-results .result .badge-ed.ed-1E").count() > 0
+        assert page.locator("#search-results .result .badge-ed.ed-2E").count() > 0
+        assert "named in your question" not in page.locator("#search-results").inner_text()
+    finally:
+        context.close()
+    assert off_host.urls == []
