@@ -285,6 +285,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     shown = len(result["results"])
     more = f", showing {shown}" if shown < result["total"] else ""
+    if result.get("edition_from") == "question":  # as the results page says it
+        more += (
+            f" in {result['filters']['edition']} only (named in your question;"
+            f" for both games search {result['query_without_edition']!r})"
+        )
     print(f"{result['total']} result(s) for {result['query']!r}{more}")
     if result.get("suggestion"):
         print(f"did you mean: {result['suggestion']}")

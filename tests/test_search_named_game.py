@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from judgekit import create_app
+from judgekit.cli import main
 from judgekit.search.choice import COOKIE
 from judgekit.search.elsewhere import elsewhere
 from judgekit.search.query import strip_named, strip_versions, version_names, without_edition
@@ -132,29 +133,42 @@ def test_the_other_games_matches_are_not_offered_for_a_named_game(named_app):
 
 
 # -- the results page ----------------------------------------------------------------------------
+def link_of(body: str) -> str:
+    """Where the summary's "search both games" goes."""
+    found = re.search(r'<a href="([^"]*)">search both games</a>', summary(body))
+    assert found, summary(body)
+    return html.unescape(found.group(1))
+
+
 def test_the_page_says_the_named_game_kept_the_search_and_links_both_games(nc):
     total = answer(nc, q="1e stopped ship")["total"]
     body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
     assert summary(body) == (
         f"{total} results for <q>1e stopped ship</q> in 1E only (named in your question; "
-        '<a href="/search?q=stopped+ship&amp;edition=both">search both games</a>).'
+        '<a href="/search?q=stopped+ship">search both games</a>).'
     )
     assert editions(body) == {"1E"}
     # Nothing of the other game's offers: the link is the way to both games.
     assert "search-elsewhere" not in body and "not-in-edition" not in body
-    link = html.unescape(re.search(r'href="([^"]*edition=both)"', body).group(1))
-    both = nc.get(link).get_data(as_text=True)
+    both = nc.get(link_of(body)).get_data(as_text=True)
     assert editions(both) == {"2E", "1E"}
-    assert summary(both).startswith(
-        f"{answer(nc, q='stopped ship')['total']} results for <q>stopped ship</q>"
+    assert summary(both) == (
+        f"{answer(nc, q='stopped ship')['total']} results for <q>stopped ship</q>."
     )
-    assert "named in your question" not in both
+
+
+def test_a_game_chosen_after_the_link_applies(nc):
+    # The link names no edition (no edition=both): a game the judge chooses next still applies.
+    body = nc.get("/search?q=2e+stopped+ship").get_data(as_text=True)
+    going = nc.get("/search/edition", query_string={"choice": "1E", "next": link_of(body)})
+    assert going.headers["Location"] == "/search?q=stopped+ship"
+    assert editions(nc.get(going.headers["Location"]).get_data(as_text=True)) == {"1E"}
 
 
 def test_the_fragment_the_live_results_show_says_it_too(nc):
     fragment = nc.get("/search/results?q=2e+stopped+ship&compact=1").get_data(as_text=True)
     assert (
-        ' in 2E only (named in your question; <a href="/search?q=stopped+ship&amp;edition=both">'
+        ' in 2E only (named in your question; <a href="/search?q=stopped+ship">'
         "search both games</a>)."
     ) in fragment
 
@@ -163,11 +177,10 @@ def test_with_filters_and_no_results_the_link_keeps_the_filters(nc):
     body = nc.get("/search?q=2e+stopped+ship&kind=ruling").get_data(as_text=True)
     assert summary(body) == (
         "No results for <q>2e stopped ship</q> in 2E only (named in your question; "
-        '<a href="/search?q=stopped+ship&amp;kind=ruling&amp;edition=both">search both games</a>)'
+        '<a href="/search?q=stopped+ship&amp;kind=ruling">search both games</a>)'
         " with these filters."
     )
-    link = html.unescape(re.search(r'href="([^"]*edition=both)"', body).group(1))
-    assert editions(nc.get(link).get_data(as_text=True)) == {"1E"}  # the rulings are 1E's
+    assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"1E"}  # the rulings are 1E's
 
 
 def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_apply(nc):
@@ -180,11 +193,8 @@ def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_app
     # link keeps edition=both, or the remembered game would come back.
     body = nc.get("/search?q=1e+stopped+ship&edition=both").get_data(as_text=True)
     assert editions(body) == {"1E"}
-    assert 'named in your question; <a href="/search?q=stopped+ship&amp;edition=both">' in summary(
-        body
-    )
-    both = nc.get("/search?q=stopped+ship&edition=both").get_data(as_text=True)
-    assert editions(both) == {"2E", "1E"}
+    assert link_of(body) == "/search?q=stopped+ship&edition=both"
+    assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
 
 
 def test_the_line_is_escaped(nc):
@@ -193,8 +203,8 @@ def test_the_line_is_escaped(nc):
     )
     line = summary(body)
     assert "<img" not in body.split('id="search-results"', 1)[1]
-    assert "&lt;img src=x&gt;" in line
-    assert '<a href="/search?q=%3Cimg+src%3Dx%3E+%22a%26b%22+stopped&amp;edition=both">' in line
+    assert "<q>2e &lt;img src=x&gt; &#34;a&amp;b&#34; stopped</q>" in line
+    assert '<a href="/search?q=%3Cimg+src%3Dx%3E+%22a%26b%22+stopped">' in line
 
 
 def test_on_the_real_corpus_2e_battle_says_so_and_the_link_gives_both_games(client):
@@ -205,11 +215,20 @@ def test_on_the_real_corpus_2e_battle_says_so_and_the_link_gives_both_games(clie
     shown = f", showing the first {shown}" if data["total"] > shown else ""
     assert summary(body) == (
         f"{data['total']} results for <q>2e battle</q>{shown} in 2E only (named in your question; "
-        '<a href="/search?q=battle&amp;edition=both">search both games</a>).'
+        '<a href="/search?q=battle">search both games</a>).'
     )
-    both = client.get("/search?q=battle&edition=both").get_data(as_text=True)
+    both = client.get(link_of(body)).get_data(as_text=True)
     assert editions(both) == {"2E", "1E"}
     assert client.get("/api/search?q=battle").get_json()["total"] > data["total"]
+
+
+def test_the_command_line_says_it_too(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
+    assert main(["--root", str(VOCAB), "search", "stopped ship (1E)", "--limit", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "2 result(s) for 'stopped ship (1E)', showing 1 in 1E only (named in your question;"
+        " for both games search 'stopped ship')"
+    )
 
 
 # -- a phone -------------------------------------------------------------------------------------
@@ -248,8 +267,7 @@ def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
         assert link.is_visible()
         with page.expect_navigation():
             link.tap()
-        query = dict(p.split("=", 1) for p in urlsplit(page.url).query.split("&"))
-        assert query == {"q": "battle", "edition": "both"}
+        assert urlsplit(page.url).query == "q=battle"
         assert page.locator("#q").input_value() == "battle"
         assert page.locator("#search-results .result .badge-ed.ed-1E").count() > 0
         assert page.locator("#search-results .result .badge-ed.ed-2E").count() > 0

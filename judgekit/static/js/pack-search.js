@@ -979,7 +979,7 @@
       ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
       : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
-        pageLink("search both games", data.query_without_edition, Object.assign({}, kept, {edition: "both"})) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
+        pageLink("search both games", data.query_without_edition, kept) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
     if (data.results.length) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";
