@@ -15,7 +15,7 @@ from judgekit.search.analysis import (
     stems,
     title_key,
 )
-from judgekit.search.snippets import snippet, snippet_plain
+from judgekit.search.snippets import _snippet, snippet, snippet_plain
 
 
 @pytest.mark.parametrize(
@@ -150,6 +150,23 @@ def test_snippet_windows_a_long_text_around_the_matches():
 def test_snippet_without_matches_is_the_beginning():
     assert snippet("one two three", frozenset({"zzz"})) == "one two three"
     assert snippet("", frozenset({"zzz"})) == ""
+
+
+def test_snippet_is_kept_by_the_terms_a_text_holds_not_by_the_query():
+    # Two queries whose terms differ only where the text holds none of them share one snippet;
+    # a query holding one more of the text's terms gets its own.
+    text = "Draw a card, then discard a card; a dilemma is never drawn."
+    before = _snippet.cache_info().hits
+    first = snippet(text, frozenset({"draw", "seed"}))
+    assert snippet(text, frozenset({"draw", "beam", "mission"})) == first
+    assert _snippet.cache_info().hits == before + 1
+    assert first == (
+        "<mark>Draw</mark> a card, then discard a card; a dilemma is never <mark>drawn</mark>."
+    )
+    assert snippet(text, frozenset({"draw", "dilemma"})) == (
+        "<mark>Draw</mark> a card, then discard a card; a <mark>dilemma</mark> is never "
+        "<mark>drawn</mark>."
+    )
 
 
 def test_snippet_plain():

@@ -94,12 +94,20 @@ def text_stems(text: str) -> list[str]:
 
 def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
     """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
+    # A snippet depends only on which of the query's terms the text holds: a question sharing
+    # those with an earlier one (a judge typing, rephrasing, asking again) finds it made.
+    return _snippet(text, frozenset(_flat(text).at.keys() & terms), width)
+
+
+@lru_cache(maxsize=16384)  # ~1 KB each: a bound of some 16 MB
+def _snippet(text: str, held: frozenset[str], width: int) -> str:
+    """The snippet of a text holding these of the query's terms."""
     flat = _flat(text)
     body = flat.text
     if not body:
         return ""
     at = flat.at
-    found = [at[t] for t in at.keys() & terms]
+    found = [at[t] for t in held]
     hits = [i for places in found for i in places]
     hits.sort()
     starts, ends = flat.starts, flat.ends

@@ -36,6 +36,7 @@ from judgekit.render.library import Library  # noqa: E402
 from judgekit.search.analysis import words  # noqa: E402
 from judgekit.search.documents import build_ram  # noqa: E402
 from judgekit.search.service import SearchService  # noqa: E402
+from judgekit.search.snippets import _snippet  # noqa: E402
 from judgekit.search.sources import entry_docs, timing_source  # noqa: E402
 from judgekit.search.vocabulary import load_vocabulary  # noqa: E402
 from tests.relevance_metrics import QUESTIONS_FILE, load_questions, measure, table  # noqa: E402
@@ -73,11 +74,15 @@ def question_params() -> list[dict]:
 
 
 def latency(run, params: list[dict], rounds: int) -> tuple[list[float], list[float]]:
-    """Wall-clock and CPU seconds of each query, after one warm-up round."""
+    """Wall-clock and CPU seconds of each query, after one warm-up round.
+
+    Before each round the snippets kept are forgotten: a round repeats the questions, and would
+    otherwise find every one of its own snippets made (a result cache, not a search's cost)."""
     for p in params:
         run(p)
     wall, cpu = [], []
     for _ in range(rounds):
+        _snippet.cache_clear()
         for p in params:
             start, start_cpu = time.perf_counter(), time.thread_time()
             run(p)
