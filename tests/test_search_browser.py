@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import BlockedRequests, guard_routes, wait_until
+from .conftest import BlockedRequests, guard_routes, guarded_context, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -202,16 +202,10 @@ def test_clearing_the_judged_edition_after_searching_from_the_page_shows_both_ga
 
 @pytest.mark.parametrize("javascript", [True, False])
 def test_on_a_phone_the_first_result_comes_before_the_filters(browser, live_server, javascript):
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740},
-        java_script_enabled=javascript,
-        has_touch=True,
-        is_mobile=True,
-    )
     off_host = BlockedRequests()
-    guard_routes(context, off_host)
-    page = context.new_page()
-    try:
+    phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+    with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
+        page = context.new_page()
         page.goto(f"{live_server}/search?q=beaming")
         first = page.locator("#search-results .result").first.bounding_box()
         assert first and first["y"] < 370, f"first result at y={first and first['y']}"
@@ -225,6 +219,4 @@ def test_on_a_phone_the_first_result_comes_before_the_filters(browser, live_serv
             "2E – Second Edition",
             "2E v4",
         ]
-    finally:
-        context.close()
     assert off_host.urls == []

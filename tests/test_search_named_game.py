@@ -20,7 +20,7 @@ from judgekit.search.query import strip_named, strip_versions, version_names, wi
 from judgekit.search.service import SearchService
 from judgekit.web.context import current_search
 
-from .conftest import DATA, BlockedRequests, guard_routes, wait_until
+from .conftest import DATA, BlockedRequests, guarded_context, wait_until
 
 VOCAB = DATA / "search" / "vocab"
 SUMMARY = re.compile(r'<p class="search-summary" role="status">(.*?)\s*</p>', re.S)
@@ -238,16 +238,10 @@ def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
     browser, live_server, client, javascript
 ):
     total = client.get("/api/search?q=2e+battle").get_json()["total"]
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        java_script_enabled=javascript,
-        has_touch=True,
-        is_mobile=True,
-    )
     off_host = BlockedRequests()
-    guard_routes(context, off_host)
-    page = context.new_page()
-    try:
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
+        page = context.new_page()
         page.goto(f"{live_server}/search")
         box = page.locator("#q")
         if javascript:
@@ -272,6 +266,4 @@ def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
         assert page.locator("#search-results .result .badge-ed.ed-1E").count() > 0
         assert page.locator("#search-results .result .badge-ed.ed-2E").count() > 0
         assert "named in your question" not in page.locator("#search-results").inner_text()
-    finally:
-        context.close()
     assert off_host.urls == []
