@@ -96,6 +96,7 @@ CASES = [
     ('"second edition" crew', {}),
     ("crew (1E)", {"kind": "section"}),
     ("1e crew", {"edition": "2E"}),
+    ("1e crew", {"document": "demo-rulebook"}),  # a chosen document wins over a named game
 ]
 
 

@@ -120,6 +120,15 @@ def test_a_chosen_game_wins_and_is_no_named_one(nc):
     )
 
 
+@pytest.mark.parametrize("chosen", [{"document": "game"}, {"version": "2"}])
+def test_a_chosen_document_or_version_wins_over_a_named_game(nc, chosen):
+    # The document or version chosen belongs to one game: "1e" there names no other game to
+    # look in (it found nothing before), and is no word to look for.
+    data = answer(nc, q="1e stopped ship", **chosen)
+    assert named(data) == (chosen, None, None)
+    assert data["total"] == answer(nc, q="stopped ship", **chosen)["total"] > 0
+
+
 def test_no_game_no_marker(nc):
     assert named(answer(nc, q="stopped ship")) == ({}, None, None)
     assert named(answer(nc, q="")) == ({}, None, None)

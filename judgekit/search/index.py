@@ -244,8 +244,8 @@ class SearchIndex:
         query, mentioned = strip_versions(query, self.versions)
         if filters.version or filters.document:
             mentioned = frozenset()
-        # A game named in the question ("2e battle") is where to look, as the judge's choice.
-        query, named, unnamed = strip_named(typed, query, filters.edition)
+        chosen = filters.edition or filters.document or filters.version  # wins over "2e battle"
+        query, named, unnamed = strip_named(typed, query, chosen)
         if named:
             filters = replace(filters, edition=named)
         plan = self.plan(query, filters.edition, fuzzy)

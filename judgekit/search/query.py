@@ -93,7 +93,8 @@ def strip_edition(query: str) -> tuple[str, str | None]:
 
 def strip_named(typed: str, query: str, chosen: str | None) -> tuple[str, str | None, str]:
     """strip_edition of the query (typed, with the versions it names blanked), the game named
-    only if the judge chose none (a choice wins), and then the typed question without its name."""
+    only if the judge chose none (a chosen game, document or version wins), and then the typed
+    question without its name."""
     stripped, named = strip_edition(query)
     if not named or chosen:
         return stripped, None, ""

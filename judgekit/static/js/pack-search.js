@@ -833,7 +833,7 @@
     var named = stripEdition(query), before = query;
     query = named.query;
     // A game named in the question ("2e battle") is where to look, as the judge's choice.
-    if (filters.edition) named.edition = null;
+    if (filters.edition || filters.document || filters.version) named.edition = null;   // the judge chose
     if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
     var plan = planOf(query, filters.edition, fuzzy);
     var suggested = suggestion(typed, plan.groups);
