@@ -68,6 +68,8 @@ def summary(body: str) -> str:
         ("how many dilemmas in 2e?", ("2E", "how many dilemmas in")),
         ('1e "2nd ed" stopped', ("1E", '"2nd ed" stopped')),
         ("second edition", (None, "")),  # nothing else: words to find
+        ("(2e)", (None, "")),  # nor brackets around it: words to find, not an empty search
+        ("[1E] ?", (None, "")),
         ("1e vs 2e stopped", (None, "")),  # both games: neither
     ],
 )
