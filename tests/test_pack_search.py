@@ -95,6 +95,7 @@ CASES = [
     ('"wrong type" 1e', {}),
     ('"second edition" crew', {}),
     ("crew (1E)", {"kind": "section"}),
+    ("(1E)", {}),  # a game's name in brackets, nothing else: words to find
     ("1e crew", {"edition": "2E"}),
     ("1e crew", {"document": "demo-rulebook"}),  # a chosen document wins over a named game
 ]

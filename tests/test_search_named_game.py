@@ -68,6 +68,8 @@ def summary(body: str) -> str:
         ("how many dilemmas in 2e?", ("2E", "how many dilemmas in")),
         ('1e "2nd ed" stopped', ("1E", '"2nd ed" stopped')),
         ("second edition", (None, "")),  # nothing else: words to find
+        ("(2e)", (None, "")),  # nor brackets around it: words to find, not an empty search
+        ("[1E] ?", (None, "")),
         ("1e vs 2e stopped", (None, "")),  # both games: neither
     ],
 )
@@ -204,6 +206,18 @@ def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_app
     assert editions(body) == {"1E"}
     assert link_of(body) == "/search?q=stopped+ship&edition=both"
     assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
+
+
+def test_a_remembered_game_winning_over_a_named_one_links_both_games_without_the_name(nc):
+    # "search both games" under a remembered game must give both: with the name kept in the
+    # question, edition=both would let the named game apply and give that game only.
+    nc.set_cookie(COOKIE, "2E")
+    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    assert link_of(body) == "/search?q=stopped+ship&edition=both"
+    assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
+    # No game named: the question as typed.
+    body = nc.get("/search?q=stopped+ship").get_data(as_text=True)
+    assert link_of(body) == "/search?q=stopped+ship&edition=both"
 
 
 def test_the_line_is_escaped(nc):

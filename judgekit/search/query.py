@@ -71,6 +71,10 @@ EDITION_NAMES = (
 )
 
 
+# What a game's name leaves when it goes: "(1E)", "2nd ed.", "Second Edition: ...".
+LEFT_BY_NAME = re.compile(r"[.,:;!?()\[\]-]+")
+
+
 def strip_edition(query: str) -> tuple[str, str | None]:
     """The query without the game it names, and that game (None unless exactly one is named).
 
@@ -86,7 +90,8 @@ def strip_edition(query: str) -> tuple[str, str | None]:
             return " " * len(m.group())
 
         stripped = pattern.sub(blank, stripped)
-    if len(named) != 1 or not stripped.strip(" \t.,:;!?-"):
+    # Only punctuation left ("2e?", "(2e)"): nothing else, or the search would be empty.
+    if len(named) != 1 or not LEFT_BY_NAME.sub("", stripped).strip():
         return query, None
     return stripped, named.pop()
 
@@ -99,10 +104,6 @@ def strip_named(typed: str, query: str, chosen: str | None) -> tuple[str, str | 
     if not named or chosen:
         return stripped, None, ""
     return stripped, named, without_edition(typed, query, stripped)
-
-
-# What a game's name leaves when it goes: "(1E)", "2nd ed.", "Second Edition: ...".
-LEFT_BY_NAME = re.compile(r"[.,:;!?()\[\]-]+")
 
 
 def without_edition(typed: str, before: str, after: str) -> str:

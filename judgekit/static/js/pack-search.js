@@ -105,6 +105,7 @@
     // Compiled once, like the other patterns (a question's search compiles none of its own).
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
     D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
+    D.leftByNameAll = new RegExp(D.settings.left_by_name, "g");
     D.numberCue = new RegExp(D.settings.number_cue, "i");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
@@ -457,7 +458,8 @@
         return " ".repeat(m.length);
       });
     });
-    if (named.length !== 1 || !stripped.replace(/[\s.,:;!?-]+/g, "")) return {query: query, edition: null};
+    // Only punctuation left ("2e?", "(2e)"): nothing else (query.py: LEFT_BY_NAME).
+    if (named.length !== 1 || !stripped.replace(D.leftByNameAll, "").trim()) return {query: query, edition: null};
     return {query: stripped, edition: named[0]};
   }
   function withoutEdition(typed, before, after) {   // query.py: without_edition
