@@ -97,13 +97,21 @@ def strip_edition(query: str) -> tuple[str, str | None]:
 
 
 def strip_named(typed: str, query: str, chosen: str | None) -> tuple[str, str | None, str]:
-    """strip_edition of the query (typed, with the versions it names blanked), the game named
-    only if the judge chose none (a chosen game, document or version wins), and then the typed
-    question without its name."""
+    """(words to search, game to keep to, question to search both games) for a question.
+
+    typed is the question as the judge typed it; query is the same with the versions it names
+    blanked. The game named ("2e battle": 2E) keeps the search to it only if the judge chose no
+    game, document or version (chosen); then the third is the typed question without the name.
+    """
     stripped, named = strip_edition(query)
     if not named or chosen:
         return stripped, None, ""
     return stripped, named, without_edition(typed, query, stripped)
+
+
+def unnamed(question: str) -> str:
+    """The question without the game it names ("battle" for "1e battle"), or "" if none."""
+    return strip_named(question, question, None)[2]
 
 
 def without_edition(typed: str, before: str, after: str) -> str:

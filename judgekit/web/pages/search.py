@@ -19,7 +19,7 @@ from judgekit.search.choice import (
 )
 from judgekit.search.choice import with_choice as apply_choice
 from judgekit.search.elsewhere import elsewhere
-from judgekit.search.query import strip_named
+from judgekit.search.query import unnamed
 from judgekit.search.service import SearchParamError, SearchService
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search
@@ -96,7 +96,7 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
         # A remembered game wins over one named in the question ("1e battle"): its "search both
         # games" link searches the words without the name, or edition=both would let the named
         # game apply and give that game only.
-        "unnamed": strip_named(params.get("q", ""), params.get("q", ""), None)[2],
+        "unnamed": unnamed(params.get("q", "")),
         "from_cookie": judging() is not None
         and not any(
             request.args.get(name, "").strip() for name in ("edition", "document", "version")
