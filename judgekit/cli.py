@@ -76,8 +76,11 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _warm(app) -> None:
-    """Render every page once, so the first judge to open one does not wait for it."""
+def _warm(app, process: str = "") -> None:
+    """Render every page once, so the first judge to open one does not wait for it.
+
+    process names this process ("process 2 of 2") where several serve.
+    """
     import gc
     import time
 
@@ -92,16 +95,27 @@ def _warm(app) -> None:
     # makes its pauses during searches fewer and shorter.
     gc.freeze()
     # Said, so that whoever watches (a judge, a benchmark) knows every page is now instant.
-    print(f"all {count} pages ready in memory ({time.perf_counter() - start:.1f} s)", flush=True)
+    took = f"{time.perf_counter() - start:.1f} s" + (f", {process}" if process else "")
+    print(f"all {count} pages ready in memory ({took})", flush=True)
+
+
+def _workers(asked: int | None) -> int:
+    """How many processes serve: as asked (--workers N), else one per usable core."""
+    from judgekit.web.workers import auto_count, can_fork
+
+    if asked is None:
+        return auto_count()
+    if asked > 1 and not can_fork():
+        print("--workers: this system cannot fork; serving from one process", file=sys.stderr)
+        return 1
+    return asked
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress; print the address other judges can open."""
-    import threading
-
     from judgekit import create_app
     from judgekit.web.server import make_server
-    from judgekit.web.workers import can_fork, fork_workers, listen, stop_on_terminate, stop_workers
+    from judgekit.web.workers import listen
 
     overrides = {"CORPUS_DIR": args.root} if args.root else None
     try:
@@ -110,10 +124,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    workers = args.workers
-    if workers > 1 and not can_fork():
-        print("--workers: this system cannot fork; serving from one process", file=sys.stderr)
-        workers = 1
+    workers = _workers(args.workers)
     try:
         # With workers, the address is bound before they are started, to be shared by them.
         sock = listen(args.host, args.port) if workers > 1 else None
@@ -125,12 +136,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1] if sock else server.effective_port
     _announce(app, args, port)
     if sock is None:
-        threading.Thread(target=_warm, args=(app,), daemon=True, name="judgekit-warm").start()
+        _warm_in_background(app)
         _run(server)
         return 0
-    _warm(app)  # before forking: every worker answers from the pages prepared once
+    return _serve_forked(app, args, sock, workers)
 
-    def serve() -> None:  # in each process: its own waitress loop and threads on the socket
+
+def _warm_in_background(app, process: str = "") -> None:
+    import threading
+
+    threading.Thread(target=_warm, args=(app, process), daemon=True, name="judgekit-warm").start()
+
+
+def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: int) -> int:
+    """Serve from several processes on one bound socket, each answering at once."""
+    import gc
+
+    from judgekit.web.server import make_server
+    from judgekit.web.workers import fork_workers, stop_on_terminate, stop_workers
+
+    # The search is prepared once, before forking, and shared: no worker writes the index cache,
+    # and each answers its first search at once. Pages are rendered by each in the background.
+    app.extensions["judgekit"]["search"].warm()
+    gc.freeze()
+
+    def serve(number: int = 1) -> None:  # in each process: its own waitress loop and threads
+        _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock))
 
     pids = fork_workers(workers - 1, serve)
@@ -235,9 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--workers",
         type=_threads,
-        default=1,
-        help="processes answering at once (Linux, macOS); more than 1 prepares every page before "
-        "the first answer, then answers from every core",
+        default=None,
+        help="processes answering at once (Linux, macOS; default: one per core, up to 4)",
     )
     serve.add_argument(
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"

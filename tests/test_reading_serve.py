@@ -16,7 +16,7 @@ import pytest
 
 from judgekit import cli
 from judgekit.pack.handout import print_qr
-from judgekit.web import server
+from judgekit.web import server, workers
 
 from .conftest import MINI, _free_port
 
@@ -31,7 +31,9 @@ def served(monkeypatch) -> dict:
 
     monkeypatch.setattr(server.GuardedServer, "run", fake_run)
     # The warm-up thread prints when it is done: keep it out of the lines these tests read.
-    monkeypatch.setattr(cli, "_warm", lambda app: calls.update(warmed=app))
+    monkeypatch.setattr(cli, "_warm", lambda app, process="": calls.update(warmed=app))
+    # One process, as on a one-core machine: the test process must never fork.
+    monkeypatch.setattr(workers, "auto_count", lambda: 1)
     return calls
 
 
@@ -46,6 +48,10 @@ def test_the_warm_up_says_when_every_page_is_ready(capsys):
     assert re.fullmatch(r"all \d+ pages ready in memory \(\d+\.\d s\)\n", out), out
     paths = all_paths(library_of(app), app.extensions["judgekit"]["timing"])
     assert int(out.split()[1]) == len(paths) > 20
+    cli._warm(app, "process 2 of 2")  # where several processes serve, each says it
+    assert re.fullmatch(
+        r"all \d+ pages ready in memory \(\d+\.\d s, process 2 of 2\)\n", capsys.readouterr().out
+    )
 
 
 def serve(*args: str) -> int:
@@ -55,7 +61,27 @@ def serve(*args: str) -> int:
 def test_serve_defaults_to_loopback_8000():
     args = cli.build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.threads, args.base_url) == ("127.0.0.1", 8000, 8, None)
-    assert args.workers == 1  # one process: the first answer comes at once
+    assert args.workers is None  # as many processes as cores (workers.auto_count)
+
+
+@pytest.mark.parametrize(
+    ("cores", "forks", "count"), [(1, True, 1), (2, True, 2), (16, True, 4), (8, False, 1)]
+)
+def test_serve_answers_from_a_process_per_core_up_to_four(monkeypatch, cores, forks, count):
+    monkeypatch.setattr(workers, "usable_cores", lambda: cores)
+    monkeypatch.setattr(workers, "can_fork", lambda: forks)
+    assert workers.auto_count() == count
+    assert cli._workers(None) == count
+    assert cli._workers(3) == (3 if forks else 1)  # as asked, where the system can fork
+
+
+def test_usable_cores_are_those_this_process_may_run_on(monkeypatch):
+    if hasattr(os, "sched_getaffinity"):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 3, 5})
+        assert workers.usable_cores() == 3
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert workers.usable_cores() == 1
 
 
 def test_workers_on_a_system_without_fork_serve_from_one_process(served, capsys, monkeypatch):
@@ -258,23 +284,54 @@ def _gone(pid: int, seconds: float = 10) -> bool:
     return False
 
 
-def _start_workers(port: int) -> subprocess.Popen:
-    """`judgekit serve --workers 2`, once it says it serves from 2 processes."""
+def _start(port: int, *args: str, until: str = "serving from 2 processes\n"):
+    """`judgekit serve` on the mini corpus, once it has printed the line until; its lines too."""
     exe = Path(sys.executable).with_name("judgekit")
     proc = subprocess.Popen(
-        [str(exe), "--root", str(MINI), "serve", "--port", str(port), "--workers", "2"],
+        [str(exe), "--root", str(MINI), "serve", "--port", str(port), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     lines = []
-    for _ in range(10):  # the announcement, the warm-up, then this line
+    for _ in range(12):  # the announcement, the warm-ups, then this line
         line = proc.stdout.readline().decode()
         lines.append(line)
-        if line == "serving from 2 processes\n" or not line:
+        if re.fullmatch(until, line) or not line:
             break
-    assert lines[-1] == "serving from 2 processes\n", lines
-    return proc
+    assert re.fullmatch(until, lines[-1]), lines
+    return proc, lines
+
+
+def _start_workers(port: int) -> subprocess.Popen:
+    """`judgekit serve --workers 2`, once it says it serves from 2 processes."""
+    return _start(port, "--workers", "2")[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_serve_by_default_answers_from_a_process_per_core_each_warming_its_pages():
+    count = workers.auto_count()
+    proc, lines = _start(_free_port(), until=r"all \d+ pages ready in memory \(.*\)\n")
+    try:
+        for _ in range(4):  # the other processes' lines, in any order
+            if sum("pages ready" in line for line in lines) == count:
+                break
+            lines.append(proc.stdout.readline().decode())
+        warmed = [line for line in lines if "pages ready" in line]
+        said = sorted(re.sub(r"\d+\.\d s", "T s", line) for line in warmed)
+        pages = warmed[0].split()[1]
+        if count == 1:
+            assert said == [f"all {pages} pages ready in memory (T s)\n"]
+        else:
+            assert f"serving from {count} processes\n" in lines
+            assert said == [
+                f"all {pages} pages ready in memory (T s, process {n} of {count})\n"
+                for n in range(1, count + 1)
+            ]
+        assert len(_children(proc.pid)) == count - 1
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")

@@ -1,10 +1,11 @@
-"""Serving from several processes, for an event where many judges search at once.
+"""Serving from several processes, so that searches use every core.
 
-One process answers one request at a time in Python (the GIL), however many threads it has. With
-``serve --workers N`` the address is bound once, every page is rendered and the search prepared
-once, and then the process forks: each worker answers from the same prepared memory with its own
-waitress loop and threads, all accepting on the one listening socket. Forking needs os.fork
-(Linux, macOS); elsewhere (Windows) one process serves.
+One process answers one request at a time in Python (the GIL), however many threads it has. So
+``judgekit serve`` binds the address once, prepares the search once, and then forks: each worker
+answers at once from the same prepared memory with its own waitress loop and threads, all
+accepting on the one listening socket, and renders its pages in the background. By default there
+is a process for each core this one may use, up to MOST_AUTO (``--workers N`` says how many).
+Forking needs os.fork (Linux, macOS); elsewhere (Windows) one process serves.
 
 Each process keeps its own limits (server.py): one client address may hold PER_CLIENT_LIMIT
 connections in each, as each process may hold CONNECTION_LIMIT in all; its share is the same.
@@ -12,6 +13,7 @@ connections in each, as each process may hold CONNECTION_LIMIT in all; its share
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import socket
@@ -23,11 +25,26 @@ from collections.abc import Callable
 from waitress.adjustments import Adjustments
 
 PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops
+# Each process renders its own pages (about 45 MB for the built-in corpus): a laptop with many
+# cores serves a venue from a few; more would add memory, not answers a venue needs.
+MOST_AUTO = 4
 
 
 def can_fork() -> bool:
     """Whether this system can serve from several processes."""
     return hasattr(os, "fork")
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on (its affinity where the system says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def auto_count() -> int:
+    """The processes `serve` answers from by default: one per usable core, up to MOST_AUTO."""
+    return min(usable_cores(), MOST_AUTO) if can_fork() else 1
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -47,20 +64,21 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def fork_workers(count: int, serve: Callable[[], None]) -> list[int]:
-    """Start count worker processes, each running serve() and then exiting; their pids.
+def fork_workers(count: int, serve: Callable[[int], None]) -> list[int]:
+    """Start count worker processes, each running serve(number) and then exiting; their pids.
 
-    Call it once everything the workers share is prepared (and frozen with gc.freeze(), as serve's warm-up
-    ends, so that the collector does not copy it into each worker) and before any thread starts
-    (a forked process keeps only the thread that forked).
+    The workers are numbered from 2 (the parent, serving too, is 1). Call it once everything
+    the workers share is prepared (and frozen with gc.freeze(), so that the collector does not
+    copy it into each worker) and before any thread starts (a forked process keeps only the
+    thread that forked).
     """
     sys.stdout.flush()  # or a worker would write the parent's buffered output again
     sys.stderr.flush()
     parent, pids = os.getpid(), []
-    for _ in range(count):
+    for number in range(2, count + 2):
         pid = os.fork()
         if pid == 0:
-            _run_worker(parent, serve)
+            _run_worker(parent, functools.partial(serve, number))
         pids.append(pid)
     return pids
 
