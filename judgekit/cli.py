@@ -155,9 +155,9 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     from judgekit.web.server import make_server
     from judgekit.web.workers import fork_workers, stop_on_terminate, stop_workers
 
-    # The search is prepared once, before forking, and shared: no worker writes the index cache,
-    # and each answers its first search at once. Pages are rendered by each in the background.
-    app.extensions["judgekit"]["search"].warm()
+    # The index was loaded (or built and cached) by create_app, before forking: no worker
+    # writes the cache. Frozen, what they share is not copied into each by the collector. Each
+    # answers at once and prepares its search and pages in the background.
     gc.freeze()
 
     def serve(number: int = 1) -> None:  # in each process: its own waitress loop and threads

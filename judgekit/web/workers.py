@@ -1,9 +1,9 @@
 """Serving from several processes, so that searches use every core.
 
 One process answers one request at a time in Python (the GIL), however many threads it has. So
-``judgekit serve`` binds the address once, prepares the search once, and then forks: each worker
-answers at once from the same prepared memory with its own waitress loop and threads, all
-accepting on the one listening socket, and renders its pages in the background. By default there
+``judgekit serve`` binds the address once, loads the corpus and the search index once, and then
+forks: each worker answers at once from that memory with its own waitress loop and threads, all
+accepting on the one listening socket, and prepares its search and pages in the background. By default there
 is a process for each core this one may use, up to MOST_AUTO (``--workers N`` says how many).
 Forking needs os.fork (Linux, macOS); elsewhere (Windows) one process serves.
 
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from waitress.adjustments import Adjustments
 
 PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops
-# Each process renders its own pages (about 45 MB for the built-in corpus): a laptop with many
-# cores serves a venue from a few; more would add memory, not answers a venue needs.
+# Each process renders its own pages (with the built-in corpus, some 95 MB each): a laptop with
+# many cores serves a venue from a few; more would add memory, not answers a venue needs.
 MOST_AUTO = 4
 
 

@@ -161,7 +161,16 @@ def bench_real() -> None:
 
 
 def bench_startup() -> None:
-    """`judgekit serve` from launch to the first answered request."""
+    """`judgekit serve` from launch to the first answered request: as a judge starts it (a
+    process per core), and from one process (which prepares the search after its first answer)."""
+    for extra in ([], ["--workers", "1"]):
+        elapsed = _first_answer(extra)
+        name = " ".join(["judgekit serve", *extra])
+        print(f"{name}: first page answered {elapsed:.0f} ms after launch")
+
+
+def _first_answer(extra: list[str]) -> float:
+    """Milliseconds from launching `judgekit serve` to its first answered page (bounded)."""
     import socket
 
     with socket.socket() as sock:
@@ -170,7 +179,7 @@ def bench_startup() -> None:
     exe = Path(sys.executable).with_name("judgekit")
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [str(exe), "serve", "--port", str(port)],
+        [str(exe), "serve", "--port", str(port), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -185,11 +194,10 @@ def bench_startup() -> None:
                 if time.perf_counter() - start > 30:
                     raise
                 time.sleep(0.02)
-        elapsed = (time.perf_counter() - start) * 1000
+        return (time.perf_counter() - start) * 1000
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    print(f"judgekit serve: first page answered {elapsed:.0f} ms after launch")
 
 
 if __name__ == "__main__":
