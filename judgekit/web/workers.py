@@ -3,9 +3,9 @@
 One process answers one request at a time in Python (the GIL), however many threads it has. So
 ``judgekit serve`` binds the address once, loads the corpus and the search index once, and then
 forks: each worker answers at once from that memory with its own waitress loop and threads, all
-accepting on the one listening socket, and prepares its search and pages in the background. By default there
-is a process for each core this one may use, up to MOST_AUTO (``--workers N`` says how many).
-Forking needs os.fork (Linux, macOS); elsewhere (Windows) one process serves.
+accepting on the one listening socket, and prepares its search and pages in the background. By
+default there is a process for each core this one may use, up to MOST_AUTO (``--workers N``
+says how many). Forking needs os.fork (Linux, macOS); elsewhere (Windows) one process serves.
 
 Each process keeps its own limits (server.py): one client address may hold PER_CLIENT_LIMIT
 connections in each, as each process may hold CONNECTION_LIMIT in all; its share is the same.
