@@ -83,7 +83,10 @@ CASES = [
     ({"q": "second edition seed", "kind": "ruling"}, "(named in your question; search both"),
     # A game named but set aside by the game chosen: said, with the game named a tap away.
     ({"q": "2e battle", "edition": "1E"}, "Your question names 2E, but 1E was searched"),
-    ({"q": "2E's battle", "document": "1e-current-rulings"}, "only the chosen document was searched"),
+    (
+        {"q": "2E's battle", "document": "1e-current-rulings"},
+        "only the chosen document was searched",
+    ),
 ]
 
 

@@ -12,14 +12,25 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from judgekit import create_app
 from judgekit.cli import main
 from judgekit.search.choice import COOKIE
 from judgekit.search.query import unnamed
 
 from .conftest import BlockedRequests, guarded_context, wait_until
-from .test_search_named_game import VOCAB, answer, editions, named_app, nc, summary  # noqa: F401
+from .test_search_named_game import VOCAB, answer, editions, summary
 
 ASIDE = re.compile(r'<p class="search-set-aside" role="status">(.*?)</p>', re.S)
+
+
+@pytest.fixture(scope="module")
+def aside_app():
+    return create_app({"TESTING": True, "CORPUS_DIR": str(VOCAB), "SEARCH_CACHE_DIR": ""})
+
+
+@pytest.fixture()
+def nc(aside_app):
+    return aside_app.test_client()
 
 
 def aside_of(data: dict) -> tuple:
