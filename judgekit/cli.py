@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import socket
 import sys
 from pathlib import Path
@@ -321,6 +322,19 @@ def cmd_search(args: argparse.Namespace) -> int:
             f" for both games search {result['query_without_edition']!r})"
         )
     print(f"{result['total']} result(s) for {result['query']!r}{more}")
+    aside = result.get("edition_set_aside")
+    if aside:  # as the results page says it: the game chosen won over the one named
+        kept = result["filters"]
+        searched = (
+            f"{kept['edition']} was searched (--edition)"
+            if kept.get("edition")
+            else f"only the chosen {'version' if kept.get('version') else 'document'} was searched"
+        )
+        again = shlex.quote(result["query_without_edition"])
+        print(
+            f"your question names {aside}, but {searched}; for {aside}:"
+            f" judgekit search --edition {aside} {again}"
+        )
     if result.get("suggestion"):
         print(f"did you mean: {result['suggestion']}")
     for number, hit in enumerate(result["results"], 1):

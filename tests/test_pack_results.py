@@ -81,7 +81,12 @@ CASES = [
     # A game named in the question: said, with the same words in both games a tap away.
     ({"q": "2e battle"}, "in 2E only (named in your question; search both games)."),
     ({"q": "second edition seed", "kind": "ruling"}, "(named in your question; search both"),
-    ({"q": "2e battle", "edition": "1E"}, "result"),
+    # A game named but set aside by the game chosen: said, with the game named a tap away.
+    ({"q": "2e battle", "edition": "1E"}, "Your question names 2E, but 1E was searched"),
+    (
+        {"q": "2E's battle", "document": "1e-current-rulings"},
+        "only the chosen document was searched",
+    ),
 ]
 
 

@@ -98,6 +98,18 @@ CASES = [
     ("(1E)", {}),  # a game's name in brackets, nothing else: words to find
     ("1e crew", {"edition": "2E"}),
     ("1e crew", {"document": "demo-rulebook"}),  # a chosen document wins over a named game
+    # A game named but set aside by a chosen game or version; named and chosen alike.
+    ("crew (1E)", {"edition": "2E"}),
+    ("1e crew", {"version": "1"}),
+    ("1e crew", {"edition": "1E"}),
+    # What the name leaves goes with it (query.py: LEFTOVERS).
+    ("2E's crew", {}),
+    ("crew, 1e", {}),
+    ("crew-1e", {}),
+    ("1e - crew", {}),
+    ("crew (1e rules)", {}),
+    ("'2e' crew", {}),
+    ('"wrong type"1e crew', {}),
 ]
 
 
@@ -116,7 +128,8 @@ def test_same_answers_as_the_server(browser, fixture_pack, q, opts):
         server["suggestion"],
     )
     assert _ids(pack) == _ids(server)
-    notes = ("not_in_rules", "read_as", "filters", "edition_from", "query_without_edition")
+    notes = ("not_in_rules", "read_as", "filters", "edition_from", "edition_set_aside")
+    notes += ("query_without_edition",)
     assert [pack[k] for k in notes] == [server[k] for k in notes]
     for mine, theirs in zip(pack["results"], server["results"], strict=True):
         assert list(mine) == list(theirs)  # the same keys in the same order

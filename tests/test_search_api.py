@@ -44,14 +44,12 @@ def test_the_answer_has_the_documented_shape(sc):
         "read_as",
         "filters",
         "edition_from",
+        "edition_set_aside",
         "query_without_edition",
     ]
     assert data["query"] == "dilemma" and data["total"] == 6 and data["suggestion"] is None
-    assert (data["filters"], data["edition_from"], data["query_without_edition"]) == (
-        {},
-        None,
-        None,
-    )
+    assert (data["filters"], data["edition_from"], data["edition_set_aside"]) == ({}, None, None)
+    assert data["query_without_edition"] is None
     for result in data["results"]:
         assert RESULT_KEYS <= set(result)
     first = data["results"][0]

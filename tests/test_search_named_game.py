@@ -23,6 +23,10 @@ from judgekit.web.context import current_search
 from .conftest import DATA, BlockedRequests, guarded_context, wait_until
 
 VOCAB = DATA / "search" / "vocab"
+WHOLE = (
+    "document.querySelector('#search-results .search-summary q')?.textContent === '2e battle'"
+    " && !!document.querySelector('#search-results .search-summary a')"
+)
 SUMMARY = re.compile(r'<p class="search-summary" role="status">(.*?)\s*</p>', re.S)
 
 
@@ -112,7 +116,8 @@ def test_a_named_game_is_echoed_as_the_game_searched_and_marked_as_from_the_ques
 
 def test_a_chosen_game_wins_and_is_no_named_one(nc):
     data = answer(nc, q="1e stopped ship", edition="2E")
-    assert named(data) == ({"edition": "2E"}, "filter", None)
+    # The words without the name: what the link to the game set aside searches.
+    assert named(data) == ({"edition": "2E"}, "filter", "stopped ship")
     assert {r["edition"] for r in data["results"]} == {"2E"}
     # The same game chosen and named: chosen.
     assert named(answer(nc, q="2e stopped ship", edition="2e")) == (
@@ -127,7 +132,7 @@ def test_a_chosen_document_or_version_wins_over_a_named_game(nc, chosen):
     # The document or version chosen belongs to one game: "1e" there names no other game to
     # look in (it found nothing before), and is no word to look for.
     data = answer(nc, q="1e stopped ship", **chosen)
-    assert named(data) == (chosen, None, None)
+    assert named(data) == (chosen, None, "stopped ship")
     assert data["total"] == answer(nc, q="stopped ship", **chosen)["total"] > 0
 
 
@@ -274,7 +279,8 @@ def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
             with page.expect_navigation():
                 box.press("Enter")
         line = page.locator("#search-results .search-summary")
-        wait_until(page, "!!document.querySelector('#search-results .search-summary a')")
+        # The answer to the whole question: one to "2e battl", as typed, has the link too.
+        wait_until(page, WHOLE)
         assert line.inner_text().startswith(f"{total} results for 2e battle")
         assert line.inner_text().endswith(
             " in 2E only (named in your question; search both games)."

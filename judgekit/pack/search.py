@@ -203,6 +203,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "number_cue": query.NUMBER_CUE.pattern,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "left_by_name": query.LEFT_BY_NAME.pattern,
+            "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,

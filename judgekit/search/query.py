@@ -71,8 +71,24 @@ EDITION_NAMES = (
 )
 
 
-# What a game's name leaves when it goes: "(1E)", "2nd ed.", "Second Edition: ...".
-LEFT_BY_NAME = re.compile(r"[.,:;!?()\[\]-]+")
+# What a game's name leaves when it goes: "(1E)", "2nd ed.", "Second Edition: ...", "'2e'".
+LEFT_BY_NAME = re.compile(r"[.,:;!?()\[\]{}'‘’–—-]+")
+
+# Where the name was (a NUL each), what it leaves next to it goes too; never a word, nor a
+# bracket or quote that still encloses words: "2E's battle", "battle, 2e", "2e-battle", "(2e)",
+# "(2e rules)" keeps "(rules)". Rules applied in turn until none changes the question; each
+# makes it shorter. Python's replacement syntax (the pack's settings turn \1 into $1).
+_SEP = r"[.,:;!?–—-]"
+LEFTOVERS = (
+    (r"\x00['’]s(?![A-Za-z0-9])", "\x00"),  # a possessive: "2E's rules"
+    (rf"{_SEP}+\x00|\x00{_SEP}+", "\x00"),  # touching: "2e?", "2e-battle", "battle-2e"
+    (r"[(\[{‘][ \x00]*\x00[ \x00]*[)\]}’]|(?<![^ \x00])'[ \x00]*\x00[ \x00]*'", "\x00"),  # "(2e)"
+    (r"[,;:–—-]+ +\x00", "\x00"),  # ending the word before: "battle, 2e"
+    (rf"\x00 +{_SEP}+(?= |$)", "\x00"),  # standing after: "2e - battle", "2e : battle"
+    (r"([(\[{‘]) *\x00+ *|(^| )(['\"])\x00+ *", "\\1\\2\\3"),  # "(2e rules)": "(rules)"
+    (r" *\x00+ *([)\]}’])| *\x00+(['\"])(?= |$)", "\\1\\2"),  # "(rules 2e)": "(rules)"
+)
+_LEFTOVERS = tuple((re.compile(pattern), repl) for pattern, repl in LEFTOVERS)
 
 
 def strip_edition(query: str) -> tuple[str, str | None]:
@@ -118,7 +134,14 @@ def without_edition(typed: str, before: str, after: str) -> str:
     """The question as typed without the game's name that strip_edition blanked (``before`` and
     ``after``: what it was given and gave back), and without words of punctuation alone left by
     it: what searches both games for the same words. The query is clean: one space between words."""
-    kept = "".join(" " if b != a else c for c, b, a in zip(typed, before, after, strict=True))
+    kept = "".join("\x00" if b != a else c for c, b, a in zip(typed, before, after, strict=True))
+    changed = True
+    while changed:  # bounded: each change makes kept shorter
+        changed = False
+        for pattern, repl in _LEFTOVERS:
+            kept, count = pattern.subn(repl, kept)
+            changed = changed or count > 0
+    kept = kept.replace("\x00", " ")
     return " ".join(w for w in kept.split(" ") if w and not LEFT_BY_NAME.fullmatch(w))
 
 

@@ -15,7 +15,7 @@ from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
-from judgekit.search.query import version_names
+from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
 from judgekit.search.snippets import snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.vocabulary import load_vocabulary
@@ -183,6 +183,7 @@ class SearchService:
         """The JSON dict of an outcome (the page renders this same dict)."""
         named = outcome.named_edition
         filters = dict(parsed.filters.__dict__, edition=parsed.filters.edition or named)
+        aside, unnamed = self._set_aside(parsed)
         return {
             "query": parsed.q.strip(),
             "total": outcome.total,
@@ -193,7 +194,31 @@ class SearchService:
             # The game searched, chosen (a parameter) or named in the question ("2e battle").
             "filters": {k: v for k, v in filters.items() if v},
             "edition_from": "question" if named else "filter" if filters["edition"] else None,
-            "query_without_edition": outcome.without_edition if named else None,
+            # The game named in the question when a chosen one kept the search to another.
+            "edition_set_aside": aside,
+            "query_without_edition": outcome.without_edition if named else unnamed or None,
+        }
+
+    def _set_aside(self, parsed: SearchParams) -> tuple[str | None, str]:
+        """The game the question names if the search kept to another game, document or version
+        (chosen: they win), with the question without that name; else (None, "")."""
+        typed, chosen = parsed.q, parsed.filters
+        if not (chosen.edition or chosen.document or chosen.version):
+            return None, ""  # the named game, if any, was searched
+        blanked, _ = strip_versions(typed, self.index.versions)  # as the index reads it
+        stripped, named = strip_edition(blanked)
+        if named is None or named in self._editions(chosen):
+            return None, ""
+        return named, without_edition(typed, blanked, stripped)
+
+    def _editions(self, chosen: Filters) -> set[str]:
+        """The games a chosen game, document or version keeps the search to."""
+        return {
+            doc.edition
+            for doc in self.lib.corpus.held()
+            if chosen.edition in (None, doc.edition)
+            and chosen.document in (None, doc.id)
+            and (chosen.version is None or doc.version(chosen.version) is not None)
         }
 
     def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:

@@ -106,6 +106,7 @@
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
     D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
     D.leftByNameAll = new RegExp(D.settings.left_by_name, "g");
+    D.leftovers = D.settings.leftovers.map(function (l) { return [new RegExp(l[0], "g"), l[1]]; });
     D.numberCue = new RegExp(D.settings.number_cue, "i");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
@@ -463,8 +464,9 @@
     return {query: stripped, edition: named[0]};
   }
   function withoutEdition(typed, before, after) {   // query.py: without_edition
-    var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : " "; }).join("");
-    return kept.split(" ").filter(function (w) { return w && !D.leftByName.test(w); }).join(" ");
+    var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : "\u0000"; }).join(""), was;
+    do { was = kept; D.leftovers.forEach(function (l) { kept = kept.replace(l[0], l[1]); }); } while (kept !== was);
+    return kept.replace(/\u0000/g, " ").split(" ").filter(function (w) { return w && !D.leftByName.test(w); }).join(" ");
   }
   function leanOf(seq) {
     var votes = {"2E": 0, "1E": 0};
@@ -835,6 +837,10 @@
     var named = stripEdition(query), before = query;
     query = named.query;
     // A game named in the question ("2e battle") is where to look, as the judge's choice.
+    var chosen = {document: filters.document, version: filters.version, edition: filters.edition};
+    // service.py: _set_aside: the game named when the one chosen kept the search to another.
+    var aside = named.edition && (chosen.document || chosen.version || chosen.edition) &&
+      !D.items.some(function (it, i) { return it.edition === named.edition && allowed(i, chosen); }) ? named.edition : null;
     if (filters.edition || filters.document || filters.version) named.edition = null;   // the judge chose
     if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
     var plan = planOf(query, filters.edition, fuzzy);
@@ -845,7 +851,7 @@
     plan.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     plan.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
     var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: plan.unknown, readAs: plan.readAs,
-               named: named.edition, unnamed: named.edition ? withoutEdition(typed, before, query) : null};
+               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
     if (!wanted.size) return out;
     var acc = accumulate(plan.all, filters);
     var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
@@ -879,7 +885,7 @@
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
-      edition_from: found.named ? "question" : filters.edition ? "filter" : null, query_without_edition: found.unnamed
+      edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed
     };
   }
 
@@ -948,7 +954,14 @@
     return words.filter(function (w, i) { return words.indexOf(w) === i; }).map(function (w) { return "<q>" + escapeHtml(w) + "</q>"; }).join(", ");
   }
   function notesHTML(data, kept) {
-    var out = "", where = elsewhereOf(data);
+    var out = "", where = elsewhereOf(data), aside = data.edition_set_aside, f = data.filters;
+    if (aside) {   // templates/search/_results.html: the pack remembers no game
+      var keep = {};
+      ["kind", "all_versions"].forEach(function (k) { if (kept[k]) keep[k] = kept[k]; });
+      out += '<p class="search-set-aside" role="status">Your question names ' + escapeHtml(aside) + ", but" + (f.edition ? " " + escapeHtml(f.edition) +
+        " was searched (the game chosen)" : " only the chosen " + (f.version ? "version" : "document") + " was searched") + ": " +
+        pageLink("search " + aside + " instead", data.query_without_edition, Object.assign(keep, {edition: aside})) + ".</p>";
+    }
     if (where && !data.total && where.other_total) {
       out += '<p class="search-elsewhere">' + escapeHtml(where.other_title) + " has " + where.other_total + " result" + (where.other_total !== 1 ? "s" : "") + ": " +
         pageLink("search " + where.other_title + " instead", data.query, {edition: where.other}) + ".</p>";

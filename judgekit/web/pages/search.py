@@ -97,6 +97,14 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
         # games" link searches the words without the name, or edition=both would let the named
         # game apply and give that game only.
         "unnamed": unnamed(params.get("q", "")),
+        # The link to a game the question named but a chosen one set aside: that game, whatever
+        # this device remembers, with the URL's kind and all_versions (a document or version
+        # chosen is the other game's).
+        "aside_params": {
+            name: value
+            for name in ("kind", "all_versions")
+            if (value := request.args.get(name, "").strip()) not in ("", "0")
+        },
         "from_cookie": judging() is not None
         and not any(
             request.args.get(name, "").strip() for name in ("edition", "document", "version")

@@ -1,0 +1,284 @@
+"""A game named in the question that a chosen game, document or version set aside ("2e battle"
+with 1E remembered) is said in the answer (edition_set_aside), on the results page with one link
+to the named game, and by the CLI; the question without the name keeps no punctuation the name
+left (issue #11). The fixture corpus tests/data/search/vocab (2E "game", 1E "rul") and the real
+corpus; the pack's copy: tests/test_pack_search.py and tests/test_pack_results.py."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from judgekit import create_app
+from judgekit.cli import main
+from judgekit.search.choice import COOKIE
+from judgekit.search.query import unnamed
+
+from .conftest import BlockedRequests, guarded_context, wait_until
+from .test_search_named_game import VOCAB, answer, editions, summary
+
+ANSWERED = (
+    "document.querySelector('#search-results .search-summary q')?.textContent === '2e battle'"
+    " && !!document.querySelector('#search-results .search-set-aside a')"
+)
+ASIDE = re.compile(r'<p class="search-set-aside" role="status">(.*?)</p>', re.S)
+
+
+@pytest.fixture(scope="module")
+def aside_app():
+    return create_app({"TESTING": True, "CORPUS_DIR": str(VOCAB), "SEARCH_CACHE_DIR": ""})
+
+
+@pytest.fixture()
+def nc(aside_app):
+    return aside_app.test_client()
+
+
+def aside_of(data: dict) -> tuple:
+    return data["edition_set_aside"], data["query_without_edition"]
+
+
+def aside_line(body: str) -> str:
+    found = ASIDE.search(body)
+    assert found, body
+    return found.group(1)
+
+
+def aside_link(body: str) -> str:
+    found = re.search(r'<a href="([^"]*)">search \wE instead</a>', aside_line(body))
+    assert found, aside_line(body)
+    return html.unescape(found.group(1))
+
+
+# -- the question without the game's name: nothing the name left --------------------------------
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("2E's battle", "battle"),
+        ("2e’s battle", "battle"),
+        ("battle 2e's", "battle"),
+        ("battle, 2e", "battle"),
+        ("battle; 2e", "battle"),
+        ("battle 2e.", "battle"),
+        ("battle 2e...", "battle"),
+        ("in 2e, how many", "in how many"),
+        ("2e: battle", "battle"),
+        ("2e-battle", "battle"),
+        ("battle-2e", "battle"),
+        ("battle -2e", "battle"),
+        ("2e - battle", "battle"),
+        ("battle – 2e", "battle"),
+        ("battle—2e", "battle"),
+        ("(2e) battle", "battle"),
+        ("[2e] battle", "battle"),
+        ("{2e} battle", "battle"),
+        ("'2e' battle", "battle"),
+        ("‘2e’ battle", "battle"),
+        ("x (2e) (y)", "x (y)"),
+        # Brackets and quotes that still enclose words stay, closed up on them.
+        ("battle (2e rules)", "battle (rules)"),
+        ("battle (rules 2e)", "battle (rules)"),
+        ("battle (rules 2e )", "battle (rules)"),
+        ("the '2e rules' x", "the 'rules' x"),
+        ("'rules 2e' x", "'rules' x"),
+        ('"stopped ship" 2e', '"stopped ship"'),
+        ('"stopped ship"2e battle', '"stopped ship" battle'),
+        ('1e "2nd ed" stopped', '"2nd ed" stopped'),
+        # Punctuation that is the judge's, away from the name, stays; so does every word.
+        ("double-check 2e battle", "double-check battle"),
+        ("e.g. 2e battle", "e.g. battle"),
+        ("2e battle's cost", "battle's cost"),
+        ("how many dilemmas in 2e?", "how many dilemmas in"),
+    ],
+)
+def test_the_question_without_the_name_keeps_nothing_it_left(typed, expected):
+    assert unnamed(typed) == expected
+
+
+# -- the answer ------------------------------------------------------------------------------------
+def test_a_chosen_game_other_than_the_named_one_sets_it_aside(nc):
+    data = answer(nc, q="1e stopped ship", edition="2E")
+    assert aside_of(data) == ("1E", "stopped ship")
+    assert data["filters"] == {"edition": "2E"} and data["edition_from"] == "filter"
+    assert {r["edition"] for r in data["results"]} == {"2E"}
+    assert aside_of(answer(nc, q="stopped ship (2E)", edition="1e")) == ("2E", "stopped ship")
+
+
+def test_the_game_named_and_chosen_sets_nothing_aside(nc):
+    assert aside_of(answer(nc, q="2e stopped ship", edition="2E")) == (None, None)
+    assert aside_of(answer(nc, q="2e stopped ship", document="game")) == (None, None)
+
+
+def test_no_game_named_sets_nothing_aside(nc):
+    assert aside_of(answer(nc, q="stopped ship", edition="1E")) == (None, None)
+    assert aside_of(answer(nc, q="stopped ship")) == (None, None)
+    assert aside_of(answer(nc, q="")) == (None, None)
+    # Named and nothing chosen: the named game is searched, nothing set aside.
+    assert aside_of(answer(nc, q="1e stopped ship")) == (None, "stopped ship")
+    # Only the name, or both games named: no game named.
+    assert aside_of(answer(nc, q="second edition", edition="1E")) == (None, None)
+    assert aside_of(answer(nc, q="1e vs 2e stopped", edition="1E")) == (None, None)
+
+
+@pytest.mark.parametrize(
+    "chosen", [{"document": "game"}, {"version": "2"}, {"document": "game", "version": "2"}]
+)
+def test_a_chosen_document_or_version_of_the_other_game_sets_the_named_one_aside(nc, chosen):
+    data = answer(nc, q="1e stopped ship", **chosen)
+    assert aside_of(data) == ("1E", "stopped ship")
+    assert data["filters"] == chosen and data["edition_from"] is None
+
+
+# -- the results page ----------------------------------------------------------------------------
+def test_the_page_says_the_remembered_game_set_the_named_one_aside(nc):
+    nc.set_cookie(COOKIE, "2E")
+    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    assert editions(body) == {"2E"}
+    assert aside_line(body) == (
+        "Your question names 1E, but 2E was searched (remembered on this device): "
+        '<a href="/search?q=stopped+ship&amp;edition=1E">search 1E instead</a>.'
+    )
+    # The link names the game: the remembered 2E does not come back over it.
+    there = nc.get(aside_link(body)).get_data(as_text=True)
+    assert editions(there) == {"1E"}
+    assert answer(nc, q="stopped ship", edition="1E")["total"] == int(
+        re.search(r'data-total="(\d+)"', there).group(1)
+    )
+    assert "search-set-aside" not in there
+    # A remembered version (2E v2) is the game remembered too.
+    nc.set_cookie(COOKIE, "2E:2")
+    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    assert aside_line(body).startswith("Your question names 1E, but 2E was searched (remembered")
+
+
+def test_the_page_says_a_game_document_or_version_chosen_set_it_aside(nc):
+    body = nc.get("/search?q=1e+stopped+ship&edition=2E").get_data(as_text=True)
+    assert aside_line(body) == (
+        "Your question names 1E, but 2E was searched (the game chosen): "
+        '<a href="/search?q=stopped+ship&amp;edition=1E">search 1E instead</a>.'
+    )
+    # The kind and every version stay; the document or version chosen (the other game's) goes.
+    body = nc.get("/search?q=1e+stopped+ship&document=game&kind=section").get_data(as_text=True)
+    assert aside_line(body) == (
+        "Your question names 1E, but only the chosen document was searched: "
+        '<a href="/search?q=stopped+ship&amp;kind=section&amp;edition=1E">search 1E instead</a>.'
+    )
+    body = nc.get("/search?q=1e+stopped+ship&version=2&all_versions=1").get_data(as_text=True)
+    assert aside_line(body) == (
+        "Your question names 1E, but only the chosen version was searched: "
+        '<a href="/search?q=stopped+ship&amp;all_versions=1&amp;edition=1E">search 1E instead</a>.'
+    )
+    assert editions(nc.get(aside_link(body)).get_data(as_text=True)) == {"1E"}
+
+
+def test_nothing_set_aside_no_line(nc):
+    for url in (
+        "/search?q=2e+stopped+ship&edition=2E",
+        "/search?q=1e+stopped+ship",
+        "/search?q=stopped+ship&edition=1E",
+    ):
+        assert "search-set-aside" not in nc.get(url).get_data(as_text=True), url
+
+
+def test_the_live_results_fragment_says_it_too(nc):
+    fragment = nc.get("/search/results?q=1e+stopped+ship&edition=2E&compact=1").get_data(
+        as_text=True
+    )
+    assert aside_line(fragment) == (
+        "Your question names 1E, but 2E was searched (the game chosen): "
+        '<a href="/search?q=stopped+ship&amp;edition=1E">search 1E instead</a>.'
+    )
+
+
+def test_the_line_is_escaped(nc):
+    body = nc.get(
+        "/search", query_string={"q": '1e <img src=x> "a&b" stopped', "edition": "2E"}
+    ).get_data(as_text=True)
+    assert "<img" not in body.split('id="search-results"', 1)[1]
+    assert aside_line(body) == (
+        "Your question names 1E, but 2E was searched (the game chosen): "
+        '<a href="/search?q=%3Cimg+src%3Dx%3E+%22a%26b%22+stopped&amp;edition=1E">'
+        "search 1E instead</a>."
+    )
+
+
+def test_on_the_real_corpus_2e_battle_with_1e_remembered(client):
+    client.set_cookie(COOKIE, "1E")
+    body = client.get("/search?q=2e+battle").get_data(as_text=True)
+    assert editions(body) == {"1E"}
+    assert aside_line(body) == (
+        "Your question names 2E, but 1E was searched (remembered on this device): "
+        '<a href="/search?q=battle&amp;edition=2E">search 2E instead</a>.'
+    )
+    there = client.get(aside_link(body)).get_data(as_text=True)
+    assert editions(there) == {"2E"}
+    total = client.get("/api/search?q=2e+battle").get_json()["total"]
+    assert summary(there).startswith(f"{total} results for <q>battle</q>")
+
+
+# -- the command line ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("chosen", "line"),
+    [
+        (
+            ["--edition", "2e"],
+            "your question names 1E, but 2E was searched (--edition);"
+            " for 1E: judgekit search --edition 1E 'stopped ship'",
+        ),
+        (
+            ["--document", "game"],
+            "your question names 1E, but only the chosen document was searched;"
+            " for 1E: judgekit search --edition 1E 'stopped ship'",
+        ),
+    ],
+)
+def test_the_command_line_says_it_too(capsys, monkeypatch, chosen, line):
+    monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
+    assert main(["--root", str(VOCAB), "search", *chosen, "1e stopped ship", "--limit", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["4 result(s) for '1e stopped ship', showing 1", line]
+    # Named and chosen alike: no such line.
+    assert main(["--root", str(VOCAB), "search", "--edition", "1E", "1e stopped ship"]) == 0
+    assert "your question names" not in capsys.readouterr().out
+
+
+# -- a phone -------------------------------------------------------------------------------------
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False])
+def test_on_a_phone_with_1e_remembered_one_tap_searches_the_game_named(
+    browser, live_server, client, javascript
+):
+    off_host = BlockedRequests()
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
+        page = context.new_page()
+        page.goto(f"{live_server}/search/edition?choice=1E&next=/search")  # remember 1E
+        box = page.locator("#q")
+        if javascript:
+            box.press_sequentially("2e battle", delay=20)  # the live results, as typed
+        else:
+            box.fill("2e battle")
+            with page.expect_navigation():
+                box.press("Enter")
+        # The answer to the whole question: one to "2e battl", as typed, has the line too.
+        wait_until(page, ANSWERED)
+        line = page.locator("#search-results .search-set-aside")
+        assert line.inner_text() == (
+            "Your question names 2E, but 1E was searched (remembered on this device):"
+            " search 2E instead."
+        )
+        assert page.locator("#search-results .result .badge-ed.ed-2E").count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        link = line.locator("a", has_text="search 2E instead")
+        assert link.is_visible()
+        with page.expect_navigation():
+            link.tap()
+        assert parse_qs(urlsplit(page.url).query) == {"q": ["battle"], "edition": ["2E"]}
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        assert page.locator("#search-results .result .badge-ed.ed-2E").count() > 0
+        assert page.locator("#search-results .result .badge-ed.ed-1E").count() == 0
+        assert page.locator("#search-results .search-set-aside").count() == 0
+    assert off_host.urls == []
