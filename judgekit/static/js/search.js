@@ -17,6 +17,7 @@
   var asked = 0;       // the number of the latest request; older answers are dropped
   var controller = null;
   var active = -1;
+  var shownFor = null;   // the question whose results the list holds
 
   if (drop && !page) {
     box.setAttribute("role", "combobox");
@@ -59,6 +60,23 @@
     if (!show) setActive(-1);
   }
 
+  // Elsewhere than /search the question is kept in this history entry's state, not in the
+  // address (a rule page's address is its citation): Back, Forward and a reload show it again.
+  var KEY = "judgekitSearch";
+  function remember(shown) {
+    var state = {};
+    var old = history.state;
+    if (old && typeof old === "object") Object.keys(old).forEach(function (k) { state[k] = old[k]; });
+    if (shown) state[KEY] = shown; else delete state[KEY];
+    // Safari refuses too many calls in a short time: the question is then not kept, nothing else.
+    try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
+  }
+  function closed() {
+    open(false);
+    var kept = history.state && history.state[KEY];
+    if (kept && kept.open) remember({q: kept.q, fields: kept.fields, open: false});
+  }
+
   function render(html) {
     target.innerHTML = html;
     active = -1;
@@ -70,8 +88,10 @@
 
   function update() {
     var query = box.value;
-    if (!page && query.trim() === "") { open(false); return; }
+    if (!page && query.trim() === "") { open(false); remember(null); return; }
     var number = ++asked;
+    var fields = [];
+    new FormData(form).forEach(function (value, key) { if (key !== "q") fields.push([key, value]); });
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
     var url = form.getAttribute("action") + "/results?" + params(false).toString();
@@ -80,11 +100,13 @@
     function show(html) {
       if (number !== asked) return;
       render(html);
+      shownFor = query;
       if (page) {
         var shown = form.getAttribute("action") + "?" + params(true).toString();
         history.replaceState(null, "", shown);
       } else {
         open(true);
+        remember({q: query, fields: fields, open: true});
       }
     }
     // The pack may answer before its snippets have come: then it shows the whole answer too.
@@ -136,16 +158,36 @@
     } else if (ev.key === "Escape") {
       // The first Escape closes the list (a search input would also clear its text).
       if (active >= 0) { ev.preventDefault(); setActive(-1); }
-      else if (drop && !page && !drop.hidden) { ev.preventDefault(); open(false); }
+      else if (drop && !page && !drop.hidden) { ev.preventDefault(); closed(); }
     }
   });
 
+  // The question kept for this entry, back in the box; its results again if the list was open.
+  // A box that holds it already (restored by the browser, or the page kept whole by the
+  // back-forward cache) is not written twice, and results it still shows are not asked again.
+  function restore() {
+    var kept = history.state && history.state[KEY];
+    if (!kept || typeof kept.q !== "string") return;
+    if (box.value !== "" && box.value !== kept.q) { later(); return; }  // typed since: answer it
+    box.value = kept.q;
+    (kept.fields || []).forEach(function (pair) {
+      var field = form.elements[pair[0]];
+      if (field && "value" in field) field.value = pair[1];
+    });
+    if (!kept.open) { open(false); return; }
+    if (shownFor === kept.q && target.innerHTML !== "") open(true); else update();
+  }
+
   if (drop && !page) {
     document.addEventListener("click", function (ev) {
-      if (!form.contains(ev.target)) open(false);
+      if (!form.contains(ev.target)) closed();
     });
     box.addEventListener("focus", function () {
-      if (box.value.trim() !== "" && items().length) open(true);
+      if (box.value.trim() === "") return;
+      if (shownFor !== box.value) later();  // a question put back closed: its results now
+      else if (items().length) open(true);
     });
+    restore();
+    window.addEventListener("pageshow", function (ev) { if (ev.persisted) restore(); });
   }
 })();
