@@ -18,6 +18,7 @@
   var controller = null;
   var active = -1;
   var shownFor = null;   // the question whose results the list holds
+  var KEY = "judgekitSearch";   // its place in history.state (elsewhere than /search)
 
   if (drop && !page) {
     box.setAttribute("role", "combobox");
@@ -58,11 +59,13 @@
     drop.hidden = !show;
     box.setAttribute("aria-expanded", show ? "true" : "false");
     if (!show) setActive(-1);
+    // Back shows the list as the judge left it: open, or closed (Escape, a tap elsewhere).
+    var kept = history.state && history.state[KEY];
+    if (kept && kept.open !== show) remember({q: kept.q, fields: kept.fields, open: show});
   }
 
   // Elsewhere than /search the question is kept in this history entry's state, not in the
   // address (a rule page's address is its citation): Back, Forward and a reload show it again.
-  var KEY = "judgekitSearch";
   function remember(shown) {
     var state = {};
     var old = history.state;
@@ -70,11 +73,6 @@
     if (shown) state[KEY] = shown; else delete state[KEY];
     // Safari refuses too many calls in a short time: the question is then not kept, nothing else.
     try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
-  }
-  function closed() {
-    open(false);
-    var kept = history.state && history.state[KEY];
-    if (kept && kept.open) remember({q: kept.q, fields: kept.fields, open: false});
   }
 
   function render(html) {
@@ -90,8 +88,12 @@
     var query = box.value;
     if (!page && query.trim() === "") { open(false); remember(null); return; }
     var number = ++asked;
-    var fields = [];
-    new FormData(form).forEach(function (value, key) { if (key !== "q") fields.push([key, value]); });
+    if (!page) {
+      // Kept as it is asked: Back before its answer came (a tap on an earlier one) asks it again.
+      var fields = [];
+      new FormData(form).forEach(function (value, key) { if (key !== "q") fields.push([key, value]); });
+      remember({q: query, fields: fields, open: true});
+    }
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
     var url = form.getAttribute("action") + "/results?" + params(false).toString();
@@ -106,7 +108,6 @@
         history.replaceState(null, "", shown);
       } else {
         open(true);
-        remember({q: query, fields: fields, open: true});
       }
     }
     // The pack may answer before its snippets have come: then it shows the whole answer too.
@@ -158,7 +159,7 @@
     } else if (ev.key === "Escape") {
       // The first Escape closes the list (a search input would also clear its text).
       if (active >= 0) { ev.preventDefault(); setActive(-1); }
-      else if (drop && !page && !drop.hidden) { ev.preventDefault(); closed(); }
+      else if (drop && !page && !drop.hidden) { ev.preventDefault(); open(false); }
     }
   });
 
@@ -180,7 +181,7 @@
 
   if (drop && !page) {
     document.addEventListener("click", function (ev) {
-      if (!form.contains(ev.target)) closed();
+      if (!form.contains(ev.target)) open(false);
     });
     box.addEventListener("focus", function () {
       if (box.value.trim() === "") return;
