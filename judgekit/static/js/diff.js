@@ -63,7 +63,7 @@
       if (name) name.textContent = kind;
     });
     if (href && window.history && window.history.replaceState) {
-      window.history.replaceState(null, "", href);
+      window.history.replaceState(window.history.state, "", href);  // keeps search.js's question
     }
   }
 

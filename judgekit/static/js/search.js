@@ -17,6 +17,8 @@
   var asked = 0;       // the number of the latest request; older answers are dropped
   var controller = null;
   var active = -1;
+  var shownFor = null;   // the question whose results the list holds
+  var KEY = "judgekitSearch";   // its place in history.state (elsewhere than /search)
 
   if (drop && !page) {
     box.setAttribute("role", "combobox");
@@ -57,6 +59,20 @@
     drop.hidden = !show;
     box.setAttribute("aria-expanded", show ? "true" : "false");
     if (!show) setActive(-1);
+    // Back shows the list as the judge left it: open, or closed (Escape, a tap elsewhere).
+    var kept = history.state && history.state[KEY];
+    if (kept && kept.open !== show) remember({q: kept.q, fields: kept.fields, open: show});
+  }
+
+  // Elsewhere than /search the question is kept in this history entry's state, not in the
+  // address (a rule page's address is its citation): Back, Forward and a reload show it again.
+  function remember(shown) {
+    var state = {};
+    var old = history.state;
+    if (old && typeof old === "object") Object.keys(old).forEach(function (k) { state[k] = old[k]; });
+    if (shown) state[KEY] = shown; else delete state[KEY];
+    // Safari refuses too many calls in a short time: the question is then not kept, nothing else.
+    try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
   }
 
   function render(html) {
@@ -70,8 +86,14 @@
 
   function update() {
     var query = box.value;
-    if (!page && query.trim() === "") { open(false); return; }
+    if (!page && query.trim() === "") { open(false); remember(null); return; }
     var number = ++asked;
+    if (!page) {
+      // Kept as it is asked: Back before its answer came (a tap on an earlier one) asks it again.
+      var fields = [];
+      new FormData(form).forEach(function (value, key) { if (key !== "q") fields.push([key, value]); });
+      remember({q: query, fields: fields, open: true});
+    }
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
     var url = form.getAttribute("action") + "/results?" + params(false).toString();
@@ -80,6 +102,7 @@
     function show(html) {
       if (number !== asked) return;
       render(html);
+      shownFor = query;
       if (page) {
         var shown = form.getAttribute("action") + "?" + params(true).toString();
         history.replaceState(null, "", shown);
@@ -140,12 +163,32 @@
     }
   });
 
+  // The question kept for this entry, back in the box; its results again if the list was open.
+  // A box that holds it already (restored by the browser, or the page kept whole by the
+  // back-forward cache) is not written twice, and results it still shows are not asked again.
+  function restore() {
+    var kept = history.state && history.state[KEY];
+    if (!kept || typeof kept.q !== "string") return;
+    if (box.value !== "" && box.value !== kept.q) { later(); return; }  // typed since: answer it
+    box.value = kept.q;
+    (kept.fields || []).forEach(function (pair) {
+      var field = form.elements[pair[0]];
+      if (field && "value" in field) field.value = pair[1];
+    });
+    if (!kept.open) { open(false); return; }
+    if (shownFor === kept.q && target.innerHTML !== "") open(true); else update();
+  }
+
   if (drop && !page) {
     document.addEventListener("click", function (ev) {
       if (!form.contains(ev.target)) open(false);
     });
     box.addEventListener("focus", function () {
-      if (box.value.trim() !== "" && items().length) open(true);
+      if (box.value.trim() === "") return;
+      if (shownFor !== box.value) later();  // a question put back closed: its results now
+      else if (items().length) open(true);
     });
+    restore();
+    window.addEventListener("pageshow", function (ev) { if (ev.persisted) restore(); });
   }
 })();

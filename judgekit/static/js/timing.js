@@ -66,7 +66,7 @@
         .then(function (r) { return r.text(); })
         .then(function (html) {
           swap(new DOMParser().parseFromString(html, "text/html"));
-          history.replaceState(null, "", url + "#calc");
+          history.replaceState(history.state, "", url + "#calc");  // keeps search.js's question
         })
         .catch(function () { form.removeAttribute("aria-busy"); form.submit(); });
     });
