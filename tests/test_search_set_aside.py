@@ -60,6 +60,8 @@ def aside_link(body: str) -> str:
         ("2E's battle", "battle"),
         ("2e’s battle", "battle"),
         ("battle 2e's", "battle"),
+        ("(2e)'s battle", "battle"),
+        ("(2e)’s battle", "battle"),  # a phone's apostrophe: the possessive, not a closing quote
         ("battle, 2e", "battle"),
         ("battle; 2e", "battle"),
         ("battle 2e.", "battle"),
@@ -120,6 +122,8 @@ def test_no_game_named_sets_nothing_aside(nc):
     assert aside_of(answer(nc, q="1e stopped ship")) == (None, "stopped ship")
     # Only the name, or both games named: no game named.
     assert aside_of(answer(nc, q="second edition", edition="1E")) == (None, None)
+    # The name with only its possessive is words to find too: no line linking an empty search.
+    assert aside_of(answer(nc, q="2e's", edition="1E")) == (None, None)
     assert aside_of(answer(nc, q="1e vs 2e stopped", edition="1E")) == (None, None)
 
 
