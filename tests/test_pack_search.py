@@ -110,6 +110,7 @@ CASES = [
     ("crew-1e", {}),
     ("1e - crew", {}),
     ("crew (1e rules)", {}),
+    ("crew (1e - rules)", {}),
     ("'2e' crew", {}),
     ('"wrong type"1e crew', {}),
 ]

@@ -84,6 +84,7 @@ def aside_link(body: str) -> str:
         ("battle (2e rules)", "battle (rules)"),
         ("battle (rules 2e)", "battle (rules)"),
         ("battle (rules 2e )", "battle (rules)"),
+        ("battle (2e - rules)", "battle (rules)"),  # the dash after the name goes with it
         ("the '2e rules' x", "the 'rules' x"),
         ("'rules 2e' x", "'rules' x"),
         ('"stopped ship" 2e', '"stopped ship"'),
