@@ -291,6 +291,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _set_aside_line(result: dict, args: argparse.Namespace) -> str:
+    """As the results page says it: the game chosen won over the one named; the command for it
+    (keeping --kind and --all-versions, as the page's link keeps them)."""
+    aside, kept = result["edition_set_aside"], result["filters"]
+    searched = (
+        f"{kept['edition']} was searched (--edition)"
+        if kept.get("edition")
+        else f"only the chosen {'version' if kept.get('version') else 'document'} was searched"
+    )
+    command = ["judgekit", "search", "--edition", aside]
+    command += ["--kind", args.kind] if args.kind else []
+    command += ["--all-versions"] if args.all_versions else []
+    question = result["query_without_edition"]
+    # "--" ends the options, or a question starting with a dash would be read as one.
+    command += ["--", question] if question.startswith("-") else [question]
+    return f"your question names {aside}, but {searched}; for {aside}: {shlex.join(command)}"
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     """Search from the terminal; --json prints what /api/search returns."""
     from judgekit.search.service import SearchParamError, run_search
@@ -322,19 +340,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             f" for both games search {result['query_without_edition']!r})"
         )
     print(f"{result['total']} result(s) for {result['query']!r}{more}")
-    aside = result.get("edition_set_aside")
-    if aside:  # as the results page says it: the game chosen won over the one named
-        kept = result["filters"]
-        searched = (
-            f"{kept['edition']} was searched (--edition)"
-            if kept.get("edition")
-            else f"only the chosen {'version' if kept.get('version') else 'document'} was searched"
-        )
-        again = shlex.quote(result["query_without_edition"])
-        print(
-            f"your question names {aside}, but {searched}; for {aside}:"
-            f" judgekit search --edition {aside} {again}"
-        )
+    if result.get("edition_set_aside"):
+        print(_set_aside_line(result, args))
     if result.get("suggestion"):
         print(f"did you mean: {result['suggestion']}")
     for number, hit in enumerate(result["results"], 1):

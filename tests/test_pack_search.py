@@ -96,6 +96,7 @@ CASES = [
     ('"second edition" crew', {}),
     ("crew (1E)", {"kind": "section"}),
     ("(1E)", {}),  # a game's name in brackets, nothing else: words to find
+    ("1E's", {"edition": "2E"}),  # or with its possessive only
     ("1e crew", {"edition": "2E"}),
     ("1e crew", {"document": "demo-rulebook"}),  # a chosen document wins over a named game
     # A game named but set aside by a chosen game or version; named and chosen alike.
@@ -104,10 +105,12 @@ CASES = [
     ("1e crew", {"edition": "1E"}),
     # What the name leaves goes with it (query.py: LEFTOVERS).
     ("2E's crew", {}),
+    ("(2E)’s crew", {"edition": "1E"}),
     ("crew, 1e", {}),
     ("crew-1e", {}),
     ("1e - crew", {}),
     ("crew (1e rules)", {}),
+    ("crew (1e - rules)", {}),
     ("'2e' crew", {}),
     ('"wrong type"1e crew', {}),
 ]

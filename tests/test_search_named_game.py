@@ -74,6 +74,8 @@ def summary(body: str) -> str:
         ("second edition", (None, "")),  # nothing else: words to find
         ("(2e)", (None, "")),  # nor brackets around it: words to find, not an empty search
         ("[1E] ?", (None, "")),
+        ("2e's", (None, "")),  # nor a possessive: the name's "'s" is no word to search
+        ("(2E)’s?", (None, "")),
         ("1e vs 2e stopped", (None, "")),  # both games: neither
     ],
 )

@@ -60,6 +60,8 @@ def aside_link(body: str) -> str:
         ("2E's battle", "battle"),
         ("2e’s battle", "battle"),
         ("battle 2e's", "battle"),
+        ("(2e)'s battle", "battle"),
+        ("(2e)’s battle", "battle"),  # a phone's apostrophe: the possessive, not a closing quote
         ("battle, 2e", "battle"),
         ("battle; 2e", "battle"),
         ("battle 2e.", "battle"),
@@ -82,6 +84,7 @@ def aside_link(body: str) -> str:
         ("battle (2e rules)", "battle (rules)"),
         ("battle (rules 2e)", "battle (rules)"),
         ("battle (rules 2e )", "battle (rules)"),
+        ("battle (2e - rules)", "battle (rules)"),  # the dash after the name goes with it
         ("the '2e rules' x", "the 'rules' x"),
         ("'rules 2e' x", "'rules' x"),
         ('"stopped ship" 2e', '"stopped ship"'),
@@ -120,6 +123,8 @@ def test_no_game_named_sets_nothing_aside(nc):
     assert aside_of(answer(nc, q="1e stopped ship")) == (None, "stopped ship")
     # Only the name, or both games named: no game named.
     assert aside_of(answer(nc, q="second edition", edition="1E")) == (None, None)
+    # The name with only its possessive is words to find too: no line linking an empty search.
+    assert aside_of(answer(nc, q="2e's", edition="1E")) == (None, None)
     assert aside_of(answer(nc, q="1e vs 2e stopped", edition="1E")) == (None, None)
 
 
@@ -233,16 +238,33 @@ def test_on_the_real_corpus_2e_battle_with_1e_remembered(client):
             "your question names 1E, but only the chosen document was searched;"
             " for 1E: judgekit search --edition 1E 'stopped ship'",
         ),
+        # The kind and all versions stay, as on the page; a question starting with a dash is
+        # not taken for an option.
+        (
+            ["--edition", "2E", "--kind", "section", "--all-versions"],
+            "your question names 1E, but 2E was searched (--edition);"
+            " for 1E: judgekit search --edition 1E --kind section --all-versions 'stopped ship'",
+        ),
     ],
 )
 def test_the_command_line_says_it_too(capsys, monkeypatch, chosen, line):
     monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
     assert main(["--root", str(VOCAB), "search", *chosen, "1e stopped ship", "--limit", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[:2] == ["4 result(s) for '1e stopped ship', showing 1", line]
+    assert out[0].endswith(" result(s) for '1e stopped ship', showing 1") and out[1] == line
     # Named and chosen alike: no such line.
     assert main(["--root", str(VOCAB), "search", "--edition", "1E", "1e stopped ship"]) == 0
     assert "your question names" not in capsys.readouterr().out
+
+
+def test_the_command_line_s_command_runs_a_question_starting_with_a_dash(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
+    assert main(["--root", str(VOCAB), "search", "--edition", "2E", "1e -stopped"]) == 0
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.endswith(" for 1E: judgekit search --edition 1E -- -stopped")
+    command = line.split(": judgekit ", 1)[1].split(" ")
+    assert main(["--root", str(VOCAB), *command]) == 0
+    assert capsys.readouterr().out.startswith("2 result(s) for '-stopped'")
 
 
 # -- a phone -------------------------------------------------------------------------------------

@@ -76,8 +76,9 @@ LEFT_BY_NAME = re.compile(r"[.,:;!?()\[\]{}'‘’–—-]+")
 
 # Where the name was (a NUL each), what it leaves next to it goes too; never a word, nor a
 # bracket or quote that still encloses words: "2E's battle", "battle, 2e", "2e-battle", "(2e)",
-# "(2e rules)" keeps "(rules)". Rules applied in turn until none changes the question; each
-# makes it shorter. Python's replacement syntax (the pack's settings turn \1 into $1).
+# "(2e rules)" keeps "(rules)". The first rule that finds something applies, then the rules
+# again from the first, until none does; each change makes the question shorter. Python's
+# replacement syntax (the pack's settings turn \1 into $1).
 _SEP = r"[.,:;!?–—-]"
 LEFTOVERS = (
     (r"\x00['’]s(?![A-Za-z0-9])", "\x00"),  # a possessive: "2E's rules"
@@ -106,8 +107,9 @@ def strip_edition(query: str) -> tuple[str, str | None]:
             return " " * len(m.group())
 
         stripped = pattern.sub(blank, stripped)
-    # Only punctuation left ("2e?", "(2e)"): nothing else, or the search would be empty.
-    if len(named) != 1 or not LEFT_BY_NAME.sub("", stripped).strip():
+    # Only what the name leaves ("2e?", "(2e)", "2e's"): nothing else, or the search would be
+    # empty (or "s").
+    if len(named) != 1 or not without_edition(query, query, stripped):
         return query, None
     return stripped, named.pop()
 
@@ -135,12 +137,11 @@ def without_edition(typed: str, before: str, after: str) -> str:
     ``after``: what it was given and gave back), and without words of punctuation alone left by
     it: what searches both games for the same words. The query is clean: one space between words."""
     kept = "".join("\x00" if b != a else c for c, b, a in zip(typed, before, after, strict=True))
-    changed = True
-    while changed:  # bounded: each change makes kept shorter
-        changed = False
-        for pattern, repl in _LEFTOVERS:
-            kept, count = pattern.subn(repl, kept)
-            changed = changed or count > 0
+    # The first rule that changes it applies, then the rules again from the first: an earlier
+    # rule wins ("(2e)’s": the possessive, not "’" closing a quote). Bounded: each change
+    # makes kept shorter.
+    while rule := next(((p, r) for p, r in _LEFTOVERS if p.search(kept)), None):
+        kept = rule[0].sub(rule[1], kept)
     kept = kept.replace("\x00", " ")
     return " ".join(w for w in kept.split(" ") if w and not LEFT_BY_NAME.fullmatch(w))
 

@@ -105,7 +105,6 @@
     // Compiled once, like the other patterns (a question's search compiles none of its own).
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
     D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
-    D.leftByNameAll = new RegExp(D.settings.left_by_name, "g");
     D.leftovers = D.settings.leftovers.map(function (l) { return [new RegExp(l[0], "g"), l[1]]; });
     D.numberCue = new RegExp(D.settings.number_cue, "i");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
@@ -459,13 +458,14 @@
         return " ".repeat(m.length);
       });
     });
-    // Only punctuation left ("2e?", "(2e)"): nothing else (query.py: LEFT_BY_NAME).
-    if (named.length !== 1 || !stripped.replace(D.leftByNameAll, "").trim()) return {query: query, edition: null};
+    // Only what the name leaves ("2e?", "(2e)", "2e's"): nothing else (query.py: strip_edition).
+    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null};
     return {query: stripped, edition: named[0]};
   }
   function withoutEdition(typed, before, after) {   // query.py: without_edition
-    var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : "\u0000"; }).join(""), was;
-    do { was = kept; D.leftovers.forEach(function (l) { kept = kept.replace(l[0], l[1]); }); } while (kept !== was);
+    var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : "\u0000"; }).join(""), rule;
+    // The first rule that finds something applies, then again from the first (query.py).
+    while ((rule = D.leftovers.find(function (l) { l[0].lastIndex = 0; return l[0].test(kept); }))) kept = kept.replace(rule[0], rule[1]);
     return kept.replace(/\u0000/g, " ").split(" ").filter(function (w) { return w && !D.leftByName.test(w); }).join(" ");
   }
   function leanOf(seq) {
