@@ -61,6 +61,20 @@ def lib(corpus) -> Library:
     return Library(corpus)
 
 
+@pytest.fixture(scope="module")
+def vocab_app():
+    """The app on the vocabulary fixture corpus (both games, a judge's words), index in memory."""
+    return create_app(
+        {"TESTING": True, "CORPUS_DIR": str(DATA / "search" / "vocab"), "SEARCH_CACHE_DIR": ""}
+    )
+
+
+@pytest.fixture()
+def vocab_client(vocab_app):
+    """A test client on the vocabulary fixture corpus."""
+    return vocab_app.test_client()
+
+
 @pytest.fixture(scope="session")
 def app():
     """The app on the real corpus."""

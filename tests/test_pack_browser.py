@@ -59,9 +59,10 @@ def corpus_copy(tmp_path) -> Path:
 
 
 @contextlib.contextmanager
-def guarded_context(browser, viewport) -> Iterator[tuple[object, list[str]]]:
-    """A browser context whose requests off 127.0.0.1 are blocked and recorded."""
-    context = browser.new_context(viewport=viewport)
+def guarded_context(browser, viewport, **options) -> Iterator[tuple[object, list[str]]]:
+    """A browser context (viewport, and Playwright's other options) whose requests off
+    127.0.0.1 are blocked and recorded; file: addresses (a pack opened from a folder) pass."""
+    context = browser.new_context(viewport=viewport, **options)
     off_host: list[str] = []
 
     def guard(route):

@@ -17,7 +17,7 @@ import pytest
 from judgekit.pack.build import build, pack_app
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, wait_until
-from .test_pack_browser import LOOPBACK, PACK_CORPUS, static_server
+from .test_pack_browser import PACK_CORPUS, guarded_context, static_server
 
 pytestmark = pytest.mark.browser
 
@@ -44,22 +44,9 @@ SHOWN_AGAIN = """q => document.getElementById('q').value === q
 def _page(browser, device: dict) -> Iterator:
     """A page of a context of its own at ``device`` size; nothing off this machine is reached
     (a judge pack opened from a folder reads file: addresses)."""
-    off_host: list[str] = []
-
-    def guard(route):
-        url = route.request.url
-        if url.startswith(("file:", "data:", "blob:")) or urlsplit(url).hostname in LOOPBACK:
-            route.continue_()
-        else:
-            off_host.append(url)
-            route.abort()
-
-    context = browser.new_context(**device)
-    context.route("**/*", guard)
-    try:
+    options = dict(device)
+    with guarded_context(browser, options.pop("viewport"), **options) as (context, off_host):
         yield context.new_page()
-    finally:
-        context.close()
     assert off_host == []
 
 

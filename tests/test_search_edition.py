@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from judgekit import create_app
 from judgekit.search.choice import COOKIE, parse_choice, safe_next, with_choice
 
 from .conftest import DATA
@@ -15,14 +14,9 @@ from .conftest import DATA
 VOCAB = DATA / "search" / "vocab"
 
 
-@pytest.fixture(scope="module")
-def edition_app():
-    return create_app({"TESTING": True, "CORPUS_DIR": str(VOCAB), "SEARCH_CACHE_DIR": ""})
-
-
 @pytest.fixture()
-def ec(edition_app):
-    return edition_app.test_client()
+def ec(vocab_app):
+    return vocab_app.test_client()
 
 
 def editions(body: str) -> set[str]:

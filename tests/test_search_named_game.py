@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from judgekit import create_app
 from judgekit.cli import main
 from judgekit.search.choice import COOKIE
 from judgekit.search.elsewhere import elsewhere
@@ -28,16 +27,6 @@ WHOLE = (
     " && !!document.querySelector('#search-results .search-summary a')"
 )
 SUMMARY = re.compile(r'<p class="search-summary" role="status">(.*?)\s*</p>', re.S)
-
-
-@pytest.fixture(scope="module")
-def named_app():
-    return create_app({"TESTING": True, "CORPUS_DIR": str(VOCAB), "SEARCH_CACHE_DIR": ""})
-
-
-@pytest.fixture()
-def nc(named_app):
-    return named_app.test_client()
 
 
 def answer(client, **params) -> dict:
@@ -101,28 +90,28 @@ def test_a_chosen_game_leaves_no_named_one_and_the_version_named_stays():
 
 
 # -- the answer ------------------------------------------------------------------------------------
-def test_a_named_game_is_echoed_as_the_game_searched_and_marked_as_from_the_question(nc):
-    data = answer(nc, q="1e stopped ship")
+def test_a_named_game_is_echoed_as_the_game_searched_and_marked_as_from_the_question(vocab_client):
+    data = answer(vocab_client, q="1e stopped ship")
     assert named(data) == ({"edition": "1E"}, "question", "stopped ship")
     assert {r["edition"] for r in data["results"]} == {"1E"}
     # The words without the name search both games.
-    both = answer(nc, q=data["query_without_edition"])
+    both = answer(vocab_client, q=data["query_without_edition"])
     assert {r["edition"] for r in both["results"]} == {"2E", "1E"}
     assert named(both) == ({}, None, None)
-    assert named(answer(nc, q="stopped ship (1E)", kind="ruling")) == (
+    assert named(answer(vocab_client, q="stopped ship (1E)", kind="ruling")) == (
         {"kind": "ruling", "edition": "1E"},
         "question",
         "stopped ship",
     )
 
 
-def test_a_chosen_game_wins_and_is_no_named_one(nc):
-    data = answer(nc, q="1e stopped ship", edition="2E")
+def test_a_chosen_game_wins_and_is_no_named_one(vocab_client):
+    data = answer(vocab_client, q="1e stopped ship", edition="2E")
     # The words without the name: what the link to the game set aside searches.
     assert named(data) == ({"edition": "2E"}, "filter", "stopped ship")
     assert {r["edition"] for r in data["results"]} == {"2E"}
     # The same game chosen and named: chosen.
-    assert named(answer(nc, q="2e stopped ship", edition="2e")) == (
+    assert named(answer(vocab_client, q="2e stopped ship", edition="2e")) == (
         {"edition": "2E"},
         "filter",
         None,
@@ -130,21 +119,21 @@ def test_a_chosen_game_wins_and_is_no_named_one(nc):
 
 
 @pytest.mark.parametrize("chosen", [{"document": "game"}, {"version": "2"}])
-def test_a_chosen_document_or_version_wins_over_a_named_game(nc, chosen):
+def test_a_chosen_document_or_version_wins_over_a_named_game(vocab_client, chosen):
     # The document or version chosen belongs to one game: "1e" there names no other game to
     # look in (it found nothing before), and is no word to look for.
-    data = answer(nc, q="1e stopped ship", **chosen)
+    data = answer(vocab_client, q="1e stopped ship", **chosen)
     assert named(data) == (chosen, None, "stopped ship")
-    assert data["total"] == answer(nc, q="stopped ship", **chosen)["total"] > 0
+    assert data["total"] == answer(vocab_client, q="stopped ship", **chosen)["total"] > 0
 
 
-def test_no_game_no_marker(nc):
-    assert named(answer(nc, q="stopped ship")) == ({}, None, None)
-    assert named(answer(nc, q="")) == ({}, None, None)
+def test_no_game_no_marker(vocab_client):
+    assert named(answer(vocab_client, q="stopped ship")) == ({}, None, None)
+    assert named(answer(vocab_client, q="")) == ({}, None, None)
 
 
-def test_the_other_games_matches_are_not_offered_for_a_named_game(named_app):
-    with named_app.app_context():
+def test_the_other_games_matches_are_not_offered_for_a_named_game(vocab_app):
+    with vocab_app.app_context():
         svc: SearchService = current_search()
         assert elsewhere(svc, svc.search({"q": "2e fires"})) is None
         assert elsewhere(svc, svc.search({"q": "fires", "edition": "2E"})).other_total == 1
@@ -158,9 +147,9 @@ def link_of(body: str) -> str:
     return html.unescape(found.group(1))
 
 
-def test_the_page_says_the_named_game_kept_the_search_and_links_both_games(nc):
-    total = answer(nc, q="1e stopped ship")["total"]
-    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+def test_the_page_says_the_named_game_kept_the_search_and_links_both_games(vocab_client):
+    total = answer(vocab_client, q="1e stopped ship")["total"]
+    body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
     assert summary(body) == (
         f"{total} results for <q>1e stopped ship</q> in 1E only (named in your question; "
         '<a href="/search?q=stopped+ship">search both games</a>).'
@@ -168,67 +157,73 @@ def test_the_page_says_the_named_game_kept_the_search_and_links_both_games(nc):
     assert editions(body) == {"1E"}
     # Nothing of the other game's offers: the link is the way to both games.
     assert "search-elsewhere" not in body and "not-in-edition" not in body
-    both = nc.get(link_of(body)).get_data(as_text=True)
+    both = vocab_client.get(link_of(body)).get_data(as_text=True)
     assert editions(both) == {"2E", "1E"}
     assert summary(both) == (
-        f"{answer(nc, q='stopped ship')['total']} results for <q>stopped ship</q>."
+        f"{answer(vocab_client, q='stopped ship')['total']} results for <q>stopped ship</q>."
     )
 
 
-def test_a_game_chosen_after_the_link_applies(nc):
+def test_a_game_chosen_after_the_link_applies(vocab_client):
     # The link names no edition (no edition=both): a game the judge chooses next still applies.
-    body = nc.get("/search?q=2e+stopped+ship").get_data(as_text=True)
-    going = nc.get("/search/edition", query_string={"choice": "1E", "next": link_of(body)})
+    body = vocab_client.get("/search?q=2e+stopped+ship").get_data(as_text=True)
+    going = vocab_client.get(
+        "/search/edition", query_string={"choice": "1E", "next": link_of(body)}
+    )
     assert going.headers["Location"] == "/search?q=stopped+ship"
-    assert editions(nc.get(going.headers["Location"]).get_data(as_text=True)) == {"1E"}
+    assert editions(vocab_client.get(going.headers["Location"]).get_data(as_text=True)) == {"1E"}
 
 
-def test_the_fragment_the_live_results_show_says_it_too(nc):
-    fragment = nc.get("/search/results?q=2e+stopped+ship&compact=1").get_data(as_text=True)
+def test_the_fragment_the_live_results_show_says_it_too(vocab_client):
+    fragment = vocab_client.get("/search/results?q=2e+stopped+ship&compact=1").get_data(
+        as_text=True
+    )
     assert (
         ' in 2E only (named in your question; <a href="/search?q=stopped+ship">'
         "search both games</a>)."
     ) in fragment
 
 
-def test_with_filters_and_no_results_the_link_keeps_the_filters(nc):
-    body = nc.get("/search?q=2e+stopped+ship&kind=ruling").get_data(as_text=True)
+def test_with_filters_and_no_results_the_link_keeps_the_filters(vocab_client):
+    body = vocab_client.get("/search?q=2e+stopped+ship&kind=ruling").get_data(as_text=True)
     assert summary(body) == (
         "No results for <q>2e stopped ship</q> in 2E only (named in your question; "
         '<a href="/search?q=stopped+ship&amp;kind=ruling">search both games</a>)'
         " with these filters."
     )
-    assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"1E"}  # the rulings are 1E's
+    assert editions(vocab_client.get(link_of(body)).get_data(as_text=True)) == {
+        "1E"
+    }  # the rulings are 1E's
 
 
-def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_apply(nc):
-    nc.set_cookie(COOKIE, "2E")
-    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_apply(vocab_client):
+    vocab_client.set_cookie(COOKIE, "2E")
+    body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
     assert editions(body) == {"2E"}
     assert "in 2E only (remembered on this device;" in summary(body)
     assert "named in your question" not in body
     # edition=both sets the remembered game aside; the named game then keeps to 1E, and its
     # link keeps edition=both, or the remembered game would come back.
-    body = nc.get("/search?q=1e+stopped+ship&edition=both").get_data(as_text=True)
+    body = vocab_client.get("/search?q=1e+stopped+ship&edition=both").get_data(as_text=True)
     assert editions(body) == {"1E"}
     assert link_of(body) == "/search?q=stopped+ship&edition=both"
-    assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
+    assert editions(vocab_client.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
 
 
-def test_a_remembered_game_winning_over_a_named_one_links_both_games_without_the_name(nc):
+def test_a_remembered_game_winning_over_a_named_one_links_both_games_without_the_name(vocab_client):
     # "search both games" under a remembered game must give both: with the name kept in the
     # question, edition=both would let the named game apply and give that game only.
-    nc.set_cookie(COOKIE, "2E")
-    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    vocab_client.set_cookie(COOKIE, "2E")
+    body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
     assert link_of(body) == "/search?q=stopped+ship&edition=both"
-    assert editions(nc.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
+    assert editions(vocab_client.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
     # No game named: the question as typed.
-    body = nc.get("/search?q=stopped+ship").get_data(as_text=True)
+    body = vocab_client.get("/search?q=stopped+ship").get_data(as_text=True)
     assert link_of(body) == "/search?q=stopped+ship&edition=both"
 
 
-def test_the_line_is_escaped(nc):
-    body = nc.get("/search", query_string={"q": '2e <img src=x> "a&b" stopped'}).get_data(
+def test_the_line_is_escaped(vocab_client):
+    body = vocab_client.get("/search", query_string={"q": '2e <img src=x> "a&b" stopped'}).get_data(
         as_text=True
     )
     line = summary(body)
@@ -262,6 +257,17 @@ def test_the_command_line_says_it_too(capsys, monkeypatch):
 
 
 # -- a phone -------------------------------------------------------------------------------------
+def ask(page, question: str, javascript: bool) -> None:
+    """Type a question in the search page's box: answered live as typed, or sent with Enter."""
+    box = page.locator("#q")
+    if javascript:
+        box.press_sequentially(question, delay=20)
+    else:
+        box.fill(question)
+        with page.expect_navigation():
+            box.press("Enter")
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("javascript", [True, False])
 def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
@@ -273,13 +279,7 @@ def test_on_a_phone_the_line_shows_and_one_tap_searches_both_games(
     with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
         page = context.new_page()
         page.goto(f"{live_server}/search")
-        box = page.locator("#q")
-        if javascript:
-            box.press_sequentially("2e battle", delay=20)  # the live results, as typed
-        else:
-            box.fill("2e battle")
-            with page.expect_navigation():
-                box.press("Enter")
+        ask(page, "2e battle", javascript)
         line = page.locator("#search-results .search-summary")
         # The answer to the whole question: one to "2e battl", as typed, has the link too.
         wait_until(page, WHOLE)

@@ -12,29 +12,18 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from judgekit import create_app
 from judgekit.cli import main
 from judgekit.search.choice import COOKIE
 from judgekit.search.query import unnamed
 
 from .conftest import BlockedRequests, guarded_context, wait_until
-from .test_search_named_game import VOCAB, answer, editions, summary
+from .test_search_named_game import VOCAB, answer, ask, editions, summary
 
 ANSWERED = (
     "document.querySelector('#search-results .search-summary q')?.textContent === '2e battle'"
     " && !!document.querySelector('#search-results .search-set-aside a')"
 )
 ASIDE = re.compile(r'<p class="search-set-aside" role="status">(.*?)</p>', re.S)
-
-
-@pytest.fixture(scope="module")
-def aside_app():
-    return create_app({"TESTING": True, "CORPUS_DIR": str(VOCAB), "SEARCH_CACHE_DIR": ""})
-
-
-@pytest.fixture()
-def nc(aside_app):
-    return aside_app.test_client()
 
 
 def aside_of(data: dict) -> tuple:
@@ -102,94 +91,103 @@ def test_the_question_without_the_name_keeps_nothing_it_left(typed, expected):
 
 
 # -- the answer ------------------------------------------------------------------------------------
-def test_a_chosen_game_other_than_the_named_one_sets_it_aside(nc):
-    data = answer(nc, q="1e stopped ship", edition="2E")
+def test_a_chosen_game_other_than_the_named_one_sets_it_aside(vocab_client):
+    data = answer(vocab_client, q="1e stopped ship", edition="2E")
     assert aside_of(data) == ("1E", "stopped ship")
     assert data["filters"] == {"edition": "2E"} and data["edition_from"] == "filter"
     assert {r["edition"] for r in data["results"]} == {"2E"}
-    assert aside_of(answer(nc, q="stopped ship (2E)", edition="1e")) == ("2E", "stopped ship")
+    assert aside_of(answer(vocab_client, q="stopped ship (2E)", edition="1e")) == (
+        "2E",
+        "stopped ship",
+    )
 
 
-def test_the_game_named_and_chosen_sets_nothing_aside(nc):
-    assert aside_of(answer(nc, q="2e stopped ship", edition="2E")) == (None, None)
-    assert aside_of(answer(nc, q="2e stopped ship", document="game")) == (None, None)
+def test_the_game_named_and_chosen_sets_nothing_aside(vocab_client):
+    assert aside_of(answer(vocab_client, q="2e stopped ship", edition="2E")) == (None, None)
+    assert aside_of(answer(vocab_client, q="2e stopped ship", document="game")) == (None, None)
 
 
-def test_no_game_named_sets_nothing_aside(nc):
-    assert aside_of(answer(nc, q="stopped ship", edition="1E")) == (None, None)
-    assert aside_of(answer(nc, q="stopped ship")) == (None, None)
-    assert aside_of(answer(nc, q="")) == (None, None)
+def test_no_game_named_sets_nothing_aside(vocab_client):
+    assert aside_of(answer(vocab_client, q="stopped ship", edition="1E")) == (None, None)
+    assert aside_of(answer(vocab_client, q="stopped ship")) == (None, None)
+    assert aside_of(answer(vocab_client, q="")) == (None, None)
     # Named and nothing chosen: the named game is searched, nothing set aside.
-    assert aside_of(answer(nc, q="1e stopped ship")) == (None, "stopped ship")
+    assert aside_of(answer(vocab_client, q="1e stopped ship")) == (None, "stopped ship")
     # Only the name, or both games named: no game named.
-    assert aside_of(answer(nc, q="second edition", edition="1E")) == (None, None)
+    assert aside_of(answer(vocab_client, q="second edition", edition="1E")) == (None, None)
     # The name with only its possessive is words to find too: no line linking an empty search.
-    assert aside_of(answer(nc, q="2e's", edition="1E")) == (None, None)
-    assert aside_of(answer(nc, q="1e vs 2e stopped", edition="1E")) == (None, None)
+    assert aside_of(answer(vocab_client, q="2e's", edition="1E")) == (None, None)
+    assert aside_of(answer(vocab_client, q="1e vs 2e stopped", edition="1E")) == (None, None)
 
 
 @pytest.mark.parametrize(
     "chosen", [{"document": "game"}, {"version": "2"}, {"document": "game", "version": "2"}]
 )
-def test_a_chosen_document_or_version_of_the_other_game_sets_the_named_one_aside(nc, chosen):
-    data = answer(nc, q="1e stopped ship", **chosen)
+def test_a_chosen_document_or_version_of_the_other_game_sets_the_named_one_aside(
+    vocab_client, chosen
+):
+    data = answer(vocab_client, q="1e stopped ship", **chosen)
     assert aside_of(data) == ("1E", "stopped ship")
     assert data["filters"] == chosen and data["edition_from"] is None
 
 
 # -- the results page ----------------------------------------------------------------------------
-def test_the_page_says_the_remembered_game_set_the_named_one_aside(nc):
-    nc.set_cookie(COOKIE, "2E")
-    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+def test_the_page_says_the_remembered_game_set_the_named_one_aside(vocab_client):
+    vocab_client.set_cookie(COOKIE, "2E")
+    body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
     assert editions(body) == {"2E"}
     assert aside_line(body) == (
         "Your question names 1E, but 2E was searched (remembered on this device): "
         '<a href="/search?q=stopped+ship&amp;edition=1E">search 1E instead</a>.'
     )
     # The link names the game: the remembered 2E does not come back over it.
-    there = nc.get(aside_link(body)).get_data(as_text=True)
+    there = vocab_client.get(aside_link(body)).get_data(as_text=True)
     assert editions(there) == {"1E"}
-    assert answer(nc, q="stopped ship", edition="1E")["total"] == int(
+    assert answer(vocab_client, q="stopped ship", edition="1E")["total"] == int(
         re.search(r'data-total="(\d+)"', there).group(1)
     )
     assert "search-set-aside" not in there
     # A remembered version (2E v2) is the game remembered too.
-    nc.set_cookie(COOKIE, "2E:2")
-    body = nc.get("/search?q=1e+stopped+ship").get_data(as_text=True)
+    vocab_client.set_cookie(COOKIE, "2E:2")
+    body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
     assert aside_line(body).startswith("Your question names 1E, but 2E was searched (remembered")
 
 
-def test_the_page_says_a_game_document_or_version_chosen_set_it_aside(nc):
-    body = nc.get("/search?q=1e+stopped+ship&edition=2E").get_data(as_text=True)
+def test_the_page_says_a_game_document_or_version_chosen_set_it_aside(vocab_client):
+    body = vocab_client.get("/search?q=1e+stopped+ship&edition=2E").get_data(as_text=True)
     assert aside_line(body) == (
         "Your question names 1E, but 2E was searched (the game chosen): "
         '<a href="/search?q=stopped+ship&amp;edition=1E">search 1E instead</a>.'
     )
     # The kind and every version stay; the document or version chosen (the other game's) goes.
-    body = nc.get("/search?q=1e+stopped+ship&document=game&kind=section").get_data(as_text=True)
+    body = vocab_client.get("/search?q=1e+stopped+ship&document=game&kind=section").get_data(
+        as_text=True
+    )
     assert aside_line(body) == (
         "Your question names 1E, but only the chosen document was searched: "
         '<a href="/search?q=stopped+ship&amp;kind=section&amp;edition=1E">search 1E instead</a>.'
     )
-    body = nc.get("/search?q=1e+stopped+ship&version=2&all_versions=1").get_data(as_text=True)
+    body = vocab_client.get("/search?q=1e+stopped+ship&version=2&all_versions=1").get_data(
+        as_text=True
+    )
     assert aside_line(body) == (
         "Your question names 1E, but only the chosen version was searched: "
         '<a href="/search?q=stopped+ship&amp;all_versions=1&amp;edition=1E">search 1E instead</a>.'
     )
-    assert editions(nc.get(aside_link(body)).get_data(as_text=True)) == {"1E"}
+    assert editions(vocab_client.get(aside_link(body)).get_data(as_text=True)) == {"1E"}
 
 
-def test_nothing_set_aside_no_line(nc):
+def test_nothing_set_aside_no_line(vocab_client):
     for url in (
         "/search?q=2e+stopped+ship&edition=2E",
         "/search?q=1e+stopped+ship",
         "/search?q=stopped+ship&edition=1E",
     ):
-        assert "search-set-aside" not in nc.get(url).get_data(as_text=True), url
+        assert "search-set-aside" not in vocab_client.get(url).get_data(as_text=True), url
 
 
-def test_the_live_results_fragment_says_it_too(nc):
-    fragment = nc.get("/search/results?q=1e+stopped+ship&edition=2E&compact=1").get_data(
+def test_the_live_results_fragment_says_it_too(vocab_client):
+    fragment = vocab_client.get("/search/results?q=1e+stopped+ship&edition=2E&compact=1").get_data(
         as_text=True
     )
     assert aside_line(fragment) == (
@@ -198,8 +196,8 @@ def test_the_live_results_fragment_says_it_too(nc):
     )
 
 
-def test_the_line_is_escaped(nc):
-    body = nc.get(
+def test_the_line_is_escaped(vocab_client):
+    body = vocab_client.get(
         "/search", query_string={"q": '1e <img src=x> "a&b" stopped', "edition": "2E"}
     ).get_data(as_text=True)
     assert "<img" not in body.split('id="search-results"', 1)[1]
@@ -278,13 +276,7 @@ def test_on_a_phone_with_1e_remembered_one_tap_searches_the_game_named(
     with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
         page = context.new_page()
         page.goto(f"{live_server}/search/edition?choice=1E&next=/search")  # remember 1E
-        box = page.locator("#q")
-        if javascript:
-            box.press_sequentially("2e battle", delay=20)  # the live results, as typed
-        else:
-            box.fill("2e battle")
-            with page.expect_navigation():
-                box.press("Enter")
+        ask(page, "2e battle", javascript)
         # The answer to the whole question: one to "2e battl", as typed, has the line too.
         wait_until(page, ANSWERED)
         line = page.locator("#search-results .search-set-aside")
