@@ -103,6 +103,8 @@ CASES = [
     ("crew (1E)", {"edition": "2E"}),
     ("1e crew", {"version": "1"}),
     ("1e crew", {"edition": "1E"}),
+    ("count personnel in v1", {"edition": "1E"}),  # a version named names its game
+    ("count personnel in v1", {"edition": "2E"}),
     # What the name leaves goes with it (query.py: LEFTOVERS).
     ("2E's crew", {}),
     ("(2E)’s crew", {"edition": "1E"}),

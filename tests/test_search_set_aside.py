@@ -222,6 +222,33 @@ def test_on_the_real_corpus_2e_battle_with_1e_remembered(client):
     assert summary(there).startswith(f"{total} results for <q>battle</q>")
 
 
+@pytest.mark.parametrize(
+    ("q", "params", "expected"),
+    [
+        # A version named names its game; the question for that game keeps the version.
+        ("battle in Call to Arms", {"edition": "1E"}, ("2E", "battle in Call to Arms")),
+        ("beaming in 1.1", {"document": "1e-current-rulings"}, ("2E", "beaming in 1.1")),
+        ("battle in Call to Arms", {"edition": "2E"}, (None, None)),
+        ("battle in Call to Arms", {}, (None, None)),
+    ],
+)
+def test_a_version_named_names_its_game(client, q, params, expected):
+    data = client.get("/api/search", query_string={"q": q, **params}).get_json()
+    assert aside_of(data) == expected
+
+
+def test_the_version_s_game_is_one_tap_away_with_the_version_first(client):
+    client.set_cookie(COOKIE, "1E")
+    body = client.get("/search?q=battle+in+Call+to+Arms").get_data(as_text=True)
+    assert aside_line(body) == (
+        "Your question names 2E, but 1E was searched (remembered on this device): "
+        '<a href="/search?q=battle+in+Call+to+Arms&amp;edition=2E">search 2E instead</a>.'
+    )
+    there = client.get("/api/search?q=battle+in+Call+to+Arms&edition=2E").get_json()
+    assert {r["edition"] for r in there["results"]} == {"2E"}
+    assert there["results"][0]["version"] == "call-to-arms"
+
+
 # -- the command line ----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("chosen", "line"),

@@ -201,15 +201,25 @@ class SearchService:
 
     def _set_aside(self, parsed: SearchParams) -> tuple[str | None, str]:
         """The game the question names if the search kept to another game, document or version
-        (chosen: they win), with the question without that name; else (None, "")."""
+        (chosen: they win), with the question without that name; else (None, "").
+
+        A version named ("battle in Call to Arms") names its game too; the question for that
+        game keeps the version's name, which then says which version to show first.
+        """
         typed, chosen = parsed.q, parsed.filters
         if not (chosen.edition or chosen.document or chosen.version):
             return None, ""  # the named game, if any, was searched
-        blanked, _ = strip_versions(typed, self.index.versions)  # as the index reads it
+        blanked, mentioned = strip_versions(typed, self.index.versions)  # as the index reads it
         stripped, named = strip_edition(blanked)
+        named = named or self._game_of(mentioned)
         if named is None or named in self._editions(chosen):
             return None, ""
         return named, without_edition(typed, blanked, stripped)
+
+    def _game_of(self, versions: frozenset[tuple[str, str]]) -> str | None:
+        """The one game of the versions a question names (document, version), else None."""
+        games = {self.lib.corpus.documents[document].edition for document, _ in versions}
+        return games.pop() if len(games) == 1 else None
 
     def _editions(self, chosen: Filters) -> set[str]:
         """The games a chosen game, document or version keeps the search to."""

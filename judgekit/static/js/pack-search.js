@@ -827,6 +827,11 @@
     return r;
   }
 
+  function gameOf(versions) {   // service.py: _game_of: the one game of the versions named
+    var games = new Set();
+    if (versions.size) D.items.forEach(function (it) { if (versions.has(it.result.document + "\u0000" + it.result.version)) games.add(it.edition); });
+    return games.size === 1 ? games.values().next().value : null;
+  }
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
 
   function find(query, filters, allVersions, limit, fuzzy) {
@@ -838,9 +843,10 @@
     query = named.query;
     // A game named in the question ("2e battle") is where to look, as the judge's choice.
     var chosen = {document: filters.document, version: filters.version, edition: filters.edition};
-    // service.py: _set_aside: the game named when the one chosen kept the search to another.
-    var aside = named.edition && (chosen.document || chosen.version || chosen.edition) &&
-      !D.items.some(function (it, i) { return it.edition === named.edition && allowed(i, chosen); }) ? named.edition : null;
+    // service.py: _set_aside: the game named (or a version's) when the one chosen kept the search to another.
+    var game = named.edition || gameOf(stripped.mentioned);
+    var aside = game && (chosen.document || chosen.version || chosen.edition) &&
+      !D.items.some(function (it, i) { return it.edition === game && allowed(i, chosen); }) ? game : null;
     if (filters.edition || filters.document || filters.version) named.edition = null;   // the judge chose
     if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
     var plan = planOf(query, filters.edition, fuzzy);
