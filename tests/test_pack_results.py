@@ -87,6 +87,9 @@ CASES = [
         {"q": "2E's battle", "document": "1e-current-rulings"},
         "only the chosen document was searched",
     ),
+    # A version named: its game is set aside by another, and with none chosen leaned to.
+    ({"q": "battle in Call to Arms", "edition": "1E"}, "Your question names 2E, but 1E was"),
+    ({"q": "stopped under call to arms"}, "stopped"),
 ]
 
 

@@ -249,6 +249,14 @@ def test_the_version_s_game_is_one_tap_away_with_the_version_first(client):
     assert there["results"][0]["version"] == "call-to-arms"
 
 
+def test_with_no_game_chosen_a_version_named_leans_to_its_game(client):
+    # "stopped" is a 1E ruling's word too; Call to Arms is 2E's: its entry comes first.
+    data = client.get("/api/search?q=stopped+under+call+to+arms").get_json()
+    first = data["results"][0]
+    assert (first["edition"], first["version"], first["title"]) == ("2E", "call-to-arms", "stopped")
+    assert data["edition_set_aside"] is None and data["edition_from"] is None
+
+
 # -- the command line ----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("chosen", "line"),

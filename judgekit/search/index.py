@@ -123,6 +123,7 @@ class SearchIndex:
         self._card_titles = [name for _, name in self.card_names]
         self._base = [1.0 if m["current"] else SUPERSEDED for m in meta]
         self._editions = [m["edition"] for m in meta]
+        self._game = {m["document"]: m["edition"] for m in meta}
         self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
         self.places = [(m["document"], m["version"]) for m in meta]
         self.topics = [m["topic"] for m in meta]
@@ -192,7 +193,7 @@ class SearchIndex:
     # -- query building ----------------------------------------------------------------------
     def plan(self, query: str, edition: str | None = None, fuzzy: bool = True) -> Plan:
         """The query's groups, the vocabulary's concepts, and the words no rule uses."""
-        known = self.known if fuzzy else _always
+        known = self.known if fuzzy else (lambda _word: True)  # the words as typed
         groups = word_groups(parse_query(query), self.speller, known, self.vocab.said())
         live, unknown = set(), []
         for i, group in enumerate(groups):
@@ -260,7 +261,8 @@ class SearchIndex:
         said = wordings(query, suggestion, plan) + self._card_completions(query)
         exact = self._exact(said, allowed)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
-        lean = None if filters.edition else lean_of(self.vocab, seq)
+        # A version named ("battle in Call to Arms") is of one game: lean to it, as its words.
+        lean = None if filters.edition else self._game_of(mentioned) or lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
         ranked, every = self._rank(
             acc,
@@ -380,20 +382,18 @@ class SearchIndex:
         return found
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:
-        """Card titles the query is most of the start of, as exact wordings.
-
-        At least three letters and half the title: "devidian d" is Devidian Door, while
-        "stopped" is a rule word, not the start of Stop First Contact.
-        """
+        """Card titles the query is most of the start of, as exact wordings ("devidian d" is
+        Devidian Door; at least three letters and half the title: "stopped" is a rule word)."""
         return titles_begun(self._card_keys, self._card_titles, query, most)
+
+    def _game_of(self, versions: frozenset[tuple[str, str]]) -> str | None:
+        """The one game of the versions a question names (document, version), else None."""
+        games = {self._game[document] for document, _ in versions}
+        return games.pop() if len(games) == 1 else None
 
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""
         return f" {' '.join(seq)} " in self._joined(docnum)
-
-
-def _always(_word: str) -> bool:
-    return True
 
 
 def _top(outcome: Outcome) -> list[tuple[str, str, str]]:

@@ -863,7 +863,7 @@
     var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
     var seq = [];
     plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
-    var lean = filters.edition ? null : leanOf(seq);
+    var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
     var number = D.numberCue.test(query);
     var r = rank(acc, plan, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
