@@ -262,7 +262,7 @@ class SearchIndex:
         exact = self._exact(said, allowed)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
         # A version named ("battle in Call to Arms") is of one game: lean to it, as its words.
-        lean = None if filters.edition else self._game_of(mentioned) or lean_of(self.vocab, seq)
+        lean = None if filters.edition else self.game_of(mentioned) or lean_of(self.vocab, seq)
         number = bool(NUMBER_CUE.search(query))
         ranked, every = self._rank(
             acc,
@@ -386,7 +386,7 @@ class SearchIndex:
         Devidian Door; at least three letters and half the title: "stopped" is a rule word)."""
         return titles_begun(self._card_keys, self._card_titles, query, most)
 
-    def _game_of(self, versions: frozenset[tuple[str, str]]) -> str | None:
+    def game_of(self, versions: frozenset[tuple[str, str]]) -> str | None:
         """The one game of the versions a question names (document, version), else None."""
         games = {self._game[document] for document, _ in versions}
         return games.pop() if len(games) == 1 else None

@@ -211,15 +211,10 @@ class SearchService:
             return None, ""  # the named game, if any, was searched
         blanked, mentioned = strip_versions(typed, self.index.versions)  # as the index reads it
         stripped, named = strip_edition(blanked)
-        named = named or self._game_of(mentioned)
+        named = named or self.index.game_of(mentioned)
         if named is None or named in self._editions(chosen):
             return None, ""
         return named, without_edition(typed, blanked, stripped)
-
-    def _game_of(self, versions: frozenset[tuple[str, str]]) -> str | None:
-        """The one game of the versions a question names (document, version), else None."""
-        games = {self.lib.corpus.documents[document].edition for document, _ in versions}
-        return games.pop() if len(games) == 1 else None
 
     def _editions(self, chosen: Filters) -> set[str]:
         """The games a chosen game, document or version keeps the search to."""

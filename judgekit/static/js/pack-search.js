@@ -827,7 +827,7 @@
     return r;
   }
 
-  function gameOf(versions) {   // service.py: _game_of: the one game of the versions named
+  function gameOf(versions) {   // index.py: game_of: the one game of the versions named
     var games = new Set();
     if (versions.size) D.items.forEach(function (it) { if (versions.has(it.result.document + "\u0000" + it.result.version)) games.add(it.edition); });
     return games.size === 1 ? games.values().next().value : null;
