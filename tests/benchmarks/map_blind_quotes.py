@@ -1,53 +1,77 @@
-"""Map blind questions' seed quotes to corpus entries (mechanical: text containment, then fuzzy)."""
-import re, sys, difflib, yaml
+"""Map a blind question set's seed quotes to corpus entries, mechanically (no judgement, no search).
+
+Run: .venv/bin/python tests/benchmarks/map_blind_quotes.py WRITTEN.yaml MAPPED.yaml
+Each written question names its game, version and a verbatim quote from a seed; its entry is the
+one of that version whose text holds the quote (up to typography and punctuation), the deepest if
+several do; failing that, the closest by matched characters (at least 90 %). Lines naming a fuzzy
+match or a heading that differs from the entry's title are printed for a person to check.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+
+import yaml
+
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.text import normalize_typography
 
-corpus = load_corpus()
-DOC = {"2E": "2e-rulebook", "1E": "1e-current-rulings"}
+DOCUMENT = {"2E": "2e-rulebook", "1E": "1e-current-rulings"}
 
-def plain(t):
-    t = normalize_typography(t, casefold=True)
-    t = re.sub(r"[*_\\#>`]", "", t)
-    t = re.sub(r"[^a-z0-9 ]+", " ", t)
-    return re.sub(r"\s+", " ", t).strip()
 
-def entries(doc, ver):
-    v = next(x for x in corpus.documents[doc].versions if x.id == ver)
-    return v.entries
+def plain(text: str) -> str:
+    """Lower-case words and digits only: quotes are compared up to typography and markup."""
+    text = normalize_typography(text, casefold=True)
+    return re.sub(r"\s+", " ", re.sub(r"[^a-z0-9 ]+", " ", text)).strip()
 
-qs = yaml.safe_load(open(sys.argv[1]))
-out, unmatched = [], []
-for item in qs:
-    doc = DOC[item["game"]]; ver = str(item["version"])
-    ents = entries(doc, ver)
-    quote = plain(item["quote"])
-    texts = {eid: plain(e.title + " " + " ".join(b.text for b in e.body)) for eid, e in ents.items()}
-    hits = [eid for eid, t in texts.items() if quote in t]
-    how = "exact"
-    if not hits:
-        # fuzzy: best ratio of longest matching block length over quote length
-        best = []
-        for eid, t in texts.items():
-            sm = difflib.SequenceMatcher(None, quote, t, autojunk=False)
-            m = sum(b.size for b in sm.get_matching_blocks())
-            best.append((m / len(quote), eid))
-        best.sort(reverse=True)
-        if best[0][0] >= 0.9:
-            hits = [best[0][1]]; how = f"fuzzy {best[0][0]:.2f}"
-        else:
-            unmatched.append((item, best[:3])); continue
-    # the most specific: the hit with no hit among its children (deepest)
-    hits.sort(key=lambda eid: (-ents[eid].depth, len(texts[eid])))
-    eid = hits[0]
-    rec = {"q": item["q"], "category": item["category"], "expect": f"{doc}/{ver}/{eid}", "quote": item["quote"]}
-    if item.get("chosen"):
-        rec["params"] = {"edition": item["chosen"]}
-    out.append((rec, how, item.get("heading"), ents[eid].title))
-for rec, how, head, title in out:
-    if how != "exact" or (head and plain(head)[:20] not in plain(title) and plain(title)[:20] not in plain(head)):
-        print("CHECK", how, "|", head, "->", rec["expect"], "|", title, file=sys.stderr)
-for item, best in unmatched:
-    print("UNMATCHED", item["q"], "|", item["heading"], best, file=sys.stderr)
-yaml.safe_dump([r for r, *_ in out], open(sys.argv[2], "w"), sort_keys=False, allow_unicode=True, width=1000)
-print(len(out), "mapped", len(unmatched), "unmatched")
+
+def closest(quote: str, texts: dict[str, str]) -> tuple[float, str]:
+    """The entry whose text shares the most characters with the quote, and that share."""
+    scored = []
+    for eid, text in texts.items():
+        blocks = difflib.SequenceMatcher(None, quote, text, autojunk=False).get_matching_blocks()
+        scored.append((sum(b.size for b in blocks) / len(quote), eid))
+    return max(scored)
+
+
+def main(written: str, mapped: str) -> None:
+    """Write the mapped set (q, category, expect, quote, params) and report what needs a look."""
+    corpus = load_corpus()
+    out, unmatched = [], 0
+    for item in yaml.safe_load(open(written, encoding="utf-8")):
+        doc, ver = DOCUMENT[item["game"]], str(item["version"])
+        entries = next(v for v in corpus.documents[doc].versions if v.id == ver).entries
+        texts = {
+            eid: plain(e.title + " " + " ".join(b.text for b in e.body))
+            for eid, e in entries.items()
+        }
+        quote = plain(item["quote"])
+        hits = sorted(
+            (eid for eid, text in texts.items() if quote in text),
+            key=lambda eid: (-entries[eid].depth, len(texts[eid])),
+        )
+        how = "exact"
+        if not hits:
+            share, eid = closest(quote, texts)
+            if share < 0.9:
+                print("UNMATCHED", item["q"], "|", item.get("heading"), file=sys.stderr)
+                unmatched += 1
+                continue
+            hits, how = [eid], f"fuzzy {share:.2f}"
+        title, heading = plain(entries[hits[0]].title), plain(item.get("heading") or "")
+        if how != "exact" or (heading[:20] not in title and title[:20] not in heading):
+            print("CHECK", how, "|", item.get("heading"), "->", hits[0], file=sys.stderr)
+        record = {"q": item["q"], "category": item["category"], "expect": f"{doc}/{ver}/{hits[0]}"}
+        record["quote"] = item["quote"]
+        if item.get("chosen"):
+            record["params"] = {"edition": item["chosen"]}
+        out.append(record)
+    with open(mapped, "w", encoding="utf-8") as f:
+        yaml.safe_dump(out, f, sort_keys=False, allow_unicode=True, width=1000)
+    print(len(out), "mapped,", unmatched, "unmatched")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
