@@ -9,6 +9,11 @@ from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadHost, HTTPException, NotFound
 
+from judgekit.render.text import clipped
+
+# Messages quote what was asked cut short (lookup.echo); this bounds any message all the same.
+MAX_MESSAGE_CHARS = 2000
+
 
 @dataclass(frozen=True)
 class Nearest:
@@ -39,7 +44,7 @@ def wants_json() -> bool:
 
 def http_error(exc: HTTPException) -> ResponseReturnValue:
     """Any HTTP error, in the form the client asked for."""
-    message = exc.description or exc.name
+    message = clipped(exc.description or exc.name, MAX_MESSAGE_CHARS)
     # The exception's own headers stay, e.g. the Allow that a 405 must carry.
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     nearest = getattr(exc, "nearest", None)
