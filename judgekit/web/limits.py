@@ -25,7 +25,7 @@ def check_request() -> None:
     """Refuse an address too long, with too many parameters, or with an over-long path part."""
     environ = request.environ
     path, query = environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")
-    length = len(path) + len(query)
+    length = len(path) + (len(query) + 1 if query else 0)  # path?query
     if length > MAX_URL_CHARS:
         abort(
             414,
