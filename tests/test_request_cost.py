@@ -17,20 +17,21 @@ import html
 import re
 import time
 import tracemalloc
-from dataclasses import dataclass
 from urllib.parse import quote
 
 import pytest
+from werkzeug.exceptions import NotFound
 
 from judgekit import create_app
 from judgekit.compare.diff import split_pair
 from judgekit.nearness import MAX_ASKED, close_matches, ratio
+from judgekit.web.errors import MAX_MESSAGE_CHARS, http_error
 from judgekit.web.limits import MAX_PARAMS, MAX_PATH_PART, MAX_URL_CHARS
 
 MAX_CPU_S = 0.5
 MAX_PEAK = 16 * 1024 * 1024
 MAX_KEPT = 4 * 1024 * 1024  # the test client itself keeps its last 128 URLs (urlsplit's cache)
-ERROR_BYTES = 32 * 1024  # an error page is a few KB: no echo of a long input
+ERROR_BYTES = 8 * 1024  # an error page is a few KB: no echo of a long input
 KNOWN_2E = "(known: 1.1, call-to-arms, 4)"
 MAIN_STEPS = "no step is near it, its main steps are 1, 2, 3, 4, 5"
 
@@ -57,18 +58,6 @@ def client():
     return client
 
 
-@dataclass(frozen=True)
-class Cost:
-    """One answer and what it cost."""
-
-    status: int
-    message: str | None
-    size: int
-    cpu: float
-    peak: int
-    kept: int
-
-
 _MESSAGE = re.compile(
     r'<p class="(?:error-message|notice search-error|tm-calc-error|notice)"[^>]*>(.*?)</p>', re.S
 )
@@ -82,35 +71,36 @@ def message_of(response) -> str | None:
     return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))) if found else None
 
 
-def cost(client, path: str) -> Cost:
-    """Ask twice: once timed, once traced (tracing slows Python down several times)."""
+def timed(client, path: str):
+    """The answer, and the CPU time this process spent on it."""
     start = time.process_time()
     response = client.get(path)
-    cpu = time.process_time() - start
+    return response, time.process_time() - start
+
+
+def traced(client, path: str) -> tuple[int, int]:
+    """Asked again, traced (tracing slows Python down several times): the peak allocation, and
+    what the app still holds once the answer is dropped."""
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        status = client.get(path).status_code  # the answer dropped: what stays is the app's
+        client.get(path)
         kept, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert status == response.status_code
-    return Cost(
-        response.status_code,
-        message_of(response),
-        len(response.data),
-        cpu,
-        peak - before,
-        kept - before,
-    )
+    return peak - before, kept - before
 
 
-def assert_bounded(found: Cost, max_bytes: int) -> None:
-    """The cost ceilings every request stays under."""
-    assert found.cpu <= MAX_CPU_S, f"{found.cpu:.2f} s of CPU"
-    assert found.peak <= MAX_PEAK, f"{found.peak / 1e6:.0f} MB allocated at the peak"
-    assert found.kept <= MAX_KEPT, f"{found.kept / 1e6:.1f} MB still allocated after"
-    assert found.size <= max_bytes, f"{found.size:,} bytes answered"
+def assert_bounded(client, path: str, max_bytes: int):
+    """The cost ceilings every request stays under (CPU first: a slow one fails fast); returns
+    the answer."""
+    response, cpu = timed(client, path)
+    assert cpu <= MAX_CPU_S, f"{cpu:.2f} s of CPU"
+    assert len(response.data) <= max_bytes, f"{len(response.data):,} bytes answered"
+    peak, kept = traced(client, path)
+    assert peak <= MAX_PEAK, f"{peak / 1e6:.0f} MB allocated at the peak"
+    assert kept <= MAX_KEPT, f"{kept / 1e6:.1f} MB still allocated after"
+    return response
 
 
 def padded(path: str, length: int) -> str:
@@ -322,9 +312,8 @@ CASES = [
     [pytest.param(*case[1:], id=case[0]) for case in CASES],
 )
 def test_each_input_has_a_bounded_cost(client, path, status, message, max_bytes):
-    found = cost(client, path)
-    assert (found.status, found.message if message else None) == (status, message)
-    assert_bounded(found, max_bytes)
+    response = assert_bounded(client, path, max_bytes)
+    assert (response.status_code, message_of(response) if message else None) == (status, message)
 
 
 def test_json_errors_keep_their_shape(client):
@@ -349,3 +338,14 @@ def test_a_name_over_the_limit_is_near_nothing():
     assert close_matches(A100, [A100, "b"], limit=5, cutoff=0.6) == [A100]
     assert close_matches(A101, [A101, "b"], limit=5, cutoff=0.6) == []
     assert ratio(A101, A101) == 0.0 and ratio(A100, A100) == 1.0
+
+
+def test_any_error_message_is_cut_short(client):
+    long = NotFound("x" * 100_000)
+    with client.application.test_request_context("/api/x"):
+        answer, status, _ = http_error(long)
+        message = answer.get_json()["message"]
+    assert (status, len(message), message[-1]) == (404, MAX_MESSAGE_CHARS + 1, "…")
+    with client.application.test_request_context("/x"):
+        page, status, _ = http_error(long)
+    assert status == 404 and len(page) <= ERROR_BYTES

@@ -59,8 +59,14 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
         # No URL can be built for this Host header, so not the error page, whose links need them.
         headers.append(("Content-Type", "text/plain; charset=utf-8"))
         return f"{exc.code} {exc.name}: {message}\n", exc.code, headers
+    # No JSON twin: the view's (built from what was asked, however long) is an error too.
     page = render_template(
-        "error.html", status=exc.code, name=exc.name, message=message, nearest=nearest
+        "error.html",
+        status=exc.code,
+        name=exc.name,
+        message=message,
+        nearest=nearest,
+        alternate_url=None,
     )
     return page, exc.code, headers
 
