@@ -25,9 +25,7 @@ def near_enough(asked: str) -> bool:
 
 
 def ratio(asked: str, name: str) -> float:
-    """How alike two names are, from 0 to 1 (1 when equal); 0 for an over-long ``asked``."""
-    if len(asked) > MAX_ASKED:
-        return 0.0
+    """How alike two names are, from 0 to 1 (1 when equal); ask ``near_enough`` first."""
     return fuzz.ratio(asked, name) / 100
 
 
