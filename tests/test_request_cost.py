@@ -17,7 +17,7 @@ import html
 import re
 import time
 import tracemalloc
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from werkzeug.exceptions import NotFound
@@ -27,6 +27,8 @@ from judgekit.compare.diff import split_pair
 from judgekit.nearness import MAX_ASKED, close_matches, near_enough
 from judgekit.web.errors import MAX_MESSAGE_CHARS, http_error
 from judgekit.web.limits import MAX_PARAMS, MAX_PATH_PART, MAX_URL_CHARS
+
+from .test_hostile_input import VALID, path_of
 
 MAX_CPU_S = 0.5
 MAX_PEAK = 16 * 1024 * 1024
@@ -280,6 +282,9 @@ CASES = [
         f"modifiers is too small: '-{'9' * 39}…' (it must be from -99 to 99)",
         ERROR_BYTES,
     ),
+    # Filters that read only their first 200 characters, given 8,000.
+    ("cards-filter", "/cards?q=" + WORDS, 200, None, 256_000),
+    ("timing-filter", "/timing/mission-attempt?q=" + WORDS, 200, None, 128_000),
     # Search: the longest question and largest limit it takes, and one more.
     ("search-longest", "/search?q=" + quote(("beam personnel " * 34)[:500]), 200, None, 128_000),
     (
@@ -314,6 +319,25 @@ CASES = [
 def test_each_input_has_a_bounded_cost(client, path, status, message, max_bytes):
     response = assert_bounded(client, path, max_bytes)
     assert (response.status_code, message_of(response) if message else None) == (status, message)
+
+
+PART_CASES = [
+    pytest.param(endpoint, arg, id=f"{endpoint}-{arg}")
+    for endpoint, (args, _, _) in sorted(VALID.items())
+    for arg in args
+]
+
+
+@pytest.mark.parametrize(("endpoint", "arg"), PART_CASES)
+def test_every_path_part_has_a_bounded_cost(client, endpoint, arg):
+    query = VALID[endpoint][1]
+    for part, message in ((PART, None), (OVER, TOO_LONG.format(MAX_PATH_PART + 1))):
+        path = path_of(client.application, endpoint, **{arg: part})
+        path += "?" + urlencode(query) if query else ""
+        response = assert_bounded(client, path, ERROR_BYTES)
+        assert response.status_code == 404
+        if message:
+            assert message_of(response) == message
 
 
 def test_json_errors_keep_their_shape(client):
