@@ -12,8 +12,8 @@ from judgekit.render.library import Library
 
 # URL words that name an area or an API route, not a document, version or entry.
 AREA_WORDS = {"rules", "rulings", "api", "entries", "documents", "history", "diff", "static"}
+# Only the first parts of a path are read (nearness refuses any part longer than a name can be).
 MAX_SEGMENTS = 8
-# Only the first parts of a path are read, each as far as a name can go (nearness.MAX_ASKED).
 
 
 @dataclass(frozen=True)
