@@ -465,7 +465,7 @@ def test_search_400_messages(client, params, message):
 CALC_MESSAGES = [
     ({"personnel": ""}, "personnel is required"),
     ({"personnel": "1e100"}, "personnel must be a whole number, not '1e100'"),
-    ({"personnel": "9" * 400}, f"personnel must be a whole number, not '{LONG}'"),
+    ({"personnel": "9" * 400}, f"personnel is too large: '{LONG}' (it must be from 1 to 999)"),
     ({"personnel": "-1"}, "personnel must be from 1 to 999, not -1"),
     ({"personnel": "1000"}, "personnel must be from 1 to 999, not 1000"),
     ({"overcome": "-1"}, "overcome must be from 0 to 999, not -1"),

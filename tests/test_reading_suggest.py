@@ -6,7 +6,7 @@ import pytest
 
 from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
-from judgekit.search.suggest import closest_pages, slug
+from judgekit.web.suggest import closest_pages, slug
 
 from .conftest import DATA
 

@@ -281,7 +281,10 @@ def test_parse_input_accepts_forms_of_the_dilemma_list():
         ({"personnel": "0"}, "personnel must be from 1 to 999, not 0"),
         ({"personnel": "x" * 5000}, "personnel must be a whole number, not '" + "x" * 40 + "…'"),
         ({"personnel": "1000"}, "personnel must be from 1 to 999, not 1000"),
-        ({"personnel": "99999999999"}, "personnel must be a whole number, not '99999999999'"),
+        (
+            {"personnel": "99999999999"},
+            "personnel is too large: '99999999999' (it must be from 1 to 999)",
+        ),
         ({"personnel": "5", "overcome": "-1"}, "overcome must be from 0 to 999, not -1"),
         (
             {"personnel": "5", "mission": "headquarters"},

@@ -93,16 +93,20 @@ class Comparison:
 
 
 def split_pair(pair: str, known: list[str]) -> tuple[str, str] | None:
-    """``"1.1..4"`` to ``("1.1", "4")``; ids may hold dots, so prefer a split into known ids."""
-    splits = []
-    at = pair.find("..")
-    while at != -1:
-        splits.append((pair[:at], pair[at + 2 :]))
-        at = pair.find("..", at + 1)
-    for old, new in splits:
-        if old in known and new in known:
-            return old, new
-    return splits[0] if splits else None
+    """``"1.1..4"`` to ``("1.1", "4")``; ids may hold dots, so prefer a split into known ids.
+
+    Linear in the pair's length: only a known id can be the left half, so only the places where
+    one ends are tried (the first that also leaves a known id wins), else the first ``..``.
+    """
+    held = set(known)
+    places = sorted(
+        len(old) for old in held if pair.startswith(old) and pair.startswith("..", len(old))
+    )
+    for at in places:
+        if pair[at + 2 :] in held:
+            return pair[:at], pair[at + 2 :]
+    old, dots, new = pair.partition("..")
+    return (old, new) if dots else None
 
 
 def _parent_key(entry: Entry) -> tuple[str | None, str]:

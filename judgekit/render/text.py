@@ -167,10 +167,14 @@ def to_plain(text: str, icons: dict[str, Icon], linker: Linker) -> str:
     return html_to_text(to_html(text, icons, linker))
 
 
+def clipped(value: str, limit: int) -> str:
+    """``value`` cut to ``limit`` characters, with an ellipsis when anything was cut."""
+    return value[:limit] + "…" if len(value) > limit else value
+
+
 def quoted(value: str | None, limit: int = 40) -> str:
     """A parameter as an error message quotes it: repr, cut short so a huge one stays small."""
-    value = value or ""
-    return repr(value[:limit] + "…" if len(value) > limit else value)
+    return repr(clipped(value or "", limit))
 
 
 _QUOTES = str.maketrans(

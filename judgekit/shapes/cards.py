@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from typing import Any
 
+from judgekit import nearness
 from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Entry
 from judgekit.render import card_index as ci
@@ -174,13 +174,13 @@ def title_matches(query: str, title: str) -> bool:
 
 def similar_cards(lib: Library, edition: str, typed: str, limit: int = 5) -> list[dict[str, Any]]:
     """The edition's cards whose id or title is close to what was typed (for a 404)."""
-    wanted = fold_title(typed)
+    wanted = fold_title(typed) if nearness.near_enough(typed) else ""
     if not wanted:
         return []
     scored = []
     for card in ci.index_of(lib).of_edition(edition):
         keys = (fold_title(card.id), fold_title(card.full_title), fold_title(card.title))
-        ratio = max(difflib.SequenceMatcher(None, wanted, key).ratio() for key in keys)
+        ratio = max(nearness.ratio(wanted, key) for key in keys)
         if any(wanted in key for key in keys):
             ratio = max(ratio, 0.9)
         if ratio >= 0.6:

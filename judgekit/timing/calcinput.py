@@ -16,6 +16,7 @@ MAX_COUNT = 999
 MAX_COST = 99
 MAX_MODIFIER = 99
 MAX_DILEMMAS = 100
+MAX_DIGITS = 9  # more is out of every range, and said so without reading the number
 PARAMS = (
     "personnel",
     "overcome",
@@ -66,8 +67,11 @@ def _number(args: Mapping[str, str], name: str, low: int, high: int, required: b
         if required:
             raise CalcError(f"{name} is required")
         return None
-    if not re.fullmatch(r"[-+]?\d{1,9}", raw):
+    if not re.fullmatch(r"[-+]?\d+", raw):
         raise CalcError(f"{name} must be a whole number, not {quoted(raw)}")
+    if len(raw.lstrip("+-").lstrip("0")) > MAX_DIGITS:  # and int() of a huge one costs, or fails
+        size = "small" if raw.startswith("-") else "large"
+        raise CalcError(f"{name} is too {size}: {quoted(raw)} (it must be from {low} to {high})")
     value = int(raw)
     if not low <= value <= high:
         raise CalcError(f"{name} must be from {low} to {high}, not {value}")

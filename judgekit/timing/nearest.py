@@ -2,15 +2,16 @@
 
 A judge types a step as its number ("4.b"), its printed label, its id ("draw-dilemmas") or a word
 of its title ("dilemas"); a sequence as its id ("mission-attempt") or title words. Each candidate
-is scored by ``difflib.SequenceMatcher`` against every way of naming it, and the best names
-(at least ``CUTOFF``, difflib's own default for close matches) are kept, best first.
+is scored by ``nearness.ratio`` (every 404's scorer) against every way of naming it, and the best
+names (at least ``CUTOFF``, difflib's own default for close matches) are kept, best first. A name
+longer than ``nearness.MAX_ASKED`` is near nothing.
 """
 
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 
+from judgekit import nearness
 from judgekit.timing.base import Sequence, Step, Timing
 
 CUTOFF = 0.6
@@ -23,8 +24,7 @@ _TEXT_WEIGHT = 0.95
 _NUMBER = re.compile(r"\d+(?:\.?[a-z0-9]+)*")
 
 
-def _ratio(a: str, b: str) -> float:
-    return SequenceMatcher(None, a, b, autojunk=False).ratio()
+_ratio = nearness.ratio
 
 
 def _score(asked: str, names: list[str], words: list[str]) -> float:
@@ -66,7 +66,7 @@ def _step_score(step: Step, asked: str) -> float:
 def nearest_steps(seq: Sequence, asked: str, limit: int = 5) -> list[Step]:
     """The steps of ``seq`` nearest to ``asked``, best first (none when nothing is near)."""
     key = asked.strip().casefold()
-    if not key:
+    if not nearness.near_enough(key):
         return []
     scored = [(round(_step_score(s, key), 3), n, s) for n, s in enumerate(seq.flat)]
     # Between equally near steps, the shorter name first (a heading such as "Draw Dilemmas"
@@ -84,7 +84,7 @@ def nearest_steps(seq: Sequence, asked: str, limit: int = 5) -> list[Step]:
 def nearest_sequences(timing: Timing, asked: str, limit: int = 5) -> list[Sequence]:
     """The sequences (their latest version) nearest to ``asked``, best first."""
     key = asked.strip().casefold()
-    if not key:
+    if not nearness.near_enough(key):
         return []
     scored = []
     for n, sequence_id in enumerate(timing.ids()):

@@ -9,6 +9,11 @@ from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadHost, HTTPException, NotFound
 
+from judgekit.render.text import clipped
+
+# Messages quote what was asked cut short (lookup.echo); this bounds any message all the same.
+MAX_MESSAGE_CHARS = 2000
+
 
 @dataclass(frozen=True)
 class Nearest:
@@ -39,7 +44,7 @@ def wants_json() -> bool:
 
 def http_error(exc: HTTPException) -> ResponseReturnValue:
     """Any HTTP error, in the form the client asked for."""
-    message = exc.description or exc.name
+    message = clipped(exc.description or exc.name, MAX_MESSAGE_CHARS)
     # The exception's own headers stay, e.g. the Allow that a 405 must carry.
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     nearest = getattr(exc, "nearest", None)
@@ -54,8 +59,14 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
         # No URL can be built for this Host header, so not the error page, whose links need them.
         headers.append(("Content-Type", "text/plain; charset=utf-8"))
         return f"{exc.code} {exc.name}: {message}\n", exc.code, headers
+    # No JSON twin: the view's (built from what was asked, however long) is an error too.
     page = render_template(
-        "error.html", status=exc.code, name=exc.name, message=message, nearest=nearest
+        "error.html",
+        status=exc.code,
+        name=exc.name,
+        message=message,
+        nearest=nearest,
+        alternate_url=None,
     )
     return page, exc.code, headers
 

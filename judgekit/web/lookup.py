@@ -8,18 +8,27 @@ from judgekit.compare import diff
 from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render import card_index
+from judgekit.render.text import quoted
 from judgekit.timing.base import Step
 from judgekit.timing.model import Sequence, sequence_url
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 from judgekit.web.context import current_library, current_timing
 from judgekit.web.errors import Nearest, not_found_near
 
+# Ids are at most 58 characters today: a real name is quoted whole, anything longer cut short.
+ECHO_CHARS = 80
+
+
+def echo(value: str) -> str:
+    """What a request named, quoted for a message: repr, cut to ``ECHO_CHARS`` with an ellipsis."""
+    return quoted(value, ECHO_CHARS)
+
 
 def find_document(document: str) -> Document:
     """A held document, or a 404 naming it."""
     doc = current_library().corpus.document(document)
     if doc is None or doc.external:
-        abort(404, description=f"unknown document {document!r}")
+        abort(404, description=f"unknown document {echo(document)}")
     return doc
 
 
@@ -29,7 +38,7 @@ def find_version(document: str, version: str) -> Version:
     found = doc.version(version)
     if found is None:
         known = ", ".join(v.id for v in doc.versions)
-        abort(404, description=f"unknown version {version!r} of {document!r} (known: {known})")
+        abort(404, description=f"unknown version {echo(version)} of {doc.id!r} (known: {known})")
     return found
 
 
@@ -37,7 +46,7 @@ def find_entry(document: str, version: str, entry_id: str) -> Entry:
     """The entry, or a 404 naming what is unknown."""
     found = find_version(document, version).get(entry_id)
     if found is None:
-        abort(404, description=f"unknown entry {entry_id!r} in {document!r} {version!r}")
+        abort(404, description=f"unknown entry {echo(entry_id)} in {document!r} {version!r}")
     return found
 
 
@@ -45,7 +54,7 @@ def find_term(document: str, version: str, term: str) -> Entry:
     """A glossary entry by term: exact first, then case-insensitive; else a 404."""
     found = current_library().lookup_term(find_version(document, version), term)
     if found is None:
-        abort(404, description=f"no glossary term {term!r} in {document!r} {version!r}")
+        abort(404, description=f"no glossary term {echo(term)} in {document!r} {version!r}")
     return found
 
 
@@ -57,7 +66,7 @@ def find_pair(document: str, pair: str) -> tuple[Version, Version]:
         abort(
             404,
             description=f"expected two versions as <from>..<to>, e.g. "
-            f"/diff/{doc.id}/{doc.versions[0].id}..{doc.versions[-1].id}; got {pair!r}",
+            f"/diff/{doc.id}/{doc.versions[0].id}..{doc.versions[-1].id}; got {echo(pair)}",
         )
     return find_version(document, split[0]), find_version(document, split[1])
 
@@ -67,7 +76,7 @@ def choice(name: str, allowed: tuple[str, ...]) -> str:
     value = request.args.get(name, allowed[0])
     if value not in allowed:
         options = " or ".join(repr(a) for a in allowed)
-        abort(400, description=f"{name} must be {options}, not {value!r}")
+        abort(400, description=f"{name} must be {options}, not {quoted(value)}")
     return value
 
 
@@ -81,7 +90,7 @@ def find_history(document: str, entry_id: str) -> tuple[Document, list[diff.Step
     doc = find_document(document)
     steps = diff.history(current_library(), doc.id, entry_id)
     if steps is None:
-        abort(404, description=f"unknown entry {entry_id!r} in {document!r} (in no version)")
+        abort(404, description=f"unknown entry {echo(entry_id)} in {doc.id!r} (in no version)")
     return doc, steps
 
 
@@ -104,11 +113,13 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
     if not versions:
         timing = current_timing()
         known = ", ".join(timing.ids())
-        message = f"unknown timing sequence {sequence_id!r} (known: {known})"
+        message = f"unknown timing sequence {echo(sequence_id)} (known: {known})"
         near = nearest_sequences(timing, sequence_id)
         if near:
             named = ", ".join(f"{s.title} ({s.id})" for s in near)
-            message = f"unknown timing sequence {sequence_id!r}; nearest: {named}; known: {known}"
+            message = (
+                f"unknown timing sequence {echo(sequence_id)}; nearest: {named}; known: {known}"
+            )
         else:  # nothing near: link them all, there are few
             near = [timing.versions(i)[-1] for i in timing.ids()]
         not_found_near(message, [_sequence_link(s) for s in near])
@@ -118,7 +129,9 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
         if seq.version == version:
             return seq
     known = ", ".join(s.version for s in versions)
-    abort(404, description=f"sequence {sequence_id!r} has no version {version!r} (known: {known})")
+    abort(
+        404, description=f"sequence {sequence_id!r} has no version {echo(version)} (known: {known})"
+    )
 
 
 def _version_name(seq: Sequence) -> str:
@@ -140,7 +153,7 @@ def find_step(seq: Sequence, key: str) -> Step:
     found = seq.find(key)
     if found is not None:
         return found
-    message = f"unknown step {key!r} in {seq.id!r} {seq.version}"
+    message = f"unknown step {echo(key)} in {seq.id!r} {seq.version}"
     near = nearest_steps(seq, key)
     if near:
         message += "; nearest: " + ", ".join(f"step {s.label} “{step_name(s)}”" for s in near)
@@ -154,8 +167,8 @@ def find_card(edition: str, card_id: str) -> Card:
     """A card by edition ("2e"/"1e") and id, or a 404 saying what is unknown."""
     if edition.upper() not in CARD_FILES:
         known = ", ".join(card_index.edition_slug(e) for e in CARD_FILES)
-        abort(404, description=f"unknown edition {edition!r} (known: {known})")
+        abort(404, description=f"unknown edition {echo(edition)} (known: {known})")
     found = card_index.find_card(current_library(), edition, card_id)
     if found is None:
-        abort(404, description=f"unknown {edition.upper()} card {card_id!r}")
+        abort(404, description=f"unknown {edition.upper()} card {echo(card_id)}")
     return found

@@ -17,6 +17,8 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadHost
 from werkzeug.routing import RequestRedirect
 
+from judgekit.web import limits
+
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -113,5 +115,6 @@ def init_app(app: Flask) -> None:
     """Install the checks first, so that no later part of a request sees a bad Host."""
     app.json = SafeJSONProvider(app)
     app.before_request(check_host)
+    app.before_request(limits.check_request)  # before routing's redirects echo a long address
     app.before_request(relative_redirects)
     app.after_request(add_headers)

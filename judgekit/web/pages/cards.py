@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit.corpus.cards import CARD_FILES
 from judgekit.render import card_index
-from judgekit.render.text import quoted
+from judgekit.render.text import clipped, quoted
 from judgekit.shapes import cards as shapes
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import find_card
@@ -44,7 +44,7 @@ def index() -> ResponseReturnValue:
     error = None
     if chosen and chosen not in CARD_FILES:
         known = ", ".join(ed["slug"] for ed in editions)
-        error = f"unknown edition {quoted(typed[:80])} (known: {known})"
+        error = f"unknown edition {quoted(typed, 80)} (known: {known})"
         chosen = ""
     return render_template(
         "cards/index.html", editions=editions, q=query, chosen=chosen, error=error
@@ -58,7 +58,10 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
     if edition.upper() in CARD_FILES and card_index.find_card(lib, edition, card_id) is None:
         similar = shapes.similar_cards(lib, edition.upper(), card_id)
         return render_template(
-            "cards/not_found.html", edition=edition.upper(), typed=card_id[:80], similar=similar
+            "cards/not_found.html",
+            edition=edition.upper(),
+            typed=clipped(card_id, 80),
+            similar=similar,
         ), 404
     detail = shapes.card_detail(lib, find_card(edition, card_id))
     return render_template("cards/card.html", card=detail, groups=shapes.card_groups(detail))

@@ -16,11 +16,11 @@ from judgekit.corpus.model import Entry, Version
 from judgekit.render import card_index
 from judgekit.render import glossary as glossary_links
 from judgekit.render.library import Library
-from judgekit.search.suggest import Suggestion, closest_pages
 from judgekit.shapes import compare as diff_json
 from judgekit.shapes import reading as serialize
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import find_document, find_entry, find_term, find_version
+from judgekit.web.suggest import Suggestion, closest_pages
 
 bp = Blueprint("rules", __name__)
 

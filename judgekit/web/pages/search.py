@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
+from judgekit.render.text import clipped
 from judgekit.search.choice import (
     COOKIE,
     MAX_AGE,
@@ -50,6 +51,21 @@ EXAMPLES_BY_EDITION = {
 def examples(edition: str) -> tuple[str, ...]:
     """The example searches to offer: the chosen game's, or a mix of both games'."""
     return EXAMPLES_BY_EDITION.get(edition.upper(), EXAMPLES)
+
+
+# The longest address a page hands to the edition form to come back to (a long search's address
+# returns to its path): an error page for a long address must not echo it.
+MAX_RETURN_CHARS = 2048
+
+
+@bp.app_template_global("return_path")
+def return_path() -> str:
+    """Where choosing a game comes back to: this page's address, its path if long, else home."""
+    here = request.full_path if request.query_string else request.path
+    for path in (here, request.path):
+        if len(path) <= MAX_RETURN_CHARS:
+            return path
+    return "/"
 
 
 def judging() -> Choice | None:
@@ -154,7 +170,7 @@ def edition() -> ResponseReturnValue:
     choice = parse_choice(library().corpus, value)
     if value.strip() and choice is None:
         return render_template(
-            "search/edition_error.html", value=value[:80], choices=choices(library().corpus)
+            "search/edition_error.html", value=clipped(value, 80), choices=choices(library().corpus)
         ), 400
     target = safe_next(request.args.get("next"))
     # Clearing goes back to both games: an edition the form put in the URL would keep one.

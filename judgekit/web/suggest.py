@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from judgekit import nearness
 from judgekit.corpus.model import Document, Version
 from judgekit.render.library import Library
 
 # URL words that name an area or an API route, not a document, version or entry.
 AREA_WORDS = {"rules", "rulings", "api", "entries", "documents", "history", "diff", "static"}
+# Only the first parts of a path are read (nearness refuses any part longer than a name can be).
 MAX_SEGMENTS = 8
-MAX_SEGMENT_CHARS = 80  # difflib is quadratic; a long junk path must not cost much
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,8 @@ def slug(text: str) -> str:
 
 
 def _segments(path: str) -> list[str]:
-    parts = [unquote(part, errors="replace") for part in path.split("/") if part]
-    return [part[:MAX_SEGMENT_CHARS].strip() for part in parts[:MAX_SEGMENTS]]
+    parts = [part for part in path.split("/") if part][:MAX_SEGMENTS]
+    return [unquote(part, errors="replace").strip() for part in parts]
 
 
 def _pick_document(lib: Library, segments: list[str]) -> tuple[Document | None, int]:
@@ -43,7 +43,7 @@ def _pick_document(lib: Library, segments: list[str]) -> tuple[Document | None, 
     for i, part in enumerate(segments):
         if slug(part) in AREA_WORDS:
             continue
-        close = difflib.get_close_matches(slug(part), list(held), n=1, cutoff=0.75)
+        close = nearness.close_matches(slug(part), held, limit=1, cutoff=0.75)
         if close:
             return held[close[0]], i
     return None, -1
@@ -68,9 +68,8 @@ def _matches(lib: Library, versions: list[Version], query: str, limit: int) -> l
             keys.setdefault(entry.id, entry.id)
             keys.setdefault(slug(entry.title), entry.id)
             keys.setdefault(entry.id.removeprefix("gl-"), entry.id)
-        found = {k: 0.0 for k in difflib.get_close_matches(query, list(keys), n=limit, cutoff=0.6)}
-        for key in found:
-            found[key] = difflib.SequenceMatcher(None, query, key).ratio()
+        close = nearness.close_matches(query, keys, limit=limit, cutoff=0.6)
+        found = {key: nearness.ratio(query, key) for key in close}
         if len(query) >= 3:
             # A word of an id ("attempting" in gl-attempting-missions) is a good match too.
             for key in keys:
@@ -112,8 +111,8 @@ def closest_pages(lib: Library, path: str, limit: int = 5) -> list[Suggestion]:
             version = doc.version(rest[0])
             rest = rest[1:]
         elif rest:
-            close = difflib.get_close_matches(
-                rest[0].casefold(), [v.id for v in doc.versions], n=1, cutoff=0.75
+            close = nearness.close_matches(
+                rest[0].casefold(), [v.id for v in doc.versions], limit=1, cutoff=0.75
             )
             if close:
                 version = doc.version(close[0])
