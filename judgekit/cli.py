@@ -85,10 +85,12 @@ def _warm(app, process: str = "") -> None:
     import gc
     import time
 
+    from judgekit.pack.zipjob import start_zip_build
     from judgekit.web.context import library_of
     from judgekit.web.memory import warm
     from judgekit.web.sitemap import all_paths
 
+    start_zip_build(app)  # the pack's zip, shared by every process: built once, in the background
     start = time.perf_counter()
     app.extensions["judgekit"]["search"].warm()
     count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
