@@ -85,9 +85,9 @@ def _warm(app, process: str = "") -> None:
     import gc
     import time
 
-    from judgekit.pack.zipjob import start_zip_build
     from judgekit.web.context import library_of
     from judgekit.web.memory import warm
+    from judgekit.web.pages.pack import start_zip_build
     from judgekit.web.sitemap import all_paths
 
     start_zip_build(app)  # the pack's zip, shared by every process: built once, in the background

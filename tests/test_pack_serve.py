@@ -15,9 +15,9 @@ import pytest
 
 import judgekit
 from judgekit import create_app
-from judgekit.pack import zipchild
 from judgekit.pack.handout import print_qr, qr_svg
-from judgekit.pack.zipjob import ZipStatus, reason_of, zip_job
+from judgekit.pack.zipstatus import ZipStatus, reason_of
+from judgekit.web.pages.pack import zip_job
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
 ADDRESS = "http://192.168.1.20:8000"
@@ -251,8 +251,8 @@ def test_disk_full_is_told_apart():
     assert reason_of(full) == "disk-full"
     wrapped = RuntimeError("zip failed")
     wrapped.__cause__ = full
-    assert zipchild.reason_of(wrapped) == "disk-full"
-    assert reason_of(PermissionError(errno.EACCES, "denied")) == "unwritable"
+    assert reason_of(wrapped) == "disk-full"
+    assert reason_of(PermissionError(errno.EACCES, "denied")) == ""
     assert ZipStatus("failed", 600, "disk-full").message == (
         "The judge pack could not be built: the server's disk is full (no space or no free file "
         "entries left). It is tried again in about 10 minutes."

@@ -10,7 +10,6 @@ that started it ends; elsewhere it notices within a second). Its exit status say
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import shutil
 import signal
@@ -19,29 +18,15 @@ import threading
 import time
 from pathlib import Path
 
-TOP_FOLDER = (
-    "judgekit-pack"  # the zip's one top folder: unzipping makes one folder, not 1,900 files
+from judgekit.pack.zipstatus import (
+    CORPUS_CHANGED,
+    DISK_FULL,
+    EXIT_OF_REASON,
+    TOP_FOLDER,
+    reason_of,
 )
+
 PARENT_CHECK_EVERY = 1.0  # seconds
-
-# Why a build failed: the reason codes zipjob.py reports, and the exit statuses that carry them.
-DISK_FULL = "disk-full"
-CORPUS_CHANGED = "corpus-changed"
-FAILED = "failed"
-REASON_OF_EXIT = {3: DISK_FULL, 4: CORPUS_CHANGED}
-EXIT_OF_REASON = {reason: code for code, reason in REASON_OF_EXIT.items()}
-_DISK_FULL_ERRNOS = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
-
-
-def reason_of(exc: BaseException) -> str:
-    """DISK_FULL for an error that means no space or no free inode (an OSError, or one that wraps
-    it, as zipfile's), else ""."""
-    seen = exc
-    while seen is not None:
-        if isinstance(seen, OSError) and seen.errno in _DISK_FULL_ERRNOS:
-            return DISK_FULL
-        seen = seen.__cause__ or seen.__context__
-    return ""
 
 
 def _stop(signum: int, _frame) -> None:

@@ -28,13 +28,19 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from flask import Flask
-
-from judgekit.pack import zipchild
+from judgekit.pack.zipstatus import (
+    FAILED,
+    REASON_OF_EXIT,
+    TOP_FOLDER,
+    UNWRITABLE,
+    Failure,
+    ZipStatus,
+    reason_of,
+    wait_words,
+)
 from judgekit.search.cache import cache_key
 
 log = logging.getLogger(__name__)
@@ -44,17 +50,8 @@ LOCK_NAME = ".pack.lock"
 TEMP_MARK = ".tmp-"  # what every temporary file or folder of a build is named with
 RETRY_FIRST = 30.0  # seconds before a failed build is tried again; doubled each time
 RETRY_MOST = 900.0
-PREPARING_RETRY_AFTER = 20  # seconds a client is asked to wait while the zip is built
+BUILD_LIMIT = 1800.0  # seconds a build may take before it is stopped as failed
 KEEP = 3  # zips kept (other corpora, other addresses, older code); older ones are removed
-
-# What clients are told about a failed build (no traceback, no path: the server's log has those).
-REASONS = {
-    zipchild.DISK_FULL: "the server's disk is full (no space or no free file entries left)",
-    zipchild.CORPUS_CHANGED: "the rules files changed on disk after the server started; "
-    "restart the server",
-    zipchild.FAILED: "the build failed (the server's log says why)",
-    "unwritable": "the server cannot write the folder it keeps the pack in",
-}
 
 
 def default_pack_cache_dir() -> Path:
@@ -64,56 +61,6 @@ def default_pack_cache_dir() -> Path:
         return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA")
     return Path(base or Path.home() / ".cache") / "judgekit" / "pack"
-
-
-def reason_of(exc: OSError) -> str:
-    """The reason code of an error met while preparing a build."""
-    return zipchild.reason_of(exc) or "unwritable"
-
-
-def _wait_words(seconds: int) -> str:
-    return f"{seconds} s" if seconds < 90 else f"{math.ceil(seconds / 60)} minutes"
-
-
-@dataclass(frozen=True)
-class ZipStatus:
-    """What a client is told: "preparing", "ready" or "failed", with how long to wait."""
-
-    state: str
-    retry_after: int = 0  # seconds; 0 when ready
-    reason: str = ""  # a key of REASONS when failed
-    size: int = 0  # bytes, when ready
-
-    @property
-    def message(self) -> str:
-        """One plain sentence for the judge."""
-        if self.state == "ready":
-            return f"The judge pack is ready ({self.size / 1e6:.1f} MB)."
-        if self.state == "failed":
-            return (
-                f"The judge pack could not be built: {REASONS.get(self.reason, REASONS['failed'])}. "
-                f"It is tried again in about {_wait_words(self.retry_after)}."
-            )
-        return "The judge pack is being prepared; it is ready in a minute or two."
-
-    def shape(self, url: str) -> dict[str, Any]:
-        """The JSON answer of the status address."""
-        return {
-            "state": self.state,
-            "url": url if self.state == "ready" else None,
-            "size": self.size if self.state == "ready" else None,
-            "retry_after": self.retry_after or None,
-            "message": self.message,
-        }
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A failed build of this run: why, how many so far, and when to try again (epoch s)."""
-
-    reason: str
-    attempts: int
-    next_try: float
 
 
 class PackZip:
@@ -130,10 +77,11 @@ class PackZip:
         # Made before the server forks, so every worker process of this run shares it: a failure
         # recorded by an earlier run (another start of the server) is not waited for.
         self.run = f"{os.getpid()}-{time.time_ns()}"
-        self.built = 0  # builds this process started and finished (for the server's log)
         self._keys: dict[str, str] = {}
         self._local: Failure | None = None  # a failure that could not be written to the folder
         self._thread: threading.Thread | None = None
+        self._settled = False  # a turn found the zip built: nothing left to do in this process
+        self._closing_at_exit = False
         self._child: subprocess.Popen | None = None
         self._temp: Path | None = None
         self._stopping = threading.Event()
@@ -145,9 +93,7 @@ class PackZip:
         """The zip's cache key: the corpus, the code, and the address its citations name."""
         base_url = self.base_url
         if base_url not in self._keys:  # hashing the code reads every module: once per address
-            self._keys[base_url] = cache_key(
-                self.digest, f"pack-zip|{zipchild.TOP_FOLDER}|{base_url}"
-            )
+            self._keys[base_url] = cache_key(self.digest, f"pack-zip|{TOP_FOLDER}|{base_url}")
         return self._keys[base_url]
 
     @property
@@ -168,31 +114,37 @@ class PackZip:
     def status(self) -> ZipStatus:
         """The zip's state now, as found on disk (shared by every process)."""
         with contextlib.suppress(OSError):
-            return ZipStatus("ready", size=self.zip_path.stat().st_size)
+            return ZipStatus("ready", retry_after=0, size=self.zip_path.stat().st_size)
         failure = self._failure()
         wait = math.ceil(failure.next_try - time.time()) if failure else 0
         if failure and wait > 0:
             return ZipStatus("failed", retry_after=wait, reason=failure.reason)
-        return ZipStatus("preparing", retry_after=PREPARING_RETRY_AFTER)
+        return ZipStatus("preparing")
 
     def open_zip(self) -> IO[bytes] | None:
         """The finished zip opened for reading, or None while there is none."""
         try:
             return open(self.zip_path, "rb")
         except OSError:
+            self._settled = False  # gone (removed by hand?): the next start builds it again
             return None
 
     # -- building ----------------------------------------------------------------------------
     def start(self) -> None:
-        """Make sure this process is building, or waiting to build, until the zip exists."""
-        if self._stopping.is_set() or self.zip_path.is_file():
+        """Make sure this process is building, or waiting to build, until the zip exists.
+
+        The first turn also removes what builds of a killed server left, even when the zip is
+        there already."""
+        if self._stopping.is_set() or self._settled:
             return
         with self._guard:
             if self._thread is not None and self._thread.is_alive():
                 return
             self._thread = threading.Thread(target=self._run, daemon=True, name="judgekit-pack")
             self._thread.start()
-        atexit.register(self.close)
+            if not self._closing_at_exit:
+                atexit.register(self.close)
+                self._closing_at_exit = True
 
     def _run(self) -> None:
         while not self._stopping.is_set():
@@ -200,8 +152,9 @@ class PackZip:
                 wait = self._attempt()
             except OSError as exc:  # the folder, its lock or a temporary folder cannot be made
                 log.warning("judge pack: cannot prepare a build in %s: %s", self.folder, exc)
-                wait = self._record_failure(reason_of(exc))
+                wait = self._record_failure(reason_of(exc) or UNWRITABLE)
             if wait <= 0:
+                self._settled = self.zip_path.is_file()
                 return
             self._stopping.wait(wait)
 
@@ -209,12 +162,12 @@ class PackZip:
         """One turn under the lock: 0 when the zip exists, else the seconds to wait."""
         self.folder.mkdir(parents=True, exist_ok=True)
         with self._locked() as lock:
+            self.remove_leftovers()  # no build runs while the lock is held: any is left over
             if self.zip_path.is_file():
                 return 0
             failure = self._failure()
             if failure and failure.next_try > time.time():
                 return failure.next_try - time.time()
-            self.remove_leftovers()
             reason = self._build(lock)
             if self._stopping.is_set():  # stopped with the server, not failed
                 return 0
@@ -260,16 +213,25 @@ class PackZip:
                 stdout=subprocess.DEVNULL,
                 pass_fds=(lock,) if lock is not None else (),
             )
-            code = self._child.wait()
+            code = self._finish(self._child)
         finally:
             self._child = None
             shutil.rmtree(temp, ignore_errors=True)
             self._temp = None
         if code == 0 and self.zip_path.is_file():
-            self.built += 1
             print(f"judge pack: built {self.zip_path.name}", file=sys.stderr, flush=True)
             return ""
-        return zipchild.REASON_OF_EXIT.get(code, zipchild.FAILED)
+        return REASON_OF_EXIT.get(code, FAILED)
+
+    @staticmethod
+    def _finish(child: subprocess.Popen) -> int:
+        """The child's exit status; one that takes longer than BUILD_LIMIT is stopped."""
+        try:
+            return child.wait(timeout=BUILD_LIMIT)
+        except subprocess.TimeoutExpired:
+            print("judge pack: the build took too long; stopped it", file=sys.stderr, flush=True)
+            _stop_child(child)
+            return -1
 
     # -- failures ----------------------------------------------------------------------------
     def _failure(self) -> Failure | None:
@@ -291,7 +253,7 @@ class PackZip:
         failure = Failure(reason, attempts, time.time() + wait)
         self._local = failure
         print(
-            f"judge pack: build failed ({reason}); trying again in {_wait_words(math.ceil(wait))}",
+            f"judge pack: build failed ({reason}); trying again in {wait_words(math.ceil(wait))}",
             file=sys.stderr,
             flush=True,
         )
@@ -333,20 +295,27 @@ class PackZip:
         """Stop: no new build; a running one is stopped and its temporary folder removed."""
         self._stopping.set()
         child, temp = self._child, self._temp
-        if child is not None and child.poll() is None:
-            child.terminate()  # the child removes its temporary folder as it ends
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        if child is not None:
+            _stop_child(child)
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)
 
     def _after_fork(self) -> None:
         """In a newly forked process: no build of the parent's runs here."""
-        self._thread, self._child, self._temp = None, None, None
+        self._thread, self._child, self._temp, self._closing_at_exit = None, None, None, False
         self._guard = threading.Lock()
+
+
+def _stop_child(child: subprocess.Popen) -> None:
+    """Ask a build to stop (it removes its temporary folder as it ends); kill it if it lingers."""
+    if child.poll() is not None:
+        return
+    child.terminate()
+    try:
+        child.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
 
 
 # Lock files held open by build threads: a process forked meanwhile (a worker started or
@@ -368,25 +337,11 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_parents_builds)
 
 
-def zip_job(app: Flask) -> PackZip:
-    """The app's pack zip (made when the app is made, so forked workers share its run)."""
-    return app.extensions["judgekit.pack_zip"]
-
-
-def init_app(app: Flask) -> None:
-    """Give the app its pack zip job (nothing is built until it is started)."""
-    from judgekit.web.context import library_of
-
-    folder = app.config.get("PACK_CACHE_DIR") or default_pack_cache_dir()
-    app.extensions["judgekit.pack_zip"] = PackZip(
-        Path(folder),
-        str(Path(app.config["CORPUS_DIR"]).resolve()),
-        app.config,
-        library_of(app).corpus.digest,
-        float(app.config.get("PACK_RETRY_SECONDS", RETRY_FIRST)),
+def pack_zip_for(config: Mapping[str, Any], digest: str) -> PackZip:
+    """The pack zip of an app with this config, serving a corpus of this digest (nothing is
+    built until it is started)."""
+    folder = config.get("PACK_CACHE_DIR") or default_pack_cache_dir()
+    root = str(Path(config["CORPUS_DIR"]).resolve())
+    return PackZip(
+        Path(folder), root, config, digest, float(config.get("PACK_RETRY_SECONDS", RETRY_FIRST))
     )
-
-
-def start_zip_build(app: Flask) -> None:
-    """Start preparing the zip in the background (`judgekit serve` calls this in each process)."""
-    zip_job(app).start()

@@ -6,26 +6,43 @@ built, /pack.zip answers 503 with Retry-After and a short page, never a stand-in
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, send_file, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, send_file, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import ServiceUnavailable
 
 from judgekit.pack import zipjob
 from judgekit.pack.handout import qr_svg
+from judgekit.web.context import library_of
 from judgekit.web.memory import not_kept
 
 bp = Blueprint("pack", __name__)
-# Every app gets its zip job when it is made: before `judgekit serve` forks its workers.
-bp.record_once(lambda state: zipjob.init_app(state.app))
+_JOB = "judgekit.pack_zip"
+
+
+@bp.record_once
+def _give_the_app_its_zip(state) -> None:
+    # When the app is made, so before `judgekit serve` forks: every worker shares the job's run.
+    app = state.app
+    app.extensions[_JOB] = zipjob.pack_zip_for(app.config, library_of(app).corpus.digest)
+
+
+def zip_job(app: Flask) -> zipjob.PackZip:
+    """The app's pack zip (one file shared by every process serving the app)."""
+    return app.extensions[_JOB]
+
+
+def start_zip_build(app: Flask) -> None:
+    """Start preparing the zip in the background (`judgekit serve` calls it in each process)."""
+    zip_job(app).start()
 
 
 @bp.get("/pack.zip")
 def pack_zip() -> ResponseReturnValue:
     """GET /pack.zip: the whole reference as static files, once it is built (503 until then)."""
-    job = zipjob.zip_job(current_app)
-    job.start()
+    job = zip_job(current_app)
     opened = job.open_zip()
     if opened is None:
+        job.start()
         status = job.status()
         raise ServiceUnavailable(status.message, retry_after=status.retry_after or None)
     return send_file(
@@ -41,7 +58,7 @@ def pack_zip() -> ResponseReturnValue:
 @bp.get("/api/pack")
 def pack_status() -> ResponseReturnValue:
     """GET /api/pack: whether the zip is ready (the home page's link asks while it is not)."""
-    job = zipjob.zip_job(current_app)
+    job = zip_job(current_app)
     job.start()
     not_kept()
     response = jsonify(job.status().shape(url_for("pack.pack_zip")))
@@ -52,7 +69,7 @@ def pack_status() -> ResponseReturnValue:
 @bp.app_template_global("pack_zip_status")
 def pack_zip_status() -> zipjob.ZipStatus:
     """The zip's status for the home page; a page showing it is not kept until it is ready."""
-    status = zipjob.zip_job(current_app).status()
+    status = zip_job(current_app).status()
     if status.state != "ready":
         not_kept()
     return status
