@@ -165,6 +165,7 @@ def test_stopping_the_server_during_a_build_leaves_no_process_and_no_temporary_f
         server.wait_for(lambda: not builds(cache), "the build outlived the server", 20)
         server.wait_for(lambda: temporary(cache) == [], "temporary files left behind", 20)
         server.wait_for(lambda: all(map(ended, children)), "the build did not end", 20)
+        assert not list(cache.glob("*.zip"))  # stopped with the server, not left to finish
         server.proc.wait(timeout=20)
     finally:
         server.stop()
