@@ -19,6 +19,8 @@ from judgekit.pack.handout import print_qr, qr_svg
 from judgekit.pack.zipstatus import ZipStatus, reason_of
 from judgekit.web.pages.pack import zip_job
 
+from .conftest import BlockedRequests, guarded_context, serving, wait_until
+
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
 ADDRESS = "http://192.168.1.20:8000"
 
@@ -269,3 +271,36 @@ def test_leftovers_of_an_interrupted_build_are_removed_before_the_next(served):
     _wait_for_zip(served)
     _settled(job)
     assert _temporary(job.folder) == []
+
+
+def test_the_home_page_line_becomes_the_link_when_the_zip_is_ready(browser, tmp_path):
+    app = create_app(
+        {"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS), "PACK_CACHE_DIR": str(tmp_path)}
+    )
+    try:
+        with serving(app) as base, guarded_context(browser, BlockedRequests()) as context:
+            page = context.new_page()
+            page.goto(base + "/")
+            line = page.locator(".pack-download")
+            assert "being prepared" in line.inner_text()
+            assert page.locator('.pack-download a[href="/pack.zip"]').count() == 0
+            # The page asks /api/pack (which starts the build) until the zip is ready.
+            wait_until(page, "!!document.querySelector('.pack-download a[download]')", None, 120)
+            assert page.get_attribute(".pack-download a", "href") == "/pack.zip"
+            assert "Download the judge pack" in line.inner_text()
+    finally:
+        zip_job(app).close()
+
+
+def test_without_javascript_the_line_says_the_zip_is_being_prepared(browser, tmp_path):
+    app = create_app(
+        {"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS), "PACK_CACHE_DIR": str(tmp_path)}
+    )
+    with serving(app) as base:
+        with guarded_context(browser, BlockedRequests(), java_script_enabled=False) as context:
+            page = context.new_page()
+            page.goto(base + "/")
+            text = page.locator(".pack-download").inner_text()
+            links = page.locator(".pack-download a").count()
+    assert "The judge pack is being prepared" in text and "Reload this page" in text
+    assert links == 0
