@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import io
+import os
 import re
 import shutil
 import sys
@@ -304,3 +305,31 @@ def test_without_javascript_the_line_says_the_zip_is_being_prepared(browser, tmp
             links = page.locator(".pack-download a").count()
     assert "The judge pack is being prepared" in text and "Reload this page" in text
     assert links == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_process_forked_during_a_build_does_not_keep_the_build_lock(served):
+    import fcntl
+
+    job = _job(served)
+    job.folder.mkdir(parents=True)
+    with job._locked():  # as a build holds it, when `serve` starts (or restarts) a worker
+        pid = os.fork()
+        if pid == 0:  # the new worker lives on after the build ends
+            time.sleep(5)
+            os._exit(0)
+    try:
+        fd = os.open(job.folder / ".pack.lock", os.O_RDWR)
+        try:  # the build has ended: the lock is free for the next, whatever the worker holds
+            deadline = time.monotonic() + 2  # (once the new process has run its fork hooks)
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    assert time.monotonic() < deadline, "the forked process keeps the lock"
+                    time.sleep(0.05)
+        finally:
+            os.close(fd)
+    finally:
+        os.waitpid(pid, 0)

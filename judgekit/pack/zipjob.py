@@ -188,12 +188,12 @@ class PackZip:
             yield None
             return
         fd = os.open(self.folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        _LOCK_FDS.add(fd)  # from here, not from when the lock is granted: a fork may come between
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            _HELD.add(fd)
             yield fd
         finally:
-            _HELD.discard(fd)
+            _LOCK_FDS.discard(fd)
             os.close(fd)  # releases the lock unless the build's child still holds it
 
     def _build(self, lock: int | None) -> str:
@@ -280,7 +280,7 @@ class PackZip:
         """Keep the newest few zips (and this one); drop other keys' failure records."""
         zips = sorted(
             (p for p in self.folder.glob("*.zip") if p != self.zip_path),
-            key=lambda p: p.stat().st_mtime,
+            key=_modified,
             reverse=True,
         )
         for old in zips[KEEP - 1 :]:
@@ -306,6 +306,14 @@ class PackZip:
         self._guard = threading.Lock()
 
 
+def _modified(path: Path) -> float:
+    """When a file was last written; 0 for one already gone (another server pruned it)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def _stop_child(child: subprocess.Popen) -> None:
     """Ask a build to stop (it removes its temporary folder as it ends); kill it if it lingers."""
     if child.poll() is not None:
@@ -318,17 +326,17 @@ def _stop_child(child: subprocess.Popen) -> None:
         child.wait()
 
 
-# Lock files held open by build threads: a process forked meanwhile (a worker started or
-# restarted) must not keep them open, or the lock would outlive the build that took it.
-_HELD: set[int] = set()
+# The lock file as opened by build threads: a process forked meanwhile (a worker started or
+# restarted) must not keep it open, or the lock would outlive the build that took it.
+_LOCK_FDS: set[int] = set()
 _JOBS: weakref.WeakSet[PackZip] = weakref.WeakSet()
 
 
 def _forget_parents_builds() -> None:
-    for fd in list(_HELD):
+    for fd in list(_LOCK_FDS):
         with contextlib.suppress(OSError):
             os.close(fd)
-    _HELD.clear()
+    _LOCK_FDS.clear()
     for job in list(_JOBS):
         job._after_fork()
 
