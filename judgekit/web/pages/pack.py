@@ -12,6 +12,7 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from judgekit.pack import zipjob
 from judgekit.pack.handout import qr_svg
+from judgekit.pack.zipstatus import ZipStatus
 from judgekit.web.context import library_of
 from judgekit.web.memory import not_kept
 
@@ -67,7 +68,7 @@ def pack_status() -> ResponseReturnValue:
 
 
 @bp.app_template_global("pack_zip_status")
-def pack_zip_status() -> zipjob.ZipStatus:
+def pack_zip_status() -> ZipStatus:
     """The zip's status for the home page; a page showing it is not kept until it is ready."""
     status = zip_job(current_app).status()
     if status.state != "ready":
