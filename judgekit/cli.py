@@ -87,8 +87,10 @@ def _warm(app, process: str = "") -> None:
 
     from judgekit.web.context import library_of
     from judgekit.web.memory import warm
+    from judgekit.web.pages.pack import start_zip_build
     from judgekit.web.sitemap import all_paths
 
+    start_zip_build(app)  # the pack's zip, shared by every process: built once, in the background
     start = time.perf_counter()
     app.extensions["judgekit"]["search"].warm()
     count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))

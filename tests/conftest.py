@@ -30,8 +30,10 @@ _CACHE = tempfile.mkdtemp(prefix="judgekit-test-cache-")
 
 
 def pytest_configure(config) -> None:
-    """Every app the tests build (and every server they start) caches its index in a temp folder."""
+    """Every app the tests build (and every server they start) caches its index and its pack zip
+    in a temp folder."""
     os.environ["JUDGEKIT_SEARCH_CACHE_DIR"] = _CACHE
+    os.environ["JUDGEKIT_PACK_CACHE_DIR"] = os.path.join(_CACHE, "pack")
 
 
 def pytest_unconfigure(config) -> None:

@@ -238,9 +238,10 @@ def pack_version(app: Flask, when: datetime) -> dict[str, Any]:
 
 
 def _zip(out: Path, files: list[str], zip_path: Path) -> None:
+    """The pack's files under one top folder named as ``out``: unzipped, it is one folder."""
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in files:
-            archive.write(out / name, name)
+            archive.write(out / name, f"{out.name}/{name}")
 
 
 def build(

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_compress import Compress
 from werkzeug.http import http_date
 
@@ -86,6 +86,12 @@ def request_key() -> str:
     return f"{request.full_path}\x00{cookies}"
 
 
+def not_kept() -> None:
+    """Answer this request without keeping its answer: it shows more than its address says
+    (the progress of a job, as the pack zip's link does until the zip is ready)."""
+    g.judgekit_not_kept = True
+
+
 def _cacheable_request() -> bool:
     return request.method in ("GET", "HEAD") and request.endpoint not in (None, "static")
 
@@ -120,6 +126,9 @@ class MemoryCache:
             del headers["X-Judgekit-Cache"]
         else:
             if response.status_code != 200 or response.is_streamed or "set-cookie" in names:
+                return response
+            if g.get("judgekit_not_kept"):
+                headers["Cache-Control"] = "no-store"  # nor kept by the browser
                 return response
             body = response.get_data()
             etag = f"{self.tag}-{hashlib.sha256(body).hexdigest()[:20]}"
