@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judgekit import create_app
-from judgekit.cli import main
+from judgekit.commands import main
 from judgekit.corpus.cards import Card, TitleFinder, scan_text
 from judgekit.corpus.cards_propose import proposals, render_file
 from judgekit.corpus.check import check_loaded

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.cli import main
+from judgekit.commands import main
 from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.yamlio import YamlError, load_yaml
 

@@ -66,7 +66,7 @@ class ZipBuild:
             self.state = "building"
             # The build renders every page: a process of its own does not slow the serving
             # threads down; it is stopped and its folder removed when the server stops.
-            command = [sys.executable, "-m", "judgekit.cli", "--root", root, "build"]
+            command = [sys.executable, "-m", "judgekit.commands", "--root", root, "build"]
             command += ["--out", str(self.folder / "site"), "--zip"]
             if base_url:
                 command += ["--base-url", base_url]

@@ -288,7 +288,7 @@ def serve_and_hammer(
 def server(lib: Library, cache: str) -> None:
     queries = distinct_queries(lib)
     assert len(set(queries)) == len(queries) >= 1000
-    script = "from judgekit.cli import main; raise SystemExit(main())"
+    script = "from judgekit.commands import main; raise SystemExit(main())"
     os.environ.update({"JUDGEKIT_SEARCH_CACHE_DIR": cache})
     results = []
     # The real server as a judge starts it (one process per core: workers.auto_count()), then

@@ -62,7 +62,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_build_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction) -> None:
     """Add `build` to the CLI's sub-commands."""
     build = sub.add_parser(
         "build",
