@@ -12,11 +12,11 @@ import re
 import pytest
 
 from judgekit import create_app
+from judgekit.checks.loader import load_corpus
 from judgekit.compare import elsewhere
 from judgekit.compare.align import change_rows
 from judgekit.compare.diff import compare
 from judgekit.compare.sentences import content_words
-from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
 
 from .conftest import DATA

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judgekit import create_app
-from judgekit.pack.handout import print_qr, qr_svg
+from judgekit.web.handout import print_qr, qr_svg
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
 ADDRESS = "http://192.168.1.20:8000"

@@ -6,7 +6,7 @@ from html import escape
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render import glossary as glossary_links
 from judgekit.render.glossary import GlossaryLinker, Term, label_external_refs
 from judgekit.render.library import Library

@@ -16,8 +16,8 @@ import pytest
 
 from judgekit import commands
 from judgekit.commands import serve as serve_command
-from judgekit.pack.handout import print_qr
 from judgekit.web import server, workers
+from judgekit.web.handout import print_qr
 
 from .conftest import MINI, _free_port
 

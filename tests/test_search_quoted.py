@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.index import Filters
 from judgekit.search.service import SearchService

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from judgekit import create_app
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.timing.model import load_sequences
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 

@@ -21,7 +21,7 @@ def _base_url(text: str) -> str:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Write the judge pack into --out (and a zip beside it with --zip)."""
-    from judgekit.corpus.loader import CorpusError
+    from judgekit.checks.loader import CorpusError
     from judgekit.pack.build import SIZE_LIMIT, BuildError, build, pack_app
 
     out = Path(args.out).resolve()

@@ -7,8 +7,8 @@ import difflib
 import json
 import sys
 
+from judgekit.checks.loader import CorpusError, load_corpus
 from judgekit.corpus.cards import CARD_FILES, Card, fold, sort_key
-from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.render import card_index as ci
 from judgekit.render.library import Library
 from judgekit.shapes import cards as shapes

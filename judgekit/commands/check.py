@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from judgekit.checks.validate import validate
 from judgekit.commands.loading import corpus_or_exit
-from judgekit.corpus.check import seeds_dir, validate
+from judgekit.corpus.check import seeds_dir
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.checks.loader import CorpusError, load_corpus
 from judgekit.corpus.model import Corpus
 
 

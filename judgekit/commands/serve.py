@@ -7,7 +7,7 @@ import socket
 import sys
 from urllib.parse import urlsplit
 
-from judgekit.corpus.loader import CorpusError
+from judgekit.checks.loader import CorpusError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -136,8 +136,8 @@ def _run(server) -> None:
 
 def _announce(app, args: argparse.Namespace, port: int) -> None:
     """Say where the app is served, and set the address citations link to."""
-    from judgekit.pack.handout import print_qr
     from judgekit.urls import only_this_computer
+    from judgekit.web.handout import print_qr
     from judgekit.web.server import lan_address, public_url
 
     network = args.host in ("0.0.0.0", "::")

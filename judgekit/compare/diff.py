@@ -37,8 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judgekit.corpus.model import Entry, Version
+from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
-from judgekit.render.text import normalize_typography
 
 STATUSES = ("changed", "added", "removed", "renamed", "moved")
 

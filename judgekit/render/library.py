@@ -9,17 +9,9 @@ from html import escape
 from judgekit import urls
 from judgekit.corpus import lineage
 from judgekit.corpus.model import Corpus, Document, Entry, Version
-from judgekit.corpus.references import Target, backlink_index, entry_refs, resolve
-from judgekit.render.text import (
-    ICON_RE,
-    REF_RE,
-    Link,
-    Linker,
-    html_to_text,
-    icon_html,
-    normalize_typography,
-    to_html,
-)
+from judgekit.corpus.references import REF_RE, Target, backlink_index, entry_refs, resolve
+from judgekit.corpus.typography import normalize_typography
+from judgekit.render.text import ICON_RE, Link, Linker, html_to_text, icon_html, to_html
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from judgekit.corpus.references import Target, resolve
+from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
-from judgekit.render.text import normalize_typography, to_html, to_plain
+from judgekit.render.text import to_html, to_plain
 from judgekit.search.analysis import stems
 from judgekit.shapes import reading as serialize
 from judgekit.shapes.calculation import calculation_dict

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from judgekit.corpus.model import Corpus, Entry
 from judgekit.corpus.references import resolve
-from judgekit.render.text import normalize_typography, to_plain
+from judgekit.corpus.typography import normalize_typography
+from judgekit.render.text import to_plain
 from judgekit.timing.model import (
     SUFFIX,
     Cite,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.cache import default_cache_dir
 from judgekit.search.service import SearchService

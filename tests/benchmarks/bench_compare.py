@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from judgekit import create_app  # noqa: E402
+from judgekit.checks.loader import default_root, load_corpus  # noqa: E402
 from judgekit.compare import align, diff, worddiff  # noqa: E402
 from judgekit.compare.history import tributaries  # noqa: E402
-from judgekit.corpus.loader import default_root, load_corpus  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
 from judgekit.shapes import compare as diff_json  # noqa: E402
 from judgekit.shapes import history as history_json  # noqa: E402

@@ -31,7 +31,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from judgekit.corpus.loader import load_corpus  # noqa: E402
+from judgekit.checks.loader import load_corpus  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
 from judgekit.search.analysis import words  # noqa: E402
 from judgekit.search.documents import build_ram  # noqa: E402

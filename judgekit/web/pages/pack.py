@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, send_file
 from flask.typing import ResponseReturnValue
 
-from judgekit.pack.handout import qr_svg, start_zip_build, zip_build
+from judgekit.web.handout import qr_svg, start_zip_build, zip_build
 
 bp = Blueprint("pack", __name__)
 
