@@ -13,7 +13,7 @@ import pytest
 
 from judgekit import create_app
 from judgekit.checks.loader import load_corpus
-from judgekit.timing.model import load_sequences
+from judgekit.timing.load import load_sequences
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 
 from .conftest import DATA

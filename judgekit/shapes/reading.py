@@ -10,7 +10,7 @@ from judgekit.corpus.model import Document, Entry, Version
 from judgekit.corpus.references import Target
 from judgekit.render.library import Library
 from judgekit.render.summaries import entry_summary
-from judgekit.timing.model import timing_for_entry
+from judgekit.timing.links import timing_for_entry
 
 
 def version_summary(lib: Library, version: Version) -> dict[str, Any]:

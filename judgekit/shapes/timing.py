@@ -14,21 +14,12 @@ from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
 from judgekit.render.text import to_html, to_plain
 from judgekit.search.analysis import stems
-from judgekit.shapes import reading as serialize
 from judgekit.shapes.calculation import calculation_dict
+from judgekit.shapes.reading import ref
 from judgekit.timing.calculator import calculate, parse_input
 from judgekit.timing.check import find_paragraph
-from judgekit.timing.model import (
-    END,
-    Cite,
-    Note,
-    Sequence,
-    Step,
-    Timing,
-    note_url,
-    sequence_api_url,
-    sequence_url,
-)
+from judgekit.timing.links import note_url, sequence_api_url, sequence_url
+from judgekit.timing.model import END, Cite, Note, Sequence, Step, Timing
 
 ACTOR_LABELS = {
     "active": "Active player",
@@ -54,7 +45,7 @@ def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
     if entry is None:
         return {"target": cite.target, "resolved": False, "title": cite.target, "url": None}
     data = {
-        **serialize.ref(lib, found),
+        **ref(lib, found),
         "target": cite.target,
         "resolved": True,
         "citation": lib.citation_title(entry),

@@ -8,7 +8,8 @@ from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.cache import default_cache_dir
 from judgekit.search.service import SearchService
-from judgekit.timing.model import Timing, sequences_for
+from judgekit.timing.load import sequences_for
+from judgekit.timing.model import Timing
 
 KEY = "judgekit"
 
