@@ -9,7 +9,10 @@ from typing import Any
 from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Entry
 from judgekit.render import card_index
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
+
+_ALL_CARDS: Memo[str, dict[str, Any]] = Memo(__name__, "every card")
+_CARD_DETAILS: Memo[tuple[str, str], dict[str, Any]] = Memo(__name__, "card detail")
 
 EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
 STANDING_TEXT = {
@@ -41,7 +44,7 @@ def card_summary(lib: Library, card: Card) -> dict[str, Any]:
 
 def cards(lib: Library) -> dict[str, Any]:
     """GET /api/cards: every card, 2E then 1E, each sorted by title (built once; not to mutate)."""
-    memo = lib.memo("card_shapes")
+    memo = lib.memo(_ALL_CARDS)
     if "all" not in memo:
         index = card_index.index_of(lib)
         memo["all"] = {
@@ -97,7 +100,7 @@ def _order(lib: Library, item: dict[str, Any]) -> tuple:
 
 def card_detail(lib: Library, card: Card) -> dict[str, Any]:
     """GET /api/cards/<edition>/<id>: the card and every passage naming it, rulings first."""
-    memo = lib.memo("card_shapes")
+    memo = lib.memo(_CARD_DETAILS)
     key = (card.edition, card.id)
     if key not in memo:
         memo[key] = _detail(lib, card)

@@ -11,9 +11,11 @@ from judgekit.compare.diff import Comparison
 from judgekit.compare.sentences import Unit
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
 from judgekit.render.summaries import entry_summary
 from judgekit.shapes.reading import document_summary, version_summary
+
+_COMPARISON_JSON: Memo[tuple[str, str, str, bool], dict] = Memo(__name__, "comparison JSON")
 
 
 def compare_url(lib: Library, document: str, old: str, new: str) -> str:
@@ -186,7 +188,7 @@ def _kinds(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def comparison_dict(lib: Library, comparison: Comparison, typography: bool = False) -> dict:
     """GET /api/diff/<doc>/<a>/<b>: the summary, then the changes in reading order (built once)."""
     old, new = comparison.old, comparison.new
-    cache = lib.memo("comparison-json")
+    cache = lib.memo(_COMPARISON_JSON)
     key = (old.document, old.id, new.id, typography)
     if key not in cache:
         cache[key] = _comparison_dict(lib, comparison, typography)

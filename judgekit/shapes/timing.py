@@ -11,7 +11,7 @@ from typing import Any
 
 from judgekit.corpus.references import Target, resolve
 from judgekit.corpus.typography import normalize_typography
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
 from judgekit.render.text import to_html, to_plain
 from judgekit.search.analysis import stems
 from judgekit.shapes.calculation import calculation_dict
@@ -20,6 +20,9 @@ from judgekit.timing.calculator import calculate, parse_input
 from judgekit.timing.check import find_paragraph
 from judgekit.timing.links import note_url, sequence_api_url, sequence_url
 from judgekit.timing.model import END, Cite, Note, Sequence, Step, Timing
+
+_SEQUENCE_JSON: Memo[tuple[str, str, int], dict[str, Any]] = Memo(__name__, "sequence JSON")
+_INDEX_JSON: Memo[int, dict[str, Any]] = Memo(__name__, "timing index JSON")
 
 ACTOR_LABELS = {
     "active": "Active player",
@@ -204,7 +207,7 @@ def sequence_summary(lib: Library, seq: Sequence) -> dict[str, Any]:
 
 def sequence_dict(lib: Library, timing: Timing, seq: Sequence) -> dict[str, Any]:
     """GET /api/timing/<id>?version=: the sequence with every step; computed once per library."""
-    cache = lib.memo("timing_json")
+    cache = lib.memo(_SEQUENCE_JSON)
     key = (seq.id, seq.version, id(timing))
     if key not in cache:
         version = lib.corpus.version(seq.document, seq.version)
@@ -254,7 +257,7 @@ def note_dict(lib: Library, note: Note) -> dict[str, Any]:
 
 def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
     """GET /api/timing: every sequence and its versions (the in-force one last), and the notes."""
-    cache = lib.memo("timing_index")
+    cache = lib.memo(_INDEX_JSON)
     if id(timing) not in cache:
         cache[id(timing)] = _index(lib, timing)
     return cache[id(timing)]
