@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask
 
-from judgekit.corpus.loader import default_root
+from judgekit.corpus.read import default_root
 from judgekit.resources import templates_dir
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from judgekit import create_app
-from judgekit.corpus.loader import default_root, load_corpus
+from judgekit.checks.loader import default_root, load_corpus
 from judgekit.render.library import Library
 from judgekit.web.server import make_server
 

@@ -138,7 +138,7 @@ def test_term_lookup(mini_client, term, found):
 def test_term_lookup_prefers_the_exact_case(tmp_path):
     import shutil
 
-    from judgekit.corpus.loader import load_corpus
+    from judgekit.checks.loader import load_corpus
     from judgekit.render.library import Library
 
     from .conftest import MINI

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from judgekit import create_app
-from judgekit.cli import main
+from judgekit.checks.loader import CorpusError, load_corpus
+from judgekit.checks.validate import check_loaded
+from judgekit.commands import main
 from judgekit.corpus.cards import Card, TitleFinder, scan_text
 from judgekit.corpus.cards_propose import proposals, render_file
-from judgekit.corpus.check import check_loaded
-from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.render.library import Library
 from judgekit.shapes.cards import fold_title, title_matches
 

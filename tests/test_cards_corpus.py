@@ -7,7 +7,7 @@ import re
 import pytest
 
 from judgekit.corpus.cards import fold
-from judgekit.render import card_index as ci
+from judgekit.render.card_index import mentions_of
 
 CARD_RULINGS = {
     "gl-crowd-control": "crowd-control",
@@ -75,7 +75,7 @@ def test_every_1e_ruling_titled_by_a_card_is_on_that_cards_page(client, corpus, 
     assert len(topics) == 43
     for entry in topics:
         card = by_title[fold(entry.title)]
-        ids = [m.entry for m in ci.mentions_of(lib, card)]
+        ids = [m.entry for m in mentions_of(lib, card)]
         assert entry.id in ids, (entry.id, card.id)
 
 

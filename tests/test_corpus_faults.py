@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.cli import main
-from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.checks.loader import CorpusError, load_corpus
+from judgekit.commands import main
 
 from .conftest import DATA, MINI
 
@@ -461,7 +461,7 @@ def test_check_and_load_refuse_each_fault_with_file_and_line(fault, root, capsys
     fault.breaks(root)
     if fault.name in HOSTILE:
         run = subprocess.run(
-            [sys.executable, "-m", "judgekit.cli", "--root", str(root), "check"],
+            [sys.executable, "-m", "judgekit.commands", "--root", str(root), "check"],
             capture_output=True,
             text=True,
             timeout=120,  # a bound against a hang, not a speed test

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from judgekit.checks.loader import load_corpus
 from judgekit.compare.diff import compare, history, marked_new, split_pair
 from judgekit.compare.worddiff import (
     diff_html,
@@ -15,9 +16,8 @@ from judgekit.compare.worddiff import (
     tokenize,
     word_diff,
 )
-from judgekit.corpus.loader import load_corpus
+from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
-from judgekit.render.text import normalize_typography
 
 from .conftest import DATA
 

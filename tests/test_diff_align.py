@@ -6,13 +6,13 @@ import random
 
 import pytest
 
+from judgekit.checks.loader import load_corpus
 from judgekit.compare.align import alignment, change_rows
 from judgekit.compare.diff import anchor, compare, history, primary
 from judgekit.compare.history import tributaries
 from judgekit.compare.sentences import similarity, split_sentences, units
-from judgekit.corpus.loader import load_corpus
+from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
-from judgekit.render.text import normalize_typography
 from judgekit.shapes.compare import build_all, comparison_dict
 from judgekit.shapes.history import history_dict
 

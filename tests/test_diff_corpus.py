@@ -11,7 +11,7 @@ import pytest
 from judgekit.compare.diff import compare, history
 from judgekit.compare.sentences import units
 from judgekit.compare.worddiff import tokenize
-from judgekit.render.text import normalize_typography
+from judgekit.corpus.typography import normalize_typography
 
 BOOK = "2e-rulebook"
 VERSIONS = ["1.1", "call-to-arms", "4"]

@@ -12,11 +12,11 @@ import re
 import pytest
 
 from judgekit import create_app
-from judgekit.compare import elsewhere
+from judgekit.checks.loader import load_corpus
+from judgekit.compare import relocated
 from judgekit.compare.align import change_rows
 from judgekit.compare.diff import compare
 from judgekit.compare.sentences import content_words
-from judgekit.corpus.loader import load_corpus
 from judgekit.render.library import Library
 
 from .conftest import DATA
@@ -42,7 +42,7 @@ def removed(lib: Library, old: str, new: str) -> dict[str, tuple[str, float] | N
     doc = lib.corpus.document("else-book")
     a, b = doc.version(old), doc.version(new)
     comparison = compare(lib, a, b)
-    find = elsewhere.finder(lib, a, b)
+    find = relocated.finder(lib, a, b)
     out = {}
     for n in range(len(comparison.changes)):
         for row in change_rows(lib, comparison, n):
@@ -84,10 +84,10 @@ def test_coverage_counts_words_in_order_within_the_stretch():
     old = content_words(STOPPED)
     assert old == ("stopp", "personnel", "cannot", "help", "staff", "ship")
     new = content_words("Though stopped personnel cannot staff ships, they are still carried.")
-    assert elsewhere.coverage(old, new) == (5, 2 * 5 / (6 + 5))
+    assert relocated.coverage(old, new) == (5, 2 * 5 / (6 + 5))
     # The same words out of order match fewer.
-    assert elsewhere.coverage(old, tuple(reversed(old)))[0] == 1
-    assert elsewhere.coverage((), new) == (0, 0.0)
+    assert relocated.coverage(old, tuple(reversed(old)))[0] == 1
+    assert relocated.coverage((), new) == (0, 0.0)
 
 
 def test_api_row_names_the_entry_as_editorial(eclient):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.cli import main
-from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.checks.loader import CorpusError, load_corpus
+from judgekit.commands import main
 from judgekit.corpus.yamlio import YamlError, load_yaml
 
 from .conftest import DATA, MINI

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from judgekit.cli import main
+from judgekit.commands import main
 from judgekit.pack.build import build, pack_app
 from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import (

@@ -16,9 +16,9 @@ import pytest
 
 import judgekit
 from judgekit import create_app
-from judgekit.pack.handout import print_qr, qr_svg
-from judgekit.pack.zipstatus import ZipStatus, reason_of
+from judgekit.web.handout import print_qr, qr_svg
 from judgekit.web.pages.pack import zip_job
+from judgekit.web.zipstatus import ZipStatus, reason_of
 
 from .conftest import BlockedRequests, guarded_context, serving, wait_until
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from judgekit import create_app, urls
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 
 from .conftest import DATA

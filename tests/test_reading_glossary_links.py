@@ -6,9 +6,14 @@ from html import escape
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
-from judgekit.render import glossary as glossary_links
-from judgekit.render.glossary import GlossaryLinker, Term, label_external_refs
+from judgekit.checks.loader import load_corpus
+from judgekit.render.glossary import (
+    GlossaryLinker,
+    Term,
+    entry_html,
+    label_external_refs,
+    version_html,
+)
 from judgekit.render.library import Library
 
 from .conftest import DATA
@@ -157,7 +162,7 @@ def reading_lib() -> Library:
 
 def test_entry_html_links_the_versions_terms(reading_lib):
     entry = reading_lib.corpus.entry("demo-book", "1", "introduction")
-    html, linked = glossary_links.entry_html(reading_lib, entry)
+    html, linked = entry_html(reading_lib, entry)
     assert linked == (
         "gl-attempting-missions",
         "gl-missions",
@@ -172,25 +177,25 @@ def test_entry_html_links_the_versions_terms(reading_lib):
     )
     # icon labels ("Dual mission") are not linked; "aligned" in "Non-aligned" is not either
     assert "Dual mission</span>" in html and "Non-aligned personnel" in html
-    assert glossary_links.entry_html(reading_lib, entry)[0] is html  # cached
+    assert entry_html(reading_lib, entry)[0] is html  # cached
 
 
 def test_entry_html_on_a_glossary_entry_skips_itself(reading_lib):
     entry = reading_lib.corpus.entry("demo-book", "1", "gl-attempting-missions")
-    html, linked = glossary_links.entry_html(reading_lib, entry)
+    html, linked = entry_html(reading_lib, entry)
     assert linked == ("gl-range",)
     assert html.startswith('<div class="block block-rule"><p>Attempting missions is how')
 
 
 def test_version_without_glossary_links_nothing(reading_lib):
     entry = reading_lib.corpus.entry("demo-book", "2", "introduction")
-    html, linked = glossary_links.entry_html(reading_lib, entry)
+    html, linked = entry_html(reading_lib, entry)
     assert linked == () and 'class="gloss"' not in html
 
 
 def test_version_html_links_to_in_page_anchors(reading_lib):
     version = reading_lib.corpus.version("demo-book", "1")
-    page = glossary_links.version_html(reading_lib, version)
+    page = version_html(reading_lib, version)
     assert list(page) == list(version.entries)
     assert 'href="#gl-attempting-missions"' in page["introduction"]
     # first occurrence per entry: another entry links the same term again

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekit import cli
-from judgekit.pack.handout import print_qr
+from judgekit import commands
+from judgekit.commands import serve as serve_command
 from judgekit.web import server, workers
+from judgekit.web.handout import print_qr
 
 from .conftest import MINI, _free_port
 
@@ -31,7 +32,7 @@ def served(monkeypatch) -> dict:
 
     monkeypatch.setattr(server.GuardedServer, "run", fake_run)
     # The warm-up thread prints when it is done: keep it out of the lines these tests read.
-    monkeypatch.setattr(cli, "_warm", lambda app, process="": calls.update(warmed=app))
+    monkeypatch.setattr(serve_command, "_warm", lambda app, process="": calls.update(warmed=app))
     # One process, as on a one-core machine: the test process must never fork.
     monkeypatch.setattr(workers, "auto_count", lambda: 1)
     return calls
@@ -43,23 +44,23 @@ def test_the_warm_up_says_when_every_page_is_ready(capsys):
     from judgekit.web.sitemap import all_paths
 
     app = create_app({"CORPUS_DIR": str(MINI)})
-    cli._warm(app)
+    serve_command._warm(app)
     out = capsys.readouterr().out
     assert re.fullmatch(r"all \d+ pages ready in memory \(\d+\.\d s\)\n", out), out
     paths = all_paths(library_of(app), app.extensions["judgekit"]["timing"])
     assert int(out.split()[1]) == len(paths) > 20
-    cli._warm(app, "process 2 of 2")  # where several processes serve, each says it
+    serve_command._warm(app, "process 2 of 2")  # where several processes serve, each says it
     assert re.fullmatch(
         r"all \d+ pages ready in memory \(\d+\.\d s, process 2 of 2\)\n", capsys.readouterr().out
     )
 
 
 def serve(*args: str) -> int:
-    return cli.main(["--root", str(MINI), "serve", *args])
+    return commands.main(["--root", str(MINI), "serve", *args])
 
 
 def test_serve_defaults_to_loopback_8000():
-    args = cli.build_parser().parse_args(["serve"])
+    args = commands.build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.threads, args.base_url) == ("127.0.0.1", 8000, 8, None)
     assert args.workers is None  # as many processes as cores (workers.auto_count)
 
@@ -71,8 +72,8 @@ def test_serve_answers_from_a_process_per_core_up_to_four(monkeypatch, cores, fo
     monkeypatch.setattr(workers, "usable_cores", lambda: cores)
     monkeypatch.setattr(workers, "can_fork", lambda: forks)
     assert workers.auto_count() == count
-    assert cli._workers(None) == count
-    assert cli._workers(3) == (3 if forks else 1)  # as asked, where the system can fork
+    assert serve_command._workers(None) == count
+    assert serve_command._workers(3) == (3 if forks else 1)  # as asked, where the system can fork
 
 
 def test_usable_cores_are_those_this_process_may_run_on(monkeypatch):
@@ -180,7 +181,7 @@ def test_bad_serve_arguments_exit_2_with_a_message(served, capsys, args, message
 
 def test_serve_reports_a_broken_corpus(tmp_path, capsys):
     (tmp_path / "rules").mkdir()
-    assert cli.main(["--root", str(tmp_path), "serve"]) == 1
+    assert commands.main(["--root", str(tmp_path), "serve"]) == 1
     assert "icon vocabulary is missing" in capsys.readouterr().err
 
 
@@ -189,7 +190,7 @@ def test_serve_reports_a_taken_port(capsys):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert cli.main(["--root", str(MINI), "serve", "--port", str(port)]) == 1
+        assert commands.main(["--root", str(MINI), "serve", "--port", str(port)]) == 1
     assert capsys.readouterr().err.startswith(f"cannot serve on 127.0.0.1:{port}: ")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.web.suggest import closest_pages, slug
 

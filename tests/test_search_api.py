@@ -9,7 +9,7 @@ import re
 import pytest
 
 from judgekit import create_app
-from judgekit.cli import main
+from judgekit.commands import main
 
 from .conftest import DATA
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.cache import META, cache_key, load_or_build
 from judgekit.search.service import SearchService

@@ -106,7 +106,7 @@ def test_an_exact_glossary_term_comes_first(client):
 
 
 def test_the_index_holds_every_entry_step_and_card(app, corpus):
-    from judgekit.timing.model import sequences_for
+    from judgekit.timing.load import sequences_for
 
     service = app.extensions["judgekit"]["search"]
     entries = sum(len(v.entries) for v in corpus.versions())

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.documents import build_ram
 from judgekit.search.index import Filters

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from judgekit.cli import main
+from judgekit.commands import main
 from judgekit.search.choice import COOKIE
 from judgekit.search.elsewhere import elsewhere
 from judgekit.search.query import strip_named, strip_versions, version_names, without_edition

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.index import Filters
 from judgekit.search.service import SearchService
 from judgekit.search.steps import step_heirs
-from judgekit.timing import model as timing
+from judgekit.timing.load import sequences_for
 
 from .conftest import DATA
 
@@ -65,7 +65,7 @@ def test_half_a_card_name_or_more_finds_the_card_first(service, query):
 
 def test_an_older_step_renamed_in_a_newer_version_continues_as_it():
     corpus = load_corpus(DATA / "timing")  # v2's "begin" was v1's "count"; "reveal" is merged
-    assert step_heirs(corpus, timing.sequences_for(corpus)) == {
+    assert step_heirs(corpus, sequences_for(corpus)) == {
         ("demo-rulebook", "1", "attempt", "count"): ("demo-rulebook/step/attempt.begin",),
         ("demo-rulebook", "1", "attempt", "reveal"): ("demo-rulebook/step/attempt.check-dilemma",),
     }

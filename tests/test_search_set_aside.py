@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from judgekit.cli import main
+from judgekit.commands import main
 from judgekit.search.choice import COOKIE
 from judgekit.search.query import unnamed
 

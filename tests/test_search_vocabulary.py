@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from judgekit.corpus.check import run_check
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
+from judgekit.checks.validate import run_check
 from judgekit.render.library import Library
 from judgekit.search.query import strip_edition
 from judgekit.search.service import SearchService

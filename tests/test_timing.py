@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.corpus.check import run_check
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
+from judgekit.checks.validate import run_check
 from judgekit.timing.check import timing_problems
-from judgekit.timing.model import END, TimingError, entry_links, load_sequences, sequence_url
+from judgekit.timing.links import entry_links, sequence_url
+from judgekit.timing.load import load_sequences
+from judgekit.timing.model import END, TimingError
 
 from .conftest import DATA
 

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from judgekit.timing.check import timing_problems
-from judgekit.timing.model import load_sequences
+from judgekit.timing.load import load_sequences
 
 SEQUENCES = {
     "mission-attempt": ["1.1", "call-to-arms", "4"],

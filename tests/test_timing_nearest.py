@@ -12,8 +12,8 @@ import re
 import pytest
 
 from judgekit import create_app
-from judgekit.corpus.loader import load_corpus
-from judgekit.timing.model import load_sequences
+from judgekit.checks.loader import load_corpus
+from judgekit.timing.load import load_sequences
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 
 from .conftest import DATA

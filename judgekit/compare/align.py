@@ -25,7 +25,10 @@ from difflib import SequenceMatcher
 from judgekit.compare.diff import Change, Comparison, primary
 from judgekit.compare.sentences import Unit, similarity, units
 from judgekit.corpus.model import Entry, Version
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
+
+_UNITS: Memo[tuple[str, str, str], tuple[Unit, ...]] = Memo(__name__, "sentence units")
+_ALIGNMENTS: Memo[tuple[str, str, str], dict[int, Group]] = Memo(__name__, "alignments")
 
 THRESHOLD = 0.4
 _HOME_BONUS = 0.05  # between equally alike candidates, the entry's own counterpart wins
@@ -53,7 +56,7 @@ class Group:
 
 def entry_units(lib: Library, entry: Entry) -> tuple[Unit, ...]:
     """An entry's sentences (``sentences.units``), cut once per Library."""
-    cache = lib.memo("sentence-units")
+    cache = lib.memo(_UNITS)
     key = (entry.document, entry.version, entry.id)
     if key not in cache:
         cache[key] = units(entry.id, lib.plain(entry))
@@ -265,7 +268,7 @@ def _unique(entries: list[Entry | None], version: Version) -> list[Entry]:
 
 def alignment(lib: Library, comparison: Comparison) -> dict[int, Group]:
     """Each change (by its position in ``comparison.changes``) and the group it belongs to."""
-    cache = lib.memo("alignment")
+    cache = lib.memo(_ALIGNMENTS)
     key = (comparison.old.document, comparison.old.id, comparison.new.id)
     if key not in cache:
         cache[key] = _alignment(lib, comparison)

@@ -37,8 +37,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judgekit.corpus.model import Entry, Version
-from judgekit.render.library import Library
-from judgekit.render.text import normalize_typography
+from judgekit.corpus.typography import normalize_typography
+from judgekit.render.library import Library, Memo
+
+_COMPARABLE: Memo[tuple[str, str, str], str] = Memo(__name__, "comparable text")
+_COMPARISONS: Memo[tuple[str, str, str], Comparison] = Memo(__name__, "comparisons")
 
 STATUSES = ("changed", "added", "removed", "renamed", "moved")
 
@@ -115,7 +118,7 @@ def _parent_key(entry: Entry) -> tuple[str | None, str]:
 
 def _comparable(lib: Library, entry: Entry) -> str:
     """``Library.comparable``, kept: an entry is compared in every pair of versions that holds it."""
-    cache = lib.memo("comparable")
+    cache = lib.memo(_COMPARABLE)
     key = (entry.document, entry.version, entry.id)
     if key not in cache:
         cache[key] = lib.comparable(entry)
@@ -176,7 +179,7 @@ def _order(changes: list[Change], newer: Version, older: Version, forward: bool)
 
 def compare(lib: Library, old: Version, new: Version) -> Comparison:
     """Every change from ``old`` to ``new`` (versions of one document; either may be newer)."""
-    cache = lib.memo("diff")
+    cache = lib.memo(_COMPARISONS)
     key = (old.document, old.id, new.id)
     if key not in cache:
         cache[key] = _compare(lib, old, new)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judgekit.compare.diff import Step, history
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
+
+_TRIBUTARIES: Memo[tuple[str, tuple[str, ...]], list[Tributary]] = Memo(__name__, "tributaries")
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def _cut(steps: list[Step], entry_id: str) -> tuple[Step, ...]:
 
 def tributaries(lib: Library, document: str, steps: list[Step]) -> list[Tributary]:
     """The entries merged into (or split off into) the line of ``steps``, oldest first."""
-    cache = lib.memo("tributaries")
+    cache = lib.memo(_TRIBUTARIES)
     line = tuple(sorted({s.entry.id for s in steps if s.entry is not None}))
     key = (document, line)
     if key not in cache:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from judgekit.render.text import normalize_typography
+from judgekit.corpus.typography import normalize_typography
 
 # A sentence end: a stop, any closing quotes or brackets, space, then what can open a sentence.
 _END = re.compile(r"[.!?][\"”’')\]]*\s+(?=[\"“‘'(\[*]?[A-Z0-9])")

@@ -1,7 +1,7 @@
 """Word-level diffs of plain text, blind to typography unless asked, as escaped HTML.
 
 Text is cut into word tokens. Each token keeps the words as printed (``text``) and a comparison
-``key``: the token after ``text.normalize_typography``, so curly and straight quotes, dash styles,
+``key``: the token after ``typography.normalize_typography``, so curly and straight quotes, dash styles,
 ™/® marks and list bullets compare equal, and spacing is never compared at all. The keys of a
 text, joined by single spaces, are exactly ``normalize_typography(text)``; two texts therefore
 have a word diff with no change if and only if the entry pages call them "same".
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from judgekit.render.text import normalize_typography as _normalize
+from judgekit.corpus import typography
 
 _CHUNK = re.compile(r"(\s*)(\S+)")
 _DASH_SPLIT = re.compile(r"([‐‑‒–—―])")
@@ -30,8 +30,8 @@ _BULLET = re.compile(r"(?:[-*•·]|\d+[.)])")
 
 @lru_cache(maxsize=1 << 16)
 def normalize_typography(chunk: str) -> str:
-    """``text.normalize_typography`` of one chunk, kept: the same words recur in every text."""
-    return _normalize(chunk)
+    """``typography.normalize_typography`` of one chunk, kept: the same words recur in every text."""
+    return typography.normalize_typography(chunk)
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from judgekit.corpus.cards import (
     mentions_path,
     scan_text,
 )
-from judgekit.corpus.loader import CorpusError, load_corpus
 from judgekit.corpus.model import Corpus, Version
+from judgekit.corpus.read import CorpusError, read_corpus
 
 CONTEXT = 40  # characters shown either side of a found name
 
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        corpus = load_corpus(args.root, strict=False)  # it is how unrecorded names get recorded
+        corpus = read_corpus(args.root)  # only the format: it is how unrecorded names get recorded
     except CorpusError as exc:
         print("\n".join(exc.problems), file=sys.stderr)
         return 1

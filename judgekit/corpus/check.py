@@ -1,4 +1,4 @@
-"""`judgekit check`: every rule the corpus must obey beyond what the loader enforces."""
+"""The corpus's own content rules beyond its format: contents, debris, sources, corrections, cards."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ from pathlib import Path
 
 from judgekit.corpus.cards_check import check_cards
 from judgekit.corpus.model import Corpus, Entry, Version
-from judgekit.corpus.read import CorpusError, read_corpus
-from judgekit.render.text import normalize_typography
-from judgekit.search.vocabulary import vocabulary_problems
-from judgekit.timing.check import timing_problems
+from judgekit.corpus.typography import normalize_typography
 
 DEBRIS = [
     (re.compile(r"back to top of page", re.I), "web navigation"),
@@ -167,29 +164,3 @@ def check_corpus(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     if corpus.cards is not None:
         problems.extend(check_cards(corpus, corpus.cards))
     return problems
-
-
-def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
-    """Every problem of a loaded corpus and its timing files; seeds default to ``seeds_dir``."""
-    if seeds is None:
-        seeds = seeds_dir(corpus.root)
-    return check_corpus(corpus, seeds) + timing_problems(corpus) + vocabulary_problems(corpus)
-
-
-def validate(
-    root: str | Path | None = None, seeds: Path | None = None
-) -> tuple[Corpus | None, list[str]]:
-    """The corpus and every problem `judgekit check` and the app refuse it for.
-
-    The format's problems come first and stop the rest; then the content checks.
-    """
-    try:
-        corpus = read_corpus(root)
-    except CorpusError as exc:
-        return None, exc.problems
-    return corpus, check_loaded(corpus, seeds)
-
-
-def run_check(root: str | Path | None = None, seeds: Path | None = None) -> list[str]:
-    """Every problem of the corpus under root, as ``file:line: message``."""
-    return validate(root, seeds)[1]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from judgekit.corpus.model import Version
 from judgekit.corpus.references import REF_RE
-from judgekit.render.text import normalize_typography
+from judgekit.corpus.typography import normalize_typography
 
 MIN_WORDS = 3
 _SPLIT = re.compile(r"(?<!\b\d\.)(?<=[.!?])\s+|\n\s*\n")

@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from judgekit.pack.zipstatus import (
+from judgekit.web.zipstatus import (
     CORPUS_CHANGED,
     DISK_FULL,
     EXIT_OF_REASON,
@@ -51,7 +51,7 @@ def die_with_parent(parent: int) -> None:
 
 def build_zip(root: str, base_url: str, digest: str, temp: Path, final: Path) -> int:
     """Build the pack in temp, zip it with one top folder, move the zip to final; exit status."""
-    from judgekit.corpus.loader import CorpusError
+    from judgekit.checks.loader import CorpusError
     from judgekit.pack.build import BuildError, build, pack_app
     from judgekit.web.context import library_of
 

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from judgekit import urls
 from judgekit.corpus.cards import Card, CardIndex, Mention, TitleFinder
 from judgekit.corpus.model import Entry
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
+
+_MENTION_TABLES: Memo[str, dict] = Memo(__name__, "mentions by card and by entry")
+_FINDERS: Memo[tuple[str, str], TitleFinder] = Memo(__name__, "title finders")
 
 # The order a card page shows passages in: what rules on the card first.
 ROLES = ("ruling", "rule", "example", "list")
@@ -70,7 +73,7 @@ def index_of(lib: Library) -> CardIndex:
 
 
 def _tables(lib: Library) -> dict:
-    memo = lib.memo("cards")
+    memo = lib.memo(_MENTION_TABLES)
     if "by_card" not in memo:
         index = index_of(lib)
         by_card: dict[tuple[str, str], list[Mention]] = {}
@@ -103,7 +106,7 @@ def find_card(lib: Library, edition: str, card_id: str) -> Card | None:
 
 
 def _finder(lib: Library, card: Card) -> TitleFinder:
-    memo = lib.memo("card_finders")
+    memo = lib.memo(_FINDERS)
     key = (card.edition, card.id)
     if key not in memo:
         memo[key] = TitleFinder([card])

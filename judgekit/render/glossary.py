@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from judgekit.corpus.cards import Card, phrase_pattern
 from judgekit.corpus.model import APOSTROPHES, Entry, Version
 from judgekit.render import card_index
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
+
+_VERSION_CACHES: Memo[tuple[str, str], _VersionCache] = Memo(__name__, "glossary links per version")
 
 # A tag of serialized HTML; quoted attribute values may hold '>' in hand-written input.
 TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
@@ -179,7 +181,7 @@ class _VersionCache:
 
 
 def _cache(lib: Library, version: Version) -> _VersionCache:
-    per_lib = lib.memo("glossary_links")
+    per_lib = lib.memo(_VERSION_CACHES)
     key = (version.document, version.id)
     if key not in per_lib:
         per_lib[key] = _VersionCache()

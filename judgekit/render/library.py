@@ -5,21 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from html import escape
+from typing import Generic, TypeVar
 
 from judgekit import urls
 from judgekit.corpus import lineage
 from judgekit.corpus.model import Corpus, Document, Entry, Version
-from judgekit.corpus.references import Target, backlink_index, entry_refs, resolve
-from judgekit.render.text import (
-    ICON_RE,
-    REF_RE,
-    Link,
-    Linker,
-    html_to_text,
-    icon_html,
-    normalize_typography,
-    to_html,
-)
+from judgekit.corpus.references import REF_RE, Target, backlink_index, entry_refs, resolve
+from judgekit.corpus.typography import normalize_typography
+from judgekit.render.text import ICON_RE, Link, Linker, html_to_text, icon_html, to_html
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Memo(Generic[K, V]):
+    """A cache kept per Library, owned by the one module that declares it (``owner=__name__``):
+    its keys and values are typed where it is declared, and only that module reads and writes it."""
+
+    owner: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -69,11 +74,14 @@ class Library:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self._rendering: dict[tuple[str, str, str], tuple[str, str]] = {}
-        self._memos: dict[str, dict] = {}
+        self._memos: dict[Memo, dict] = {}
 
-    def memo(self, name: str) -> dict:
-        """A named cache that lives as long as this Library (its corpus never changes)."""
-        return self._memos.setdefault(name, {})
+    def memo(self, key: Memo[K, V]) -> dict[K, V]:
+        """The cache a module owns (its ``Memo``), kept as long as this Library (its corpus never
+        changes)."""
+        if not isinstance(key, Memo):  # a bare name could be written by any module
+            raise TypeError(f"a Library's caches are named by a Memo, not {key!r}")
+        return self._memos.setdefault(key, {})
 
     # -- addresses -------------------------------------------------------------------------
     def area(self, document: Document) -> str:

@@ -175,24 +175,3 @@ def clipped(value: str, limit: int) -> str:
 def quoted(value: str | None, limit: int = 40) -> str:
     """A parameter as an error message quotes it: repr, cut short so a huge one stays small."""
     return repr(clipped(value or "", limit))
-
-
-_QUOTES = str.maketrans(
-    {"‘": "'", "’": "'", "‚": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"'}
-    # An ellipsis character is "..." typeset; soft hyphens and zero-width marks are invisible.
-    | {"…": "...", "\u00ad": None, "\u200b": None, "\u200c": None, "\u200d": None, "\ufeff": None}
-)
-_DASHES = re.compile(r"\s*[‐‑‒–—―]\s*|\s+-\s+")
-_MARKS = re.compile(r"\[?[™®]\]?|\(TM\)|\(R\)")
-_BULLETS = re.compile(r"(^|\n)\s*(?:[-*•·]|\d+[.)])\s+")
-_SPACE = re.compile(r"\s+")
-
-
-def normalize_typography(text: str, casefold: bool = False) -> str:
-    """Text with quotes, dashes, ellipses, spacing, ™/® and bullets made uniform, for comparing."""
-    text = text.translate(_QUOTES)
-    text = _MARKS.sub("", text)
-    text = _BULLETS.sub(r"\1", text)
-    text = _DASHES.sub(" - ", text)
-    text = _SPACE.sub(" ", text).strip()
-    return text.casefold() if casefold else text

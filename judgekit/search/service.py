@@ -11,6 +11,7 @@ from typing import Any
 
 from judgekit.corpus.model import ENTRY_KINDS, Corpus
 from judgekit.render.library import Library
+from judgekit.render.summaries import entry_summary
 from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
@@ -19,7 +20,6 @@ from judgekit.search.query import strip_edition, strip_versions, version_names, 
 from judgekit.search.snippets import snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.vocabulary import load_vocabulary
-from judgekit.shapes.reading import entry_summary
 
 log = logging.getLogger(__name__)
 

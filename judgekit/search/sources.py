@@ -16,7 +16,8 @@ from judgekit.search import cards as search_cards
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.index import Hit
 from judgekit.search.steps import cited_keys, step_heirs
-from judgekit.timing import model as timing
+from judgekit.timing.links import sequence_api_url, sequence_url
+from judgekit.timing.load import sequences_for
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class ExtraSource:
 def timing_source(lib: Library) -> ExtraSource | None:
     """The timing steps as search items, when there are timing files."""
     try:
-        seqs = timing.sequences_for(lib.corpus)
+        seqs = sequences_for(lib.corpus)
     except Exception as exc:  # a broken timing file must not take search down with it
         log.warning("timing steps not indexed: %s", exc)
         return None
@@ -115,13 +116,13 @@ def timing_source(lib: Library) -> ExtraSource | None:
         if seq is None:
             return "", None
         return (
-            timing.sequence_url(seq, step),
-            timing.sequence_api_url(seq),
+            sequence_url(seq, step),
+            sequence_api_url(seq),
         )
 
     def breadcrumb(hit: Hit) -> list[dict[str, Any]]:
         seq, _ = find(hit)
-        url = timing.sequence_url(seq) if seq else ""
+        url = sequence_url(seq) if seq else ""
         return [{"id": seq.id if seq else "", "title": seq.title if seq else "", "url": url}]
 
     return ExtraSource("step", docs, urls, breadcrumb)

@@ -8,8 +8,11 @@ from typing import Any
 from judgekit import nearness
 from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Entry
-from judgekit.render import card_index as ci
-from judgekit.render.library import Library
+from judgekit.render import card_index
+from judgekit.render.library import Library, Memo
+
+_ALL_CARDS: Memo[str, dict[str, Any]] = Memo(__name__, "every card")
+_CARD_DETAILS: Memo[tuple[str, str], dict[str, Any]] = Memo(__name__, "card detail")
 
 EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
 STANDING_TEXT = {
@@ -33,17 +36,17 @@ def card_summary(lib: Library, card: Card) -> dict[str, Any]:
         "set": card.set,
         "number": card.number,
         "rarity": card.rarity,
-        "url": ci.card_url(card),
-        "api_url": ci.card_api_url(card),
-        "mentions": len(ci.mentions_of(lib, card)),
+        "url": card_index.card_url(card),
+        "api_url": card_index.card_api_url(card),
+        "mentions": len(card_index.mentions_of(lib, card)),
     }
 
 
 def cards(lib: Library) -> dict[str, Any]:
     """GET /api/cards: every card, 2E then 1E, each sorted by title (built once; not to mutate)."""
-    memo = lib.memo("card_shapes")
+    memo = lib.memo(_ALL_CARDS)
     if "all" not in memo:
-        index = ci.index_of(lib)
+        index = card_index.index_of(lib)
         memo["all"] = {
             "cards": [
                 card_summary(lib, card)
@@ -55,7 +58,7 @@ def cards(lib: Library) -> dict[str, Any]:
 
 
 def _standing(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
-    found = ci.standing(lib, entry, card)
+    found = card_index.standing(lib, entry, card)
     data: dict[str, Any] = {"status": found.status, "text": STANDING_TEXT[found.status]}
     if found.entry is not None and found.entry is not entry:
         data["url"] = lib.entry_url(found.entry)
@@ -68,7 +71,7 @@ def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
     """One passage that names the card: where it is, what it is, and what it says."""
     version = lib.corpus.version(entry.document, entry.version)
     doc = lib.corpus.documents[entry.document]
-    role = ci.role(lib, entry, card)
+    role = card_index.role(lib, entry, card)
     return {
         "document": entry.document,
         "version": entry.version,
@@ -78,7 +81,7 @@ def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
         "url": lib.entry_url(entry),
         "api_url": lib.entry_api_url(entry),
         "citation": lib.citation_title(entry),
-        "snippet": ci.snippet(lib, entry, card),
+        "snippet": card_index.snippet(lib, entry, card),
         "role": role,
         "edition": doc.edition,
         "document_title": doc.short_title,
@@ -92,12 +95,12 @@ def _order(lib: Library, item: dict[str, Any]) -> tuple:
     doc = lib.corpus.documents[item["document"]]
     version_rank = -doc.order().get(item["version"], 0)  # the version in force first
     entry_rank = list(doc.version(item["version"]).entries).index(item["id"])
-    return (ci.ROLES.index(item["role"]), item["document"], version_rank, entry_rank)
+    return (card_index.ROLES.index(item["role"]), item["document"], version_rank, entry_rank)
 
 
 def card_detail(lib: Library, card: Card) -> dict[str, Any]:
     """GET /api/cards/<edition>/<id>: the card and every passage naming it, rulings first."""
-    memo = lib.memo("card_shapes")
+    memo = lib.memo(_CARD_DETAILS)
     key = (card.edition, card.id)
     if key not in memo:
         memo[key] = _detail(lib, card)
@@ -106,7 +109,7 @@ def card_detail(lib: Library, card: Card) -> dict[str, Any]:
 
 def _detail(lib: Library, card: Card) -> dict[str, Any]:
     passages = []
-    for m in ci.mentions_of(lib, card):
+    for m in card_index.mentions_of(lib, card):
         entry = lib.corpus.entry(m.document, m.version, m.entry)
         if entry is None or lib.corpus.documents[m.document].edition != card.edition:
             continue  # never another edition's passage (the data cannot say so; be sure)
@@ -134,7 +137,7 @@ def _detail(lib: Library, card: Card) -> dict[str, Any]:
 def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
     """A card page's passages: by role (rulings first), then by document and version."""
     groups: list[dict[str, Any]] = []
-    for role in ci.ROLES:
+    for role in card_index.ROLES:
         items = [m for m in detail["mentions"] if m["role"] == role]
         if not items:
             continue
@@ -151,7 +154,7 @@ def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
                     }
                 )
             versions[-1]["passages"].append(item)
-        groups.append({"role": role, "title": ci.ROLE_TITLES[role], "versions": versions})
+        groups.append({"role": role, "title": card_index.ROLE_TITLES[role], "versions": versions})
     return groups
 
 
@@ -178,7 +181,7 @@ def similar_cards(lib: Library, edition: str, typed: str, limit: int = 5) -> lis
     if not wanted:
         return []
     scored = []
-    for card in ci.index_of(lib).of_edition(edition):
+    for card in card_index.index_of(lib).of_edition(edition):
         keys = (fold_title(card.id), fold_title(card.full_title), fold_title(card.title))
         ratio = max(nearness.ratio(wanted, key) for key in keys)
         if any(wanted in key for key in keys):

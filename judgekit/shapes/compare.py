@@ -5,14 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from judgekit import urls
-from judgekit.compare import align, diff, elsewhere
+from judgekit.compare import align, diff, relocated
 from judgekit.compare.align import Row
 from judgekit.compare.diff import Comparison
 from judgekit.compare.sentences import Unit
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
-from judgekit.render.library import Library
-from judgekit.shapes import reading as serialize
+from judgekit.render.library import Library, Memo
+from judgekit.render.summaries import entry_summary
+from judgekit.shapes.reading import document_summary, version_summary
+
+_COMPARISON_JSON: Memo[tuple[str, str, str, bool], dict] = Memo(__name__, "comparison JSON")
 
 
 def compare_url(lib: Library, document: str, old: str, new: str) -> str:
@@ -73,7 +76,7 @@ def elsewhere_dict(lib: Library, comparison: Comparison, row: Row) -> dict[str, 
     """For a removed sentence, where the newer side still says it (the editor's suggestion)."""
     if row.status != "removed" or row.old is None:
         return None
-    found = elsewhere.finder(lib, comparison.old, comparison.new)(row.old)
+    found = relocated.finder(lib, comparison.old, comparison.new)(row.old)
     if found is None:
         return None
     entry = comparison.new.entries[found.unit.entry]
@@ -185,7 +188,7 @@ def _kinds(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def comparison_dict(lib: Library, comparison: Comparison, typography: bool = False) -> dict:
     """GET /api/diff/<doc>/<a>/<b>: the summary, then the changes in reading order (built once)."""
     old, new = comparison.old, comparison.new
-    cache = lib.memo("comparison-json")
+    cache = lib.memo(_COMPARISON_JSON)
     key = (old.document, old.id, new.id, typography)
     if key not in cache:
         cache[key] = _comparison_dict(lib, comparison, typography)
@@ -208,8 +211,8 @@ def _comparison_dict(lib: Library, comparison: Comparison, typography: bool) -> 
         "to": new.id,
         "direction": comparison.direction,
         "typography": "show" if typography else "hide",
-        "from_version": serialize.version_summary(lib, old),
-        "to_version": serialize.version_summary(lib, new),
+        "from_version": version_summary(lib, old),
+        "to_version": version_summary(lib, new),
         "summary": comparison.summary(),
         "kinds": _kinds(changes),
         "changes": changes,
@@ -267,7 +270,7 @@ def pairs_dict(lib: Library, doc: Document) -> dict[str, Any]:
             for v in versions
         ]
     return {
-        "document": serialize.document_summary(lib, doc),
+        "document": document_summary(lib, doc),
         "pairs": pairs,
         "marked": marked,
     }
@@ -278,11 +281,11 @@ def marked_dict(lib: Library, version: Version, entries: list[Entry]) -> dict[st
     return {
         "document": version.document,
         "version": version.id,
-        "version_detail": serialize.version_summary(lib, version),
+        "version_detail": version_summary(lib, version),
         "count": len(entries),
         "entries": [
             {
-                **serialize.entry_summary(lib, e),
+                **entry_summary(lib, e),
                 "text": lib.plain(e),
                 "html": lib.html(e),
                 "history_url": history_url(lib, e.document, e.id),

@@ -14,8 +14,10 @@ from judgekit.compare.diff import Change, Step
 from judgekit.compare.history import Tributary, tributaries
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
 from judgekit.shapes.compare import compare_url, crumbs, elsewhere_dict, row_dict
+
+_HISTORY_JSON: Memo[tuple[str, str, bool], dict[str, Any]] = Memo(__name__, "history JSON")
 
 
 def _entry_fields(lib: Library, entry: Entry | None) -> dict[str, Any]:
@@ -126,7 +128,7 @@ def history_dict(
     lib: Library, doc: Document, entry_id: str, steps: list[Step], typography: bool = False
 ) -> dict[str, Any]:
     """GET /api/history/<doc>/<id>: the entry in every version, oldest first, and what joined it."""
-    cache = lib.memo("history-json")
+    cache = lib.memo(_HISTORY_JSON)
     key = (doc.id, entry_id, typography)
     if key not in cache:
         cache[key] = _history_dict(lib, doc, entry_id, steps, typography)

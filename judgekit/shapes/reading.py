@@ -9,7 +9,8 @@ from judgekit.compare import diff
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.corpus.references import Target
 from judgekit.render.library import Library
-from judgekit.timing.model import timing_for_entry
+from judgekit.render.summaries import entry_summary
+from judgekit.timing.links import timing_for_entry
 
 
 def version_summary(lib: Library, version: Version) -> dict[str, Any]:
@@ -49,25 +50,6 @@ def document_summary(lib: Library, doc: Document) -> dict[str, Any]:
 def documents(lib: Library) -> dict[str, Any]:
     """GET /api/documents."""
     return {"documents": [document_summary(lib, doc) for doc in lib.corpus.held()]}
-
-
-def entry_summary(lib: Library, entry: Entry) -> dict[str, Any]:
-    """An entry as listed in its version."""
-    data = {
-        "id": entry.id,
-        "kind": entry.kind,
-        "title": entry.title,
-        "parent": entry.parent,
-        "depth": entry.depth,
-        "page": entry.page,
-        "url": lib.entry_url(entry),
-        "api_url": lib.entry_api_url(entry),
-    }
-    if entry.kind == "glossary":
-        data["card_ruling"] = entry.card_ruling
-    if entry.kind == "ruling":
-        data["new"] = entry.new
-    return data
 
 
 def version_detail(lib: Library, version: Version) -> dict[str, Any]:

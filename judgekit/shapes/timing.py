@@ -10,24 +10,19 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from judgekit.corpus.references import Target, resolve
-from judgekit.render.library import Library
-from judgekit.render.text import normalize_typography, to_html, to_plain
+from judgekit.corpus.typography import normalize_typography
+from judgekit.render.library import Library, Memo
+from judgekit.render.text import to_html, to_plain
 from judgekit.search.analysis import stems
-from judgekit.shapes import reading as serialize
 from judgekit.shapes.calculation import calculation_dict
+from judgekit.shapes.reading import ref
 from judgekit.timing.calculator import calculate, parse_input
 from judgekit.timing.check import find_paragraph
-from judgekit.timing.model import (
-    END,
-    Cite,
-    Note,
-    Sequence,
-    Step,
-    Timing,
-    note_url,
-    sequence_api_url,
-    sequence_url,
-)
+from judgekit.timing.links import note_url, sequence_api_url, sequence_url
+from judgekit.timing.model import END, Cite, Note, Sequence, Step, Timing
+
+_SEQUENCE_JSON: Memo[tuple[str, str, int], dict[str, Any]] = Memo(__name__, "sequence JSON")
+_INDEX_JSON: Memo[int, dict[str, Any]] = Memo(__name__, "timing index JSON")
 
 ACTOR_LABELS = {
     "active": "Active player",
@@ -53,7 +48,7 @@ def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
     if entry is None:
         return {"target": cite.target, "resolved": False, "title": cite.target, "url": None}
     data = {
-        **serialize.ref(lib, found),
+        **ref(lib, found),
         "target": cite.target,
         "resolved": True,
         "citation": lib.citation_title(entry),
@@ -212,7 +207,7 @@ def sequence_summary(lib: Library, seq: Sequence) -> dict[str, Any]:
 
 def sequence_dict(lib: Library, timing: Timing, seq: Sequence) -> dict[str, Any]:
     """GET /api/timing/<id>?version=: the sequence with every step; computed once per library."""
-    cache = lib.memo("timing_json")
+    cache = lib.memo(_SEQUENCE_JSON)
     key = (seq.id, seq.version, id(timing))
     if key not in cache:
         version = lib.corpus.version(seq.document, seq.version)
@@ -262,7 +257,7 @@ def note_dict(lib: Library, note: Note) -> dict[str, Any]:
 
 def index_dict(lib: Library, timing: Timing) -> dict[str, Any]:
     """GET /api/timing: every sequence and its versions (the in-force one last), and the notes."""
-    cache = lib.memo("timing_index")
+    cache = lib.memo(_INDEX_JSON)
     if id(timing) not in cache:
         cache[id(timing)] = _index(lib, timing)
     return cache[id(timing)]

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import product
 
-from judgekit.timing.base import CalculatorConfig
 from judgekit.timing.calcinput import (
     PARAMS,
     CalcError,
@@ -28,6 +27,7 @@ from judgekit.timing.calcinput import (
     parse_dilemmas,
     parse_input,
 )
+from judgekit.timing.model import CalculatorConfig
 from judgekit.timing.readings import DEFAULT, POINTS, Reading
 
 __all__ = [

@@ -8,17 +8,11 @@ from pathlib import Path
 
 from judgekit.corpus.model import Corpus, Entry
 from judgekit.corpus.references import resolve
-from judgekit.render.text import normalize_typography, to_plain
-from judgekit.timing.model import (
-    SUFFIX,
-    Cite,
-    Sequence,
-    Step,
-    Timing,
-    TimingError,
-    cite_address,
-    load_sequences,
-)
+from judgekit.corpus.typography import normalize_typography
+from judgekit.render.text import to_plain
+from judgekit.timing.links import cite_address
+from judgekit.timing.load import load_sequences
+from judgekit.timing.model import SUFFIX, Cite, Sequence, Step, Timing, TimingError
 
 
 @lru_cache(maxsize=8192)

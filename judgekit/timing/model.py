@@ -1,182 +1,230 @@
-"""Timing sequences: loading beside the corpus, URLs and entry links (the dataclasses are base's).
+"""Timing sequences as data: the frozen dataclasses and the schema's vocabularies.
 
-Parsing one file is timing.parse's; checking it against the corpus (verbatim text) is timing.check's.
-The dataclasses and vocabularies are re-exported here, where callers have always found them.
+Parsing builds these (timing.parse); loading is timing.load's, addresses and links timing.links's.
+Nothing here imports them, so they never import each other.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
 
-from judgekit import urls
-from judgekit.corpus.model import Corpus, Entry, Version
-from judgekit.corpus.references import Target, resolve
-from judgekit.timing.base import (
-    ACTORS,
-    CALC_COST_COUNTS,
-    CALC_DUPLICATE,
-    CALC_RULES,
-    END,
-    KINDS,
-    NONE,
-    NUMBER_RE,
-    SUFFIX,
-    Branch,
-    CalculatorConfig,
-    Cite,
-    Note,
-    Sequence,
-    Step,
-    Timing,
-    TimingError,
-)
-from judgekit.timing.parse import load_timing_file, load_timing_parts
+from judgekit.corpus.read import CorpusError
 
-__all__ = [
-    "ACTORS",
-    "CALC_COST_COUNTS",
-    "CALC_DUPLICATE",
-    "CALC_RULES",
-    "END",
-    "KINDS",
-    "NONE",
-    "NUMBER_RE",
-    "SUFFIX",
-    "Branch",
-    "CalculatorConfig",
-    "Cite",
-    "Note",
-    "Sequence",
-    "Step",
-    "Timing",
-    "TimingError",
-    "cite_address",
-    "entry_links",
-    "load_sequences",
-    "load_timing_file",
-    "note_url",
-    "sequence_api_url",
-    "sequence_url",
-    "sequences_for",
-    "timing_for_entry",
-    "timing_path",
-]
+ACTORS = ("active", "opponent", "each", "game")
+KINDS = ("action", "check", "response")
+END = "end"
+NUMBER_RE = re.compile(r"^(0|[1-9][0-9]*)(\.[a-z])?$")
+PRINTED_RE = re.compile(r"^[0-9]{1,3}(\.[a-z])?$")
+NONE = "none"  # a counterpart entry: this step has no counterpart in that version
+CALC_RULES = ("draw", "cost_limit", "duplicate", "type", "cost", "no_personnel", "met", "unmet")
+CALC_DUPLICATE = ("overcome", "not-allowed")
+CALC_COST_COUNTS = ("faced", "chosen")
+SUFFIX = ".timing.yaml"
 
 
-def timing_path(corpus: Corpus, version: Version) -> Path:
-    """Where a version's timing file lives: beside its document."""
-    return Path(corpus.documents[version.document].path).parent / f"{version.id}{SUFFIX}"
+class TimingError(CorpusError):
+    """Problems in timing files, each as ``file:line: message`` (a corpus error like any other)."""
 
 
-def load_sequences(corpus: Corpus) -> Timing:
-    """Every timing sequence beside the corpus's versions; raise TimingError on any schema problem."""
-    sequences: list[Sequence] = []
-    notes: list[Note] = []
-    problems: list[str] = []
-    for version in corpus.versions():
-        path = timing_path(corpus, version)
-        if path.exists():
-            try:
-                found, noted = load_timing_parts(path, version.document, version.id)
-            except TimingError as exc:
-                problems.extend(exc.problems)
+@dataclass(frozen=True)
+class Cite:
+    """A step's citation: an entry, optionally one paragraph of it."""
+
+    target: str
+    para: str | None = None
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A fork in the flow: a labelled choice and the step it leads to (or END)."""
+
+    label: str
+    goto: str
+    says: str | None = None
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One numbered step: verbatim text, who acts, what kind, where it forks, what it cites."""
+
+    id: str
+    number: str
+    text: str
+    actor: str
+    kind: str
+    cites: tuple[Cite, ...]
+    title: str | None = None
+    triggers: tuple[str, ...] = ()
+    branches: tuple[Branch, ...] = ()
+    next: str | None = None
+    see: str | None = None
+    note: str | None = None
+    children: tuple[Step, ...] = ()
+    parent: str | None = None
+    location: str = ""
+    printed: str | None = None
+    # version -> the ids of the step's counterparts there; () when it has none (declared "none").
+    counterparts: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    # A response window's reach, when the text keeps it open past its own step (a step number or END).
+    open_until: str | None = None
+    # Card wordings that take effect at this step (editorial), so a judge can find the step.
+    wording: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The number a judge sees: the printed one where the rulebook prints one."""
+        return self.printed or self.number
+
+
+@dataclass(frozen=True)
+class CalculatorConfig:
+    """The version-specific rules of the mission-attempt calculator."""
+
+    duplicate: str
+    cost_counts: str
+    steps: dict[str, str] = field(default_factory=dict, hash=False)
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """A timing sequence of one version of a document."""
+
+    id: str
+    title: str
+    document: str
+    version: str
+    official: bool
+    source: str
+    steps: tuple[Step, ...]
+    intro: str | None = None
+    note: str | None = None
+    calculator: CalculatorConfig | None = None
+    location: str = ""
+
+    @cached_property
+    def flat(self) -> tuple[Step, ...]:
+        """Every step in reading order: depth first."""
+
+        def walk(steps: tuple[Step, ...]) -> Iterator[Step]:
+            for step in steps:
+                yield step
+                yield from walk(step.children)
+
+        return tuple(walk(self.steps))
+
+    def find(self, key: str) -> Step | None:
+        """The step with this number or id, or None."""
+        for step in self.flat:
+            if key in (step.number, step.id):
+                return step
+        return None
+
+    def numbered_by_editors(self, step: Step) -> bool:
+        """Whether the number a judge sees is the editors' (a derived step the rulebook leaves unnumbered)."""
+        return not self.official and step.printed is None
+
+    def next_of(self, step: Step) -> Step | None:
+        """Where Next goes: the step's `next`, else the following step; None at the end."""
+        if step.next == END:
+            return None
+        if step.next:
+            return self.find(step.next)
+        index = self.flat.index(step)
+        return self.flat[index + 1] if index + 1 < len(self.flat) else None
+
+    def prev_of(self, step: Step) -> Step | None:
+        """The previous step in reading order, or None at the first."""
+        index = self.flat.index(step)
+        return self.flat[index - 1] if index > 0 else None
+
+    def target(self, branch: Branch) -> Step | None:
+        """The step a branch leads to; None when it ends the sequence."""
+        return None if branch.goto == END else self.find(branch.goto)
+
+    def open_windows(self, step: Step) -> tuple[Step, ...]:
+        """The response windows open at a step: its own, and earlier ones the text keeps open."""
+        index = self.flat.index(step)
+        found = []
+        for i, other in enumerate(self.flat[: index + 1]):
+            if other.kind != "response":
                 continue
-            sequences.extend(found)
-            notes.extend(noted)
-    if problems:
-        raise TimingError(problems)
-    order = {seq_id: i for i, seq_id in enumerate(dict.fromkeys(s.id for s in sequences))}
-    # Stable sort: each sequence's versions stay in document order, oldest first.
-    return Timing(tuple(sorted(sequences, key=lambda s: order[s.id])), tuple(notes))
+            if i == index:
+                found.append(other)
+            elif other.open_until == END:
+                found.append(other)
+            elif other.open_until and (until := self.find(other.open_until)) is not None:
+                if self.flat.index(until) >= index:
+                    found.append(other)
+        return tuple(found)
 
 
-_CACHE: dict[tuple[str, str, int], Timing] = {}
+@dataclass(frozen=True)
+class Note:
+    """A timing statement of a rulings document, quoted from one ruling: no sequence is invented."""
+
+    id: str
+    title: str  # the editors' words
+    document: str
+    version: str
+    ruling: str  # the entry it quotes, and links from
+    text: str  # verbatim in the ruling
+    location: str = ""
 
 
-def sequences_for(corpus: Corpus) -> Timing:
-    """load_sequences, computed once per loaded corpus (the digest covers the timing files)."""
-    key = (corpus.root, corpus.digest, id(corpus))
-    if key not in _CACHE:
-        _CACHE[key] = load_sequences(corpus)
-    return _CACHE[key]
+@dataclass(frozen=True)
+class Timing:
+    """Every loaded sequence, in document and version order, and the rulings' timing notes."""
 
+    sequences: tuple[Sequence, ...] = ()
+    notes: tuple[Note, ...] = ()
 
-# -- addresses and links ---------------------------------------------------------------------
+    def __iter__(self) -> Iterator[Sequence]:
+        return iter(self.sequences)
 
+    def ids(self) -> list[str]:
+        """Sequence ids in order of first appearance."""
+        return list(dict.fromkeys(s.id for s in self.sequences))
 
-def sequence_url(seq: Sequence, at: Step | None = None, **params: Any) -> str:
-    """The stepper page of a sequence's version, at a step; extra params are kept in the query."""
-    return urls.sequence_page(seq.id, seq.version, **({"step": at.number} if at else {}), **params)
+    def versions(self, sequence_id: str) -> list[Sequence]:
+        """The versions of one sequence, oldest first."""
+        return [s for s in self.sequences if s.id == sequence_id]
 
+    def get(self, sequence_id: str, version: str | None = None) -> Sequence | None:
+        """A sequence in a version; without a version, the one in force (the newest)."""
+        found = self.versions(sequence_id)
+        if version is None:
+            return found[-1] if found else None
+        return next((s for s in found if s.version == version), None)
 
-def sequence_api_url(seq: Sequence) -> str:
-    """The JSON of a sequence's version, every step included."""
-    return urls.sequence_api(seq.id, seq.version)
+    @cached_property
+    def counterpart_map(self) -> dict[tuple[str, str, str], dict[str, set[str]]]:
+        """(sequence, version, step id) -> other version -> counterpart ids; declared either way."""
+        links: dict[tuple[str, str, str], dict[str, set[str]]] = {}
+        for seq in self.sequences:
+            for step in seq.flat:
+                for version, ids in step.counterparts.items():
+                    links.setdefault((seq.id, seq.version, step.id), {}).setdefault(
+                        version, set()
+                    ).update(ids)
+                    for other in ids:
+                        links.setdefault((seq.id, version, other), {}).setdefault(
+                            seq.version, set()
+                        ).add(step.id)
+        return links
 
-
-def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
-    """The entry a cite points at, or the reason it does not resolve."""
-    return resolve(corpus, cite.target, seq.document, seq.version)
-
-
-def note_url(note: Note) -> str:
-    """Where a rulings timing note is shown: on the timing index, at its anchor."""
-    return f"{urls.timing_index()}#note-{note.id}"
-
-
-def entry_links(timing: Timing, corpus: Corpus, entry: Entry) -> list[dict]:
-    """The sequences whose steps quote this entry (the whole sequence, or the steps that do),
-    and the timing notes quoted from it."""
-    links = [
-        {
-            "note": note.id,
-            "sequence": None,
-            "title": note.title,
-            "version": note.version,
-            "official": False,
-            "url": note_url(note),
-            "steps": [],
-        }
-        for note in timing.notes
-        if (note.document, note.version, note.ruling) == (entry.document, entry.version, entry.id)
-    ]
-    for seq in timing:
-        if (seq.document, seq.version) != (entry.document, entry.version):
-            continue
-        source = cite_address(seq, Cite(seq.source), corpus)
-        is_source = isinstance(source, Target) and source.id == entry.id
-        steps = [
-            step
-            for step in seq.flat
-            if step.cites
-            and isinstance(found := cite_address(seq, step.cites[0], corpus), Target)
-            and (found.document, found.version, found.id)
-            == (entry.document, entry.version, entry.id)
-        ]
-        if is_source or steps:
-            links.append(
-                {
-                    "sequence": seq.id,
-                    "title": seq.title,
-                    "version": seq.version,
-                    "official": seq.official,
-                    "url": sequence_url(seq),
-                    "steps": []
-                    if is_source
-                    else [
-                        {"number": s.number, "label": s.label, "url": sequence_url(seq, s)}
-                        for s in steps
-                    ],
-                }
-            )
-    return links
-
-
-def timing_for_entry(lib: Any, entry: Entry) -> list[dict]:
-    """entry_links for the API's entry JSON; broken timing files are check's and startup's to report."""
-    try:
-        timing = sequences_for(lib.corpus)
-    except TimingError:
-        return []
-    return entry_links(timing, lib.corpus, entry)
+    def counterparts(self, seq: Sequence, step: Step, version: str) -> tuple[Step, ...] | None:
+        """The step's counterparts in another version of its sequence; () none; None if unrecorded."""
+        other = self.get(seq.id, version)
+        ids = self.counterpart_map.get((seq.id, seq.version, step.id), {}).get(version)
+        if other is None or ids is None:
+            return None
+        # The step's own declaration first, in its order (the version switch opens the first).
+        declared = [other.find(i) for i in step.counterparts.get(version, ())]
+        rest = [s for s in other.flat if s.id in ids and s not in declared]
+        return tuple(s for s in declared + rest if s is not None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from judgekit import nearness
-from judgekit.timing.base import Sequence, Step, Timing
+from judgekit.timing.model import Sequence, Step, Timing
 
 CUTOFF = 0.6
 # A word of a title is near only when most of it matches: at 0.6, "engagment" met "game" (0.62).

@@ -7,9 +7,9 @@ from typing import Any
 
 from judgekit.corpus.references import ID_RE
 from judgekit.corpus.schema import Problems, check_keys
+from judgekit.corpus.typography import normalize_typography
 from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
-from judgekit.render.text import normalize_typography
-from judgekit.timing.base import (
+from judgekit.timing.model import (
     ACTORS,
     CALC_COST_COUNTS,
     CALC_DUPLICATE,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.cache import default_cache_dir
 from judgekit.search.service import SearchService
-from judgekit.timing.model import Timing, sequences_for
+from judgekit.timing.load import sequences_for
+from judgekit.timing.model import Timing
 
 KEY = "judgekit"
 

@@ -9,8 +9,8 @@ from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render import card_index
 from judgekit.render.text import quoted
-from judgekit.timing.base import Step
-from judgekit.timing.model import Sequence, sequence_url
+from judgekit.timing.links import sequence_url
+from judgekit.timing.model import Sequence, Step
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 from judgekit.web.context import current_library, current_timing
 from judgekit.web.errors import Nearest, not_found_near

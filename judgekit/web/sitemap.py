@@ -14,7 +14,8 @@ from judgekit import urls
 from judgekit.corpus.model import Document
 from judgekit.render.card_index import card_paths
 from judgekit.render.library import Library
-from judgekit.timing.model import Timing, sequence_api_url, sequence_url
+from judgekit.timing.links import sequence_api_url, sequence_url
+from judgekit.timing.model import Timing
 
 
 def reading_paths(lib: Library) -> Iterator[str]:

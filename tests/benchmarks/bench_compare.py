@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from judgekit import create_app  # noqa: E402
+from judgekit.checks.loader import default_root, load_corpus  # noqa: E402
 from judgekit.compare import align, diff, worddiff  # noqa: E402
 from judgekit.compare.history import tributaries  # noqa: E402
-from judgekit.corpus.loader import default_root, load_corpus  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
-from judgekit.shapes import compare as diff_json  # noqa: E402
-from judgekit.shapes import history as history_json  # noqa: E402
+from judgekit.shapes.compare import build_all, comparison_dict  # noqa: E402
+from judgekit.shapes.history import history_dict  # noqa: E402
 
 BOOK = "2e-rulebook"
 VERSIONS = ("1.1", "call-to-arms", "4")
@@ -53,9 +53,9 @@ def build(lib: Library, old: str, new: str, clock=time.perf_counter) -> tuple[fl
     t1 = clock()
     align.alignment(lib, comparison)
     t2 = clock()
-    diff_json.comparison_dict(lib, comparison, False)
+    comparison_dict(lib, comparison, False)
     t3 = clock()
-    diff_json.comparison_dict(lib, comparison, True)
+    comparison_dict(lib, comparison, True)
     t4 = clock()
     return t1 - t0, t2 - t1, t3 - t2, t4 - t3
 
@@ -90,7 +90,7 @@ def main() -> None:
     for label, clock in (("wall", time.perf_counter), ("CPU", time.process_time)):
         lib = rendered_library(corpus)
         t = clock()
-        count = diff_json.build_all(lib)
+        count = build_all(lib)
         total = clock() - t
         print(f"  {label:>4}: {count} comparisons in {ms(total)}, {ms(total / count)} each")
 
@@ -110,7 +110,7 @@ def main() -> None:
     n = 1000
     t = time.perf_counter()
     for _ in range(n):
-        diff_json.comparison_dict(lib, diff.compare(lib, a, b), False)
+        comparison_dict(lib, diff.compare(lib, a, b), False)
     print(f"  call-to-arms -> 4     {ms((time.perf_counter() - t) / n)}")
 
     print("History of 4 'moving-a-ship' (follows three merged entries):")
@@ -119,13 +119,11 @@ def main() -> None:
     t = time.perf_counter()
     steps = diff.history(lib, BOOK, "moving-a-ship")
     tributaries(lib, BOOK, steps)
-    history_json.history_dict(lib, doc, "moving-a-ship", steps, False)
+    history_dict(lib, doc, "moving-a-ship", steps, False)
     print(f"  first {ms(time.perf_counter() - t)}")
     t = time.perf_counter()
     for _ in range(n):
-        history_json.history_dict(
-            lib, doc, "moving-a-ship", diff.history(lib, BOOK, "moving-a-ship")
-        )
+        history_dict(lib, doc, "moving-a-ship", diff.history(lib, BOOK, "moving-a-ship"))
     print(f"  warm  {ms((time.perf_counter() - t) / n)}")
 
     print(

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.test_corpus_faults import FAULTS, MINI  # noqa: E402
 
-JUDGEKIT = [sys.executable, "-m", "judgekit.cli"]
+JUDGEKIT = [sys.executable, "-m", "judgekit.commands"]
 
 
 def _children_cpu() -> float:

@@ -31,7 +31,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from judgekit.corpus.loader import load_corpus  # noqa: E402
+from judgekit.checks.loader import load_corpus  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
 from judgekit.search.analysis import words  # noqa: E402
 from judgekit.search.documents import build_ram  # noqa: E402
@@ -288,7 +288,7 @@ def serve_and_hammer(
 def server(lib: Library, cache: str) -> None:
     queries = distinct_queries(lib)
     assert len(set(queries)) == len(queries) >= 1000
-    script = "from judgekit.cli import main; raise SystemExit(main())"
+    script = "from judgekit.commands import main; raise SystemExit(main())"
     os.environ.update({"JUDGEKIT_SEARCH_CACHE_DIR": cache})
     results = []
     # The real server as a judge starts it (one process per core: workers.auto_count()), then

@@ -15,7 +15,7 @@ import sys
 
 import yaml
 
-from judgekit.corpus.loader import load_corpus
+from judgekit.checks.loader import load_corpus
 from judgekit.render.text import normalize_typography
 
 DOCUMENT = {"2E": "2e-rulebook", "1E": "1e-current-rulings"}

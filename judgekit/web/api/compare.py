@@ -6,8 +6,8 @@ from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
 from judgekit.compare import diff
-from judgekit.shapes import compare as diff_json
-from judgekit.shapes import history as history_json
+from judgekit.shapes.compare import comparison_dict, marked_dict, pairs_dict
+from judgekit.shapes.history import history_dict
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import (
     find_document,
@@ -23,7 +23,7 @@ bp = Blueprint("api_compare", __name__, url_prefix="/api")
 @bp.get("/diff/<document>")
 def diff_pairs(document: str) -> ResponseReturnValue:
     """GET /api/diff/<document>."""
-    return jsonify(diff_json.pairs_dict(library(), find_document(document)))
+    return jsonify(pairs_dict(library(), find_document(document)))
 
 
 @bp.get("/diff/<document>/<old>/<new>")
@@ -32,14 +32,14 @@ def diff_versions(document: str, old: str, new: str) -> ResponseReturnValue:
     lib = library()
     typography = typography_arg()
     comparison = diff.compare(lib, find_version(document, old), find_version(document, new))
-    return jsonify(diff_json.comparison_dict(lib, comparison, typography))
+    return jsonify(comparison_dict(lib, comparison, typography))
 
 
 @bp.get("/diff/<document>/<version>/new")
 def diff_marked(document: str, version: str) -> ResponseReturnValue:
     """GET /api/diff/<document>/<version>/new."""
     found = find_marked(document, version)
-    return jsonify(diff_json.marked_dict(library(), found, diff.marked_new(found)))
+    return jsonify(marked_dict(library(), found, diff.marked_new(found)))
 
 
 @bp.get("/history/<document>/<entry_id>")
@@ -47,4 +47,4 @@ def history(document: str, entry_id: str) -> ResponseReturnValue:
     """GET /api/history/<document>/<entry_id>."""
     typography = typography_arg()
     doc, steps = find_history(document, entry_id)
-    return jsonify(history_json.history_dict(library(), doc, entry_id, steps, typography))
+    return jsonify(history_dict(library(), doc, entry_id, steps, typography))

@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from judgekit.corpus.cards import CARD_FILES
 from judgekit.render import card_index
 from judgekit.render.text import clipped, quoted
-from judgekit.shapes import cards as shapes
+from judgekit.shapes import cards as card_shapes
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import find_card
 
@@ -17,16 +17,16 @@ bp = Blueprint("cards", __name__)
 
 def _editions(query: str) -> list[dict]:
     """Each edition's cards, with which of them the filter hides (the rule cards.js uses)."""
-    data = shapes.cards(library())
+    data = card_shapes.cards(library())
     out = []
     for edition in CARD_FILES:
         cards = [c for c in data["cards"] if c["edition"] == edition]
-        hidden = {c["url"] for c in cards if not shapes.title_matches(query, c["full_title"])}
+        hidden = {c["url"] for c in cards if not card_shapes.title_matches(query, c["full_title"])}
         out.append(
             {
                 "id": edition,
                 "slug": card_index.edition_slug(edition),
-                "title": shapes.EDITION_TITLES[edition],
+                "title": card_shapes.EDITION_TITLES[edition],
                 "cards": cards,
                 "hidden": hidden,
             }
@@ -56,12 +56,12 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
     """GET /cards/<edition>/<card_id>; an unknown card is a 404 naming similar cards."""
     lib = library()
     if edition.upper() in CARD_FILES and card_index.find_card(lib, edition, card_id) is None:
-        similar = shapes.similar_cards(lib, edition.upper(), card_id)
+        similar = card_shapes.similar_cards(lib, edition.upper(), card_id)
         return render_template(
             "cards/not_found.html",
             edition=edition.upper(),
             typed=clipped(card_id, 80),
             similar=similar,
         ), 404
-    detail = shapes.card_detail(lib, find_card(edition, card_id))
-    return render_template("cards/card.html", card=detail, groups=shapes.card_groups(detail))
+    detail = card_shapes.card_detail(lib, find_card(edition, card_id))
+    return render_template("cards/card.html", card=detail, groups=card_shapes.card_groups(detail))

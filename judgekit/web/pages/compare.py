@@ -7,9 +7,9 @@ from flask.typing import ResponseReturnValue
 
 from judgekit.compare import diff
 from judgekit.corpus.model import Document
-from judgekit.shapes import compare as diff_json
-from judgekit.shapes import history as history_json
-from judgekit.shapes import reading as serialize
+from judgekit.shapes.compare import comparison_dict, marked_dict, pairs_dict
+from judgekit.shapes.history import history_dict
+from judgekit.shapes.reading import documents
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import (
     choice,
@@ -75,9 +75,9 @@ def index() -> ResponseReturnValue:
     if not any(args.values()):
         return render_template(
             "diff/index.html",
-            data=serialize.documents(lib),
+            data=documents(lib),
             form=_form(),
-            pairs=[diff_json.pairs_dict(lib, doc) for doc in lib.corpus.held()],
+            pairs=[pairs_dict(lib, doc) for doc in lib.corpus.held()],
         )
     if not args["document"]:
         abort(400, description="choose a document to compare")
@@ -99,8 +99,8 @@ def document(document: str) -> ResponseReturnValue:
     doc = find_document(document)
     return render_template(
         "diff/document.html",
-        data=diff_json.pairs_dict(lib, doc),
-        docs=serialize.documents(lib),
+        data=pairs_dict(lib, doc),
+        docs=documents(lib),
         form=_form(doc),
     )
 
@@ -112,7 +112,7 @@ def compare(document: str, pair: str) -> ResponseReturnValue:
     old, new = find_pair(document, pair)
     options = _options()
     comparison = diff.compare(lib, old, new)
-    data = diff_json.comparison_dict(lib, comparison, options["typography"] == "show")
+    data = comparison_dict(lib, comparison, options["typography"] == "show")
     return render_template("diff/compare.html", data=data, options=options)
 
 
@@ -121,7 +121,7 @@ def marked(document: str, version: str) -> ResponseReturnValue:
     """GET /diff/<document>/<version>/new."""
     lib = library()
     found = find_marked(document, version)
-    data = diff_json.marked_dict(lib, found, diff.marked_new(found))
+    data = marked_dict(lib, found, diff.marked_new(found))
     return render_template("diff/marked.html", data=data)
 
 
@@ -131,5 +131,5 @@ def history(document: str, entry_id: str) -> ResponseReturnValue:
     lib = library()
     options = _options()
     doc, steps = find_history(document, entry_id)
-    data = history_json.history_dict(lib, doc, entry_id, steps, typography_arg())
+    data = history_dict(lib, doc, entry_id, steps, typography_arg())
     return render_template("diff/history.html", data=data, options=options)

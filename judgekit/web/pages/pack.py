@@ -10,11 +10,11 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, send_file, u
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import ServiceUnavailable
 
-from judgekit.pack import zipjob
-from judgekit.pack.handout import qr_svg
-from judgekit.pack.zipstatus import ZipStatus
+from judgekit.web import zipjob
 from judgekit.web.context import library_of
+from judgekit.web.handout import qr_svg
 from judgekit.web.memory import not_kept
+from judgekit.web.zipstatus import ZipStatus
 
 bp = Blueprint("pack", __name__)
 _JOB = "judgekit.pack_zip"

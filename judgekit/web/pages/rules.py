@@ -14,10 +14,23 @@ from werkzeug.wrappers import Response
 from judgekit import urls
 from judgekit.corpus.model import Entry, Version
 from judgekit.render import card_index
-from judgekit.render import glossary as glossary_links
+from judgekit.render.glossary import (
+    entry_cards,
+    entry_html,
+    label_external_refs,
+    version_cards,
+    version_html,
+)
 from judgekit.render.library import Library
-from judgekit.shapes import compare as diff_json
-from judgekit.shapes import reading as serialize
+from judgekit.render.summaries import entry_summary
+from judgekit.shapes.compare import history_url
+from judgekit.shapes.reading import (
+    document_summary,
+    documents,
+    entry_detail,
+    version_detail,
+    version_summary,
+)
 from judgekit.web.context import current_library as library
 from judgekit.web.lookup import find_document, find_entry, find_term, find_version
 from judgekit.web.suggest import Suggestion, closest_pages
@@ -37,8 +50,8 @@ def _neighbours(lib: Library, entry: Entry) -> dict[str, dict[str, Any] | None]:
     prev_e = version.entries[ids[at - 1]] if at > 0 else None
     next_e = version.entries[ids[at + 1]] if at + 1 < len(ids) else None
     return {
-        "prev": serialize.entry_summary(lib, prev_e) if prev_e else None,
-        "next": serialize.entry_summary(lib, next_e) if next_e else None,
+        "prev": entry_summary(lib, prev_e) if prev_e else None,
+        "next": entry_summary(lib, next_e) if next_e else None,
     }
 
 
@@ -46,8 +59,8 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
     """Everything an entry page shows, built on the API's entry JSON."""
     version = lib.corpus.version(entry.document, entry.version)
     doc = lib.corpus.documents[entry.document]
-    data = serialize.entry_detail(lib, entry)
-    body, linked = glossary_links.entry_html(lib, entry)
+    data = entry_detail(lib, entry)
+    body, linked = entry_html(lib, entry)
     definitions = []
     for term_id in linked:
         term = version.entries[term_id]
@@ -56,25 +69,23 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
                 "id": term.id,
                 "title": term.title,
                 "url": lib.entry_url(term),
-                "html": glossary_links.label_external_refs(lib.html(term)),
+                "html": label_external_refs(lib.html(term)),
             }
         )
     # Card names linked in the text open the same pop-up, with what the card index knows.
-    definitions += [
-        card_index.card_definition(lib, c) for c in glossary_links.entry_cards(lib, entry)
-    ]
+    definitions += [card_index.card_definition(lib, c) for c in entry_cards(lib, entry)]
     permalink = base_url.rstrip("/") + data["url"]
     return {
         "entry": data,
         "body_html": body,
         "definitions": definitions,
-        "version": serialize.version_summary(lib, version),
-        "document": serialize.document_summary(lib, doc),
+        "version": version_summary(lib, version),
+        "document": document_summary(lib, doc),
         "permalink": permalink,
         "citation_text": f"{data['citation']}\n{permalink}",
         # Other judges cannot open a link to this computer's loopback address: say so by it.
         "permalink_local_host": urls.only_this_computer(base_url),
-        "history_url": diff_json.history_url(lib, entry.document, entry.id),
+        "history_url": history_url(lib, entry.document, entry.id),
         "labels": {f"{v.document}/{v.id}": lib.label(v) for v in lib.corpus.versions()},
         **_neighbours(lib, entry),
     }
@@ -95,14 +106,12 @@ def ruling_letters(entries: list[dict[str, Any]]) -> list[tuple[str, str]]:
 def version_context(lib: Library, version: Version) -> dict[str, Any]:
     """Everything a whole-version page shows, built on the API's version JSON."""
     doc = lib.corpus.documents[version.document]
-    data = serialize.version_detail(lib, version)
+    data = version_detail(lib, version)
     return {
         "version": data,
-        "document": serialize.document_summary(lib, doc),
-        "html": glossary_links.version_html(lib, version),
-        "definitions": [
-            card_index.card_definition(lib, c) for c in glossary_links.version_cards(lib, version)
-        ],
+        "document": document_summary(lib, doc),
+        "html": version_html(lib, version),
+        "definitions": [card_index.card_definition(lib, c) for c in version_cards(lib, version)],
         "glossary": [e for e in data["entries"] if e["kind"] == "glossary"],
         "letters": ruling_letters(data["entries"]),
     }
@@ -146,7 +155,7 @@ def home() -> ResponseReturnValue:
     local_host = urls.only_this_computer(current_app.config.get("BASE_URL") or "")
     return render_template(
         "rules/home.html",
-        data=serialize.documents(lib),
+        data=documents(lib),
         external=external,
         handout_local_host=local_host,
     )

@@ -16,9 +16,9 @@ from judgekit.search.choice import (
     is_both,
     parse_choice,
     safe_next,
+    with_choice,
     without_edition,
 )
-from judgekit.search.choice import with_choice as apply_choice
 from judgekit.search.elsewhere import elsewhere
 from judgekit.search.query import unnamed
 from judgekit.search.service import SearchParamError, SearchService
@@ -130,7 +130,7 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
 
 def _run(template: str):
     svc = current_search()
-    params = apply_choice(request.args, judging())
+    params = with_choice(request.args, judging())
     data, error, other = None, None, None
     try:
         data = svc.search(params)

@@ -14,7 +14,8 @@ from judgekit.shapes.timing import (
 )
 from judgekit.timing.calcinput import PARAMS
 from judgekit.timing.calculator import CalcError
-from judgekit.timing.model import END, sequence_url
+from judgekit.timing.links import sequence_url
+from judgekit.timing.model import END
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_timing as timing
 from judgekit.web.lookup import find_sequence, find_step

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgekit.corpus.check import validate
+from judgekit.checks.validate import validate
 from judgekit.corpus.model import Corpus
 from judgekit.corpus.read import CorpusError, corpus_digest, corpus_files, default_root, read_corpus
 

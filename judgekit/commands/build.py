@@ -21,7 +21,7 @@ def _base_url(text: str) -> str:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Write the judge pack into --out (and a zip beside it with --zip)."""
-    from judgekit.corpus.loader import CorpusError
+    from judgekit.checks.loader import CorpusError
     from judgekit.pack.build import SIZE_LIMIT, BuildError, build, pack_app
 
     out = Path(args.out).resolve()
@@ -62,7 +62,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_build_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction) -> None:
     """Add `build` to the CLI's sub-commands."""
     build = sub.add_parser(
         "build",

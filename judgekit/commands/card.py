@@ -7,11 +7,11 @@ import difflib
 import json
 import sys
 
+from judgekit.checks.loader import CorpusError, load_corpus
 from judgekit.corpus.cards import CARD_FILES, Card, fold, sort_key
-from judgekit.corpus.loader import CorpusError, load_corpus
-from judgekit.render import card_index as ci
+from judgekit.render.card_index import card_url, index_of
 from judgekit.render.library import Library
-from judgekit.shapes import cards as shapes
+from judgekit.shapes.cards import card_detail, card_groups
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def matching(lib: Library, query: str, edition: str | None) -> list[Card]:
     """Cards named exactly so (title, full title, alias or id), else those starting so."""
-    cards = [c for ed in CARD_FILES for c in ci.index_of(lib).of_edition(ed)]
+    cards = [c for ed in CARD_FILES for c in index_of(lib).of_edition(ed)]
     cards = [c for c in cards if edition is None or c.edition == edition]
     want = sort_key(query)
     exact = [c for c in cards if want in {sort_key(n) for n in (*c.names, c.id)} or query == c.id]
@@ -35,7 +35,7 @@ def matching(lib: Library, query: str, edition: str | None) -> list[Card]:
 
 
 def _print_card(lib: Library, card: Card) -> None:
-    detail = shapes.card_detail(lib, card)
+    detail = card_detail(lib, card)
     facts = " · ".join(
         x
         for x in (
@@ -47,7 +47,7 @@ def _print_card(lib: Library, card: Card) -> None:
     )
     print(f"{'•' if card.unique else ''}{card.full_title}  ({facts})")
     print(f"  {detail['url']}")
-    for group in shapes.card_groups(detail):
+    for group in card_groups(detail):
         print(f"\n{group['title']}")
         for version in group["versions"]:
             print(f"  {version['label']}{' (in force)' if version['in_force'] else ''}")
@@ -71,14 +71,14 @@ def cmd_card(args: argparse.Namespace) -> int:
         return 1
     found = matching(lib, args.title.strip(), edition)
     if not found:
-        names = {fold(c.full_title): c for c in ci.index_of(lib)}
+        names = {fold(c.full_title): c for c in index_of(lib)}
         close = difflib.get_close_matches(fold(args.title), list(names), n=5, cutoff=0.6)
         print(f"no card named {args.title!r}", file=sys.stderr)
         if close:
             print("closest: " + "; ".join(close), file=sys.stderr)
         return 1
     if args.json:
-        data = [shapes.card_detail(lib, c) for c in found]
+        data = [card_detail(lib, c) for c in found]
         print(
             json.dumps(data[0] if len(data) == 1 else {"cards": data}, indent=2, ensure_ascii=False)
         )
@@ -86,7 +86,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     if len(found) > 1:
         print(f"{len(found)} cards match {args.title!r}:")
         for card in found:
-            print(f"  {card.full_title} ({card.edition})  {ci.card_url(card)}")
+            print(f"  {card.full_title} ({card.edition})  {card_url(card)}")
         if len(found) > 3:
             return 0
         print()

@@ -31,7 +31,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from judgekit.pack.zipstatus import (
+from judgekit.search.cache import cache_key
+from judgekit.web.zipstatus import (
     FAILED,
     REASON_OF_EXIT,
     TOP_FOLDER,
@@ -41,7 +42,6 @@ from judgekit.pack.zipstatus import (
     reason_of,
     wait_words,
 )
-from judgekit.search.cache import cache_key
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,12 @@ from difflib import SequenceMatcher
 from judgekit.compare.align import entry_units
 from judgekit.compare.sentences import Unit, content_words
 from judgekit.corpus.model import Version
-from judgekit.render.library import Library
+from judgekit.render.library import Library, Memo
+
+_SENTENCE_INDEX: Memo[tuple[str, str], _Indexed] = Memo(__name__, "sentences by content word")
+_ANSWERS: Memo[tuple[str, str, str], dict[tuple[str, int], Elsewhere | None]] = Memo(
+    __name__, "removed sentences said elsewhere"
+)
 
 # The Dice overlap (``coverage``) a restatement needs. On the real corpus (2E 1.1, Call to Arms
 # and 4, every pair of versions) true restatements score 0.85 or more: 1.1's "A stopped personnel
@@ -70,7 +75,7 @@ class _Indexed:
 
 def _index(lib: Library, version: Version) -> _Indexed:
     """Every sentence of a version, indexed by content word (built once per version)."""
-    cache = lib.memo("elsewhere-index")
+    cache = lib.memo(_SENTENCE_INDEX)
     key = (version.document, version.id)
     if key not in cache:
         all_units = tuple(u for e in version.walk() for u in entry_units(lib, e))
@@ -125,7 +130,7 @@ def find(index: _Indexed, sentence: Unit) -> Elsewhere | None:
 
 def finder(lib: Library, old: Version, new: Version) -> Callable[[Unit], Elsewhere | None]:
     """A lookup of removed sentences in ``new`` for the pair (old, new), its answers kept."""
-    cache = lib.memo("elsewhere")
+    cache = lib.memo(_ANSWERS)
     index = _index(lib, new)
     answers = cache.setdefault((old.document, old.id, new.id), {})
 

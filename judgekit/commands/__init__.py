@@ -1,0 +1,28 @@
+"""The `judgekit` command: check, coverage, serve, search."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgekit.commands import build, card, check, search, serve
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-command per task."""
+    parser = argparse.ArgumentParser(prog="judgekit", description=__doc__)
+    parser.add_argument(
+        "--root", help="corpus folder holding rules/ and rulings/ (default: built-in)"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    check.add_parsers(sub)
+    serve.add_parser(sub)
+    build.add_parser(sub)
+    search.add_parser(sub)
+    card.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = build_parser().parse_args(argv)
+    return args.func(args)

@@ -1,0 +1,194 @@
+"""`judgekit serve`: serve the app with waitress, from one process or several."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from urllib.parse import urlsplit
+
+from judgekit.checks.loader import CorpusError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``serve`` to the CLI's sub-commands."""
+    serve = sub.add_parser("serve", help="serve the app with waitress")
+    serve.add_argument("--host", type=_host, default="127.0.0.1", help="0.0.0.0 serves the network")
+    serve.add_argument("--port", type=_port, default=8000)
+    serve.add_argument("--threads", type=_threads, default=8)
+    serve.add_argument(
+        "--workers",
+        type=_threads,
+        default=None,
+        help="processes answering at once (Linux, macOS; default: one per core, up to 4)",
+    )
+    serve.add_argument(
+        "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
+    )
+    serve.set_defaults(func=cmd_serve)
+
+
+def _warm(app, process: str = "") -> None:
+    """Render every page once, so the first judge to open one does not wait for it.
+
+    process names this process ("process 2 of 2") where several serve.
+    """
+    import gc
+    import time
+
+    from judgekit.web.context import library_of
+    from judgekit.web.memory import warm
+    from judgekit.web.pages.pack import start_zip_build
+    from judgekit.web.sitemap import all_paths
+
+    start_zip_build(app)  # the pack's zip, shared by every process: built once, in the background
+    start = time.perf_counter()
+    app.extensions["judgekit"]["search"].warm()
+    count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
+    # What is prepared lives as long as the server: the collector need not walk it again, which
+    # makes its pauses during searches fewer and shorter.
+    gc.freeze()
+    # Said, so that whoever watches (a judge, a benchmark) knows every page is now instant.
+    took = f"{time.perf_counter() - start:.1f} s" + (f", {process}" if process else "")
+    print(f"all {count} pages ready in memory ({took})", flush=True)
+
+
+def _workers(asked: int | None) -> int:
+    """How many processes serve: as asked (--workers N), else one per usable core."""
+    from judgekit.web.workers import auto_count, can_fork
+
+    if asked is None:
+        return auto_count()
+    if asked > 1 and not can_fork():
+        print("--workers: this system cannot fork; serving from one process", file=sys.stderr)
+        return 1
+    return asked
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app with waitress; print the address other judges can open."""
+    from judgekit import create_app
+    from judgekit.web.server import make_server
+    from judgekit.web.workers import listen
+
+    overrides = {"CORPUS_DIR": args.root} if args.root else None
+    try:
+        app = create_app(overrides)
+    except CorpusError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    workers = _workers(args.workers)
+    try:
+        # With workers, the address is bound before they are started, to be shared by them.
+        sock = listen(args.host, args.port) if workers > 1 else None
+        server = None if sock else make_server(app, args.host, args.port, args.threads)
+    except OSError as exc:
+        # Most often the port is taken by another judgekit still running.
+        print(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    port = sock.getsockname()[1] if sock else server.effective_port
+    _announce(app, args, port)
+    if sock is None:
+        _warm_in_background(app)
+        _run(server)
+        return 0
+    return _serve_forked(app, args, sock, workers)
+
+
+def _warm_in_background(app, process: str = "") -> None:
+    import threading
+
+    threading.Thread(target=_warm, args=(app, process), daemon=True, name="judgekit-warm").start()
+
+
+def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: int) -> int:
+    """Serve from several processes on one bound socket, each answering at once."""
+    import gc
+
+    from judgekit.web.server import make_server
+    from judgekit.web.workers import fork_workers, stop_on_terminate, stop_workers
+
+    # The index was loaded (or built and cached) by create_app, before forking: no worker
+    # writes the cache. Frozen, what they share is not copied into each by the collector. Each
+    # answers at once and prepares its search and pages in the background.
+    gc.freeze()
+
+    def serve(number: int = 1) -> None:  # in each process: its own waitress loop and threads
+        _warm_in_background(app, f"process {number} of {workers}")
+        _run(make_server(app, args.host, args.port, args.threads, sock))
+
+    pids = fork_workers(workers - 1, serve)
+    stop_on_terminate()
+    print(f"serving from {workers} processes", flush=True)  # said once every worker is started
+    try:
+        serve()
+    finally:
+        stop_workers(pids)
+    return 0
+
+
+def _run(server) -> None:
+    """Run a waitress server until it is stopped, then close it."""
+    try:
+        server.run()
+    finally:
+        server.close()
+
+
+def _announce(app, args: argparse.Namespace, port: int) -> None:
+    """Say where the app is served, and set the address citations link to."""
+    from judgekit.urls import only_this_computer
+    from judgekit.web.handout import print_qr
+    from judgekit.web.server import lan_address, public_url
+
+    network = args.host in ("0.0.0.0", "::")
+    shown_host = lan_address() if network else args.host
+    app.config["BASE_URL"] = args.base_url or public_url(shown_host, port)
+    print(f"judgekit serving on {public_url(args.host, port)}/", flush=True)
+    if network:
+        print(f"other judges on this network can open {app.config['BASE_URL']}/", flush=True)
+        print_qr(app.config["BASE_URL"] + "/")  # judges scan it from the screen
+    else:
+        print("only this computer can open it; use --host 0.0.0.0 to serve the network", flush=True)
+    if args.base_url:
+        print(f"citations link to {args.base_url}", flush=True)
+        if only_this_computer(args.base_url):
+            print(
+                "warning: only this computer can open that address; give --base-url the address "
+                "other judges open",
+                flush=True,
+            )
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 1 to 65535."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def _threads(text: str) -> int:
+    """A number of worker threads, 1 to 64."""
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 64, not {text!r}")
+    return int(text)
+
+
+def _host(text: str) -> str:
+    """An address this machine can listen on (checked without binding)."""
+    try:
+        socket.getaddrinfo(text, None, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise argparse.ArgumentTypeError(f"unknown host {text!r}: {exc}") from None
+    return text
+
+
+def _base_url(text: str) -> str:
+    """An http(s) address with a host and no query, as judges will open it."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"must be an http:// or https:// address such as http://192.168.1.20:8000, not {text!r}"
+        )
+    return text.rstrip("/")
