@@ -9,14 +9,18 @@ import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from flask import Flask
 
 from judgekit import create_app
 from judgekit.corpus.loader import default_root, load_corpus
+from judgekit.pack.build import BuildResult, build, pack_app
 from judgekit.render.library import Library
 from judgekit.web.server import make_server
 
@@ -24,6 +28,8 @@ DATA = Path(__file__).parent / "data"
 MINI = DATA / "mini"
 ROOT = default_root()
 SEEDS = ROOT.parent / "shared" / "seeds"
+PACK_CORPUS = DATA / "pack"
+PACK_WHEN = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # every test pack's build date
 
 CHROMIUM = "/usr/bin/chromium"
 _CACHE = tempfile.mkdtemp(prefix="judgekit-test-cache-")
@@ -97,6 +103,44 @@ def mini_app():
 def mini_client(mini_app):
     """A test client on the tiny fixture corpus."""
     return mini_app.test_client()
+
+
+@dataclass(frozen=True)
+class BuiltPack:
+    """A judge pack built for the tests, and the app that built it."""
+
+    app: Flask
+    result: BuildResult
+
+    @property
+    def out(self) -> Path:
+        """The pack's folder."""
+        return self.result.out
+
+
+@pytest.fixture(scope="session")
+def packs(tmp_path_factory) -> Callable[..., BuiltPack]:
+    """Judge packs built once per test session for each set of build options; tests only read
+    them (a test that changes a pack builds its own)."""
+    built: dict[tuple[str, str | None, bool], BuiltPack] = {}
+
+    def pack(root: Path | None = None, base_url: str | None = None, zip: bool = False):
+        key = (str(root or ""), base_url, zip)
+        if key not in built:
+            # Named as a pack is unzipped: test_pack_results reads pack addresses by this name.
+            out = tmp_path_factory.mktemp("pack") / "judgekit-pack"
+            app = pack_app(str(root) if root else None, base_url)
+            zip_path = out.with_name("judgekit-pack.zip") if zip else None
+            built[key] = BuiltPack(app, build(app, out, zip_path=zip_path, when=PACK_WHEN))
+        return built[key]
+
+    return pack
+
+
+@pytest.fixture(scope="session")
+def real_pack_build(packs) -> BuiltPack:
+    """The judge pack of the real corpus, built once per test session."""
+    return packs()
 
 
 def _free_port() -> int:

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
-from judgekit.pack.build import build, pack_app
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, wait_until
 from .test_pack_browser import PACK_CORPUS, guarded_context, static_server
@@ -216,14 +213,9 @@ def test_the_back_forward_cache_shows_the_question_too(browser, live_server):
 
 
 @pytest.fixture(scope="module")
-def judge_pack(tmp_path_factory):
+def judge_pack(packs):
     """A judge pack of the pack fixture corpus."""
-    out = tmp_path_factory.mktemp("packback") / "site"
-    return build(
-        pack_app(str(PACK_CORPUS), "https://judges.example/pack"),
-        out,
-        when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC),
-    ).out
+    return packs(PACK_CORPUS, "https://judges.example/pack", zip=True).out  # test_pack's build
 
 
 @pytest.mark.parametrize("served", [True, False], ids=["http", "file"])
