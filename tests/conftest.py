@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import socket
+import subprocess
 import tempfile
 import threading
 import time
@@ -144,9 +146,39 @@ def real_pack_build(packs) -> BuiltPack:
 
 
 def _free_port() -> int:
+    """A loopback port free a moment ago: only for a child process, which binds it itself."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def spawn_serve(
+    command: list[str], tries: int = 5, timeout: float = 60, **popen
+) -> tuple[subprocess.Popen, int, str]:
+    """`judgekit serve` (``command``, without --port) in a child process on a free loopback
+    port, once it has bound it: the process, its port and its first line.
+
+    A child cannot bind the tests' own socket, so a port another process takes between
+    choosing it and the child's bind ("cannot serve on ...") is tried again with another port,
+    at most ``tries`` times. Each start is bounded by ``timeout`` seconds.
+    """
+    for _ in range(tries):
+        port = _free_port()
+        proc = subprocess.Popen(
+            [*command, "--port", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            **popen,
+        )
+        ready = select.select([proc.stdout], [], [], timeout)[0]
+        first = proc.stdout.readline().decode() if ready else ""
+        if first.startswith("judgekit serving on "):
+            return proc, port, first
+        proc.kill()
+        rest = proc.communicate(timeout=10)[0].decode()
+        if not first.startswith("cannot serve on "):
+            raise AssertionError(f"judgekit serve did not start: {first}{rest}")
+    raise AssertionError(f"judgekit serve found no free port in {tries} tries")
 
 
 @contextlib.contextmanager
