@@ -22,33 +22,28 @@ class _StricterLibyaml(yaml.SafeLoader):
         super().fetch_flow_collection_start(token_class)
 
 
-def _write(tmp_path: Path, text: str) -> Path:
+def _refusal(tmp_path: Path, text: str) -> tuple[Path, str]:
+    """Where the text was written, and load_yaml's refusal of it."""
     path = tmp_path / "deep.yaml"
     path.write_text(text, encoding="utf-8")
-    return path
+    with pytest.raises(YamlError) as refused:
+        load_yaml(path)
+    return path, str(refused.value)
 
 
 def test_brackets_too_deep_give_judgekits_message_whatever_the_parser_says(tmp_path, monkeypatch):
-    path = _write(tmp_path, "id: x\ntitle: a\nitems:\n  - " + "[" * 60 + "]" * 60 + "\n")
     monkeypatch.setattr(yamlio, "_Loader", _StricterLibyaml)
-    with pytest.raises(YamlError) as refused:
-        load_yaml(path)
-    assert str(refused.value) == f"{path}:4: nested more than {MAX_DEPTH} levels deep"
+    path, said = _refusal(tmp_path, "id: x\ntitle: a\nitems:\n  - " + "[" * 60 + "]" * 60 + "\n")
+    assert said == f"{path}:4: nested more than {MAX_DEPTH} levels deep"
 
 
 def test_the_parsers_own_error_stands_when_nothing_is_too_deep(tmp_path, monkeypatch):
     # Eleven levels: too deep for the stand-in, well within judgekit's limit.
-    path = _write(tmp_path, "title: " + "[" * 11 + "]" * 11 + "\n")
     monkeypatch.setattr(yamlio, "_Loader", _StricterLibyaml)
-    with pytest.raises(YamlError) as refused:
-        load_yaml(path)
-    assert str(refused.value) == f"{path}:1: invalid YAML: too deep for me"
+    path, said = _refusal(tmp_path, "title: " + "[" * 11 + "]" * 11 + "\n")
+    assert said == f"{path}:1: invalid YAML: too deep for me"
 
 
 def test_a_syntax_error_is_still_libyamls(tmp_path):
-    path = _write(tmp_path, "title: [a, b\nnext: c\n")
-    with pytest.raises(YamlError) as refused:
-        load_yaml(path)
-    assert str(refused.value).startswith(f"{path}:")
-    assert "invalid YAML" in str(refused.value)
-    assert "nested" not in str(refused.value)
+    path, said = _refusal(tmp_path, "title: [a, b\nnext: c\n")
+    assert said.startswith(f"{path}:") and "invalid YAML" in said and "nested" not in said
