@@ -126,13 +126,16 @@ def packs(tmp_path_factory) -> Callable[..., BuiltPack]:
     them (a test that changes a pack builds its own)."""
     built: dict[tuple[str, str | None, bool], BuiltPack] = {}
 
-    def pack(root: Path | None = None, base_url: str | None = None, zip: bool = False):
-        key = (str(root or ""), base_url, zip)
+    def pack(
+        root: Path | None = None, base_url: str | None = None, zipped: bool = False
+    ) -> BuiltPack:
+        """The pack of the corpus at root (the real one by default), built on first asking."""
+        key = (str(root or ""), base_url, zipped)
         if key not in built:
             # Named as a pack is unzipped: test_pack_results reads pack addresses by this name.
             out = tmp_path_factory.mktemp("pack") / "judgekit-pack"
             app = pack_app(str(root) if root else None, base_url)
-            zip_path = out.with_name("judgekit-pack.zip") if zip else None
+            zip_path = out.with_name("judgekit-pack.zip") if zipped else None
             built[key] = BuiltPack(app, build(app, out, zip_path=zip_path, when=PACK_WHEN))
         return built[key]
 

@@ -112,7 +112,7 @@ def test_relink_json_paths_and_html_inside():
 # -- the build ------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def built(packs):
-    return packs(PACK_CORPUS, "https://judges.example/pack", zip=True).result
+    return packs(PACK_CORPUS, "https://judges.example/pack", zipped=True).result
 
 
 def _links(html: str) -> list[str]:

@@ -229,7 +229,7 @@ def test_the_back_forward_cache_shows_the_question_too(browser, live_server):
 @pytest.fixture(scope="module")
 def judge_pack(packs):
     """A judge pack of the pack fixture corpus."""
-    return packs(PACK_CORPUS, "https://judges.example/pack", zip=True).out  # test_pack's build
+    return packs(PACK_CORPUS, "https://judges.example/pack", zipped=True).out  # test_pack's build
 
 
 @pytest.mark.parametrize("served", [True, False], ids=["http", "file"])
