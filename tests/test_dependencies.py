@@ -39,9 +39,7 @@ def _pins() -> dict[str, str]:
 def _resolved() -> set[str]:
     """Every distribution the test install resolves: judgekit's requirements, transitively."""
     seen: set[str] = set()
-    todo = [
-        (req, {"test"} if req.name == "judgekit" else set()) for req in [Requirement("judgekit")]
-    ]
+    todo = [(Requirement("judgekit"), {"test"})]
     while todo:
         req, extras = todo.pop()
         name = canonicalize_name(req.name)
