@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import socket
+import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from flask import Flask
 
 from judgekit import create_app
 from judgekit.checks.loader import default_root, load_corpus
+from judgekit.pack.build import BuildResult, build, pack_app
 from judgekit.render.library import Library
 from judgekit.web.server import make_server
 
@@ -24,6 +30,8 @@ DATA = Path(__file__).parent / "data"
 MINI = DATA / "mini"
 ROOT = default_root()
 SEEDS = ROOT.parent / "shared" / "seeds"
+PACK_CORPUS = DATA / "pack"
+PACK_WHEN = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # every test pack's build date
 
 CHROMIUM = "/usr/bin/chromium"
 _CACHE = tempfile.mkdtemp(prefix="judgekit-test-cache-")
@@ -101,10 +109,81 @@ def mini_client(mini_app):
     return mini_app.test_client()
 
 
+@dataclass(frozen=True)
+class BuiltPack:
+    """A judge pack built for the tests, and the app that built it."""
+
+    app: Flask
+    result: BuildResult
+
+    @property
+    def out(self) -> Path:
+        """The pack's folder."""
+        return self.result.out
+
+
+@pytest.fixture(scope="session")
+def packs(tmp_path_factory) -> Callable[..., BuiltPack]:
+    """Judge packs built once per test session for each set of build options; tests only read
+    them (a test that changes a pack builds its own)."""
+    built: dict[tuple[str, str | None, bool], BuiltPack] = {}
+
+    def pack(
+        root: Path | None = None, base_url: str | None = None, zipped: bool = False
+    ) -> BuiltPack:
+        """The pack of the corpus at root (the real one by default), built on first asking."""
+        key = (str(root or ""), base_url, zipped)
+        if key not in built:
+            # Named as a pack is unzipped: test_pack_results reads pack addresses by this name.
+            out = tmp_path_factory.mktemp("pack") / "judgekit-pack"
+            app = pack_app(str(root) if root else None, base_url)
+            zip_path = out.with_name("judgekit-pack.zip") if zipped else None
+            built[key] = BuiltPack(app, build(app, out, zip_path=zip_path, when=PACK_WHEN))
+        return built[key]
+
+    return pack
+
+
+@pytest.fixture(scope="session")
+def real_pack_build(packs) -> BuiltPack:
+    """The judge pack of the real corpus, built once per test session."""
+    return packs()
+
+
 def _free_port() -> int:
+    """A loopback port free a moment ago: only for a child process, which binds it itself."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def spawn_serve(
+    command: list[str], tries: int = 5, timeout: float = 60, **popen
+) -> tuple[subprocess.Popen, int, str]:
+    """`judgekit serve` (``command``, without --port) in a child process on a free loopback
+    port, once it has bound it: the process, its port and its first line.
+
+    A child cannot bind the tests' own socket, so a port another process takes between
+    choosing it and the child's bind ("cannot serve on ...") is tried again with another port,
+    at most ``tries`` times. Each start is bounded by ``timeout`` seconds.
+    """
+    for _ in range(tries):
+        port = _free_port()
+        proc = subprocess.Popen(
+            [*command, "--port", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            **popen,
+        )
+        ready = select.select([proc.stdout], [], [], timeout)[0]
+        first = proc.stdout.readline().decode() if ready else ""
+        if first.startswith("judgekit serving on "):
+            return proc, port, first
+        proc.kill()
+        rest = proc.communicate(timeout=10)[0].decode()
+        if not first.startswith("cannot serve on "):
+            raise AssertionError(f"judgekit serve did not start: {first}{rest}")
+    raise AssertionError(f"judgekit serve found no free port in {tries} tries")
 
 
 @contextlib.contextmanager

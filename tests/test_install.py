@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import _free_port
+from .conftest import spawn_serve
 
 REPO = Path(__file__).resolve().parents[1]
 # What a clean checkout holds that the build reads.
@@ -103,15 +103,8 @@ def test_the_wheel_carries_the_corpus_and_templates(installed, tmp_path):
 
 
 def test_the_installed_program_serves_every_kind_of_page(installed, tmp_path):
-    port = _free_port()
     env = {**os.environ, "JUDGEKIT_SEARCH_CACHE_DIR": ""}
-    server = subprocess.Popen(
-        [_script(installed), "serve", "--port", str(port)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    server, port, _ = spawn_serve([_script(installed), "serve"], timeout=120, cwd=tmp_path, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -6,14 +6,13 @@ import json
 import posixpath
 import re
 import zipfile
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from judgekit.commands import main
-from judgekit.pack.build import build, pack_app
+from judgekit.pack.build import pack_app
 from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import (
     canonical,
@@ -28,7 +27,6 @@ from judgekit.pack.searchpage import InlineError, data_blocks, data_parts, self_
 from judgekit.search.analysis import stem_token
 
 PACK_CORPUS = Path(__file__).parent / "data" / "pack"
-WHEN = datetime(2026, 11, 23, 7, 0, 0, tzinfo=UTC)
 
 
 # -- addresses as files ---------------------------------------------------------------------------
@@ -113,11 +111,8 @@ def test_relink_json_paths_and_html_inside():
 
 # -- the build ------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pack") / "site"
-    app = pack_app(str(PACK_CORPUS), "https://judges.example/pack")
-    result = build(app, out, zip_path=out.with_name("site.zip"), when=WHEN)
-    return result
+def built(packs):
+    return packs(PACK_CORPUS, "https://judges.example/pack", zipped=True).result
 
 
 def _links(html: str) -> list[str]:

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from judgekit import urls
-from judgekit.pack.build import SIZE_LIMIT, build, pack_app
+from judgekit.pack.build import SIZE_LIMIT
 from judgekit.pack.paths import pack_file
 from judgekit.pack.views import VIEWS, project
 from judgekit.web.context import library_of
@@ -20,10 +20,8 @@ from tests.test_pack_browser import PHONE, guarded_context, static_server
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory):
-    app = pack_app()
-    out = tmp_path_factory.mktemp("packsize") / "site"
-    return app, build(app, out)
+def real(real_pack_build):
+    return real_pack_build.app, real_pack_build.result
 
 
 def test_the_real_pack_is_under_25_mb(real):

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from judgekit import create_app
-from judgekit.pack.build import build, pack_app
 from tests.conftest import wait_until
 from tests.test_pack_browser import guarded_context, static_server
 
@@ -122,9 +121,8 @@ PACK_CALC = """([version, params]) => window.judgekit.calculate("attempt", versi
 
 
 @pytest.fixture(scope="module")
-def served_pack(tmp_path_factory):
-    out = tmp_path_factory.mktemp("packcalc") / "site"
-    build(pack_app(str(PACK_CORPUS)), out)
+def served_pack(packs):
+    out = packs(PACK_CORPUS).out
     with static_server(out) as base:
         yield out, base
 

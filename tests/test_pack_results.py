@@ -9,7 +9,6 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 import pytest
 
-from judgekit.pack.build import build, pack_app
 from tests.conftest import wait_until
 from tests.test_pack_browser import PHONE, guarded_context, static_server
 
@@ -60,10 +59,8 @@ def _shape(items: list) -> list:
 
 
 @pytest.fixture(scope="module")
-def real_pack(tmp_path_factory):
-    out = tmp_path_factory.mktemp("packresults") / "judgekit-pack"
-    build(pack_app(), out)
-    return out
+def real_pack(real_pack_build):
+    return real_pack_build.out
 
 
 CASES = [

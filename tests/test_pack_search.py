@@ -11,7 +11,6 @@ import pytest
 import yaml
 
 from judgekit import create_app
-from judgekit.pack.build import build, pack_app
 from judgekit.pack.paths import pack_file
 from tests.conftest import wait_until
 from tests.test_pack_browser import guarded_context, static_server
@@ -61,10 +60,8 @@ def _ids(answer: dict, n: int | None = None) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def fixture_pack(tmp_path_factory):
-    out = tmp_path_factory.mktemp("packsearch") / "site"
-    build(pack_app(str(PACK_CORPUS)), out)
-    return out
+def fixture_pack(packs):
+    return packs(PACK_CORPUS).out
 
 
 CASES = [
@@ -144,8 +141,7 @@ def test_same_answers_as_the_server(browser, fixture_pack, q, opts):
 
 
 def check_relevance_parity(browser, app, out: Path, questions: list[dict]) -> None:
-    """hit@3 over the questions: the pack built at ``out`` within 0.03 of the server."""
-    build(pack_app(), out)
+    """hit@3 over the questions: the real corpus's pack at ``out`` within 0.03 of the server."""
     client = app.test_client()
     server_hits = pack_hits = 0
     with static_server(out) as base, guarded_context(browser, PHONE) as (ctx, off):
@@ -161,9 +157,9 @@ def check_relevance_parity(browser, app, out: Path, questions: list[dict]) -> No
     assert pack_hits / n >= server_hits / n - 0.03, (pack_hits, server_hits, n)
 
 
-def test_relevance_parity_on_the_real_corpus(browser, app, tmp_path_factory):
+def test_relevance_parity_on_the_real_corpus(browser, app, real_pack_build):
     """hit@3 over tests/relevance_questions.yaml: the pack within 0.03 of the server."""
-    check_relevance_parity(browser, app, tmp_path_factory.mktemp("packreal") / "site", QUESTIONS)
+    check_relevance_parity(browser, app, real_pack_build.out, QUESTIONS)
 
 
 def test_first_results_come_before_the_texts(browser, fixture_pack):

@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 from judgekit import create_app
-from judgekit.pack.build import build, pack_app
 from tests.conftest import wait_until
 from tests.test_pack_browser import PHONE, guarded_context, static_server
 
@@ -26,10 +24,8 @@ TEXT = "main => main.textContent.replace(/\\s+/g, '')"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("packviews") / "site"
-    build(pack_app(str(PACK_CORPUS)), out, when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
-    return out
+def site(packs):
+    return packs(PACK_CORPUS).out
 
 
 # The text of main in the view the page shows (html's data-pv-key; the plain view without

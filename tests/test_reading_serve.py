@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ from judgekit.commands import serve as serve_command
 from judgekit.web import server, workers
 from judgekit.web.handout import print_qr
 
-from .conftest import MINI, _free_port
+from . import conftest
+from .conftest import MINI, spawn_serve
 
 
 @pytest.fixture()
@@ -36,6 +38,25 @@ def served(monkeypatch) -> dict:
     # One process, as on a one-core machine: the test process must never fork.
     monkeypatch.setattr(workers, "auto_count", lambda: 1)
     return calls
+
+
+@pytest.fixture()
+def port(monkeypatch) -> Iterator[int]:
+    """A loopback port this test has bound: `judgekit serve --port` it serves on that socket,
+    handed over (make_server's sock), so no other process can take the port in between."""
+    held = workers.listen("127.0.0.1", 0)
+    bound = held.getsockname()[1]
+    make_server = server.make_server
+
+    def on_the_held_socket(app, host, port, threads=8, sock=None):
+        assert port == bound and sock is None
+        return make_server(app, host, port, threads, held)
+
+    monkeypatch.setattr(server, "make_server", on_the_held_socket)
+    try:
+        yield bound
+    finally:
+        held.close()
 
 
 def test_the_warm_up_says_when_every_page_is_ready(capsys):
@@ -85,19 +106,18 @@ def test_usable_cores_are_those_this_process_may_run_on(monkeypatch):
     assert workers.usable_cores() == 1
 
 
-def test_workers_on_a_system_without_fork_serve_from_one_process(served, capsys, monkeypatch):
+def test_workers_on_a_system_without_fork_serve_from_one_process(served, port, capsys, monkeypatch):
     from judgekit.web import workers
 
     monkeypatch.setattr(workers, "can_fork", lambda: False)
-    assert serve("--workers", "2", "--port", str(_free_port())) == 0
+    assert serve("--workers", "2", "--port", str(port)) == 0
     assert (
         capsys.readouterr().err == "--workers: this system cannot fork; serving from one process\n"
     )
     assert served["port"]
 
 
-def test_serve_says_who_can_open_it_and_cites_that_address(served, capsys):
-    port = _free_port()
+def test_serve_says_who_can_open_it_and_cites_that_address(served, port, capsys):
     assert serve("--port", str(port)) == 0
     assert served["app"].extensions["judgekit"]["library"].corpus.document("demo-rulebook")
     assert served["app"].config["BASE_URL"] == f"http://127.0.0.1:{port}"
@@ -107,9 +127,8 @@ def test_serve_says_who_can_open_it_and_cites_that_address(served, capsys):
     ]
 
 
-def test_serve_on_the_network_prints_the_address_to_open(served, capsys, monkeypatch):
+def test_serve_on_the_network_prints_the_address_to_open(served, port, capsys, monkeypatch):
     monkeypatch.setattr(server, "lan_address", lambda: "192.168.1.20")
-    port = _free_port()
     assert serve("--host", "0.0.0.0", "--port", str(port)) == 0
     assert served["app"].config["BASE_URL"] == f"http://192.168.1.20:{port}"
     qr = io.StringIO()
@@ -121,8 +140,8 @@ def test_serve_on_the_network_prints_the_address_to_open(served, capsys, monkeyp
     ]
 
 
-def test_a_loopback_base_url_is_warned_about(served, capsys):
-    assert serve("--port", str(_free_port()), "--base-url", "http://localhost:8000") == 0
+def test_a_loopback_base_url_is_warned_about(served, port, capsys):
+    assert serve("--port", str(port), "--base-url", "http://localhost:8000") == 0
     assert capsys.readouterr().out.splitlines()[-2:] == [
         "citations link to http://localhost:8000",
         "warning: only this computer can open that address; give --base-url the address "
@@ -130,16 +149,16 @@ def test_a_loopback_base_url_is_warned_about(served, capsys):
     ]
 
 
-def test_base_url_sets_the_citation_address(served, capsys):
-    assert serve("--port", str(_free_port()), "--base-url", "https://rules.example.org/jk/") == 0
+def test_base_url_sets_the_citation_address(served, port, capsys):
+    assert serve("--port", str(port), "--base-url", "https://rules.example.org/jk/") == 0
     assert served["app"].config["BASE_URL"] == "https://rules.example.org/jk"
     assert (
         capsys.readouterr().out.splitlines()[-1] == "citations link to https://rules.example.org/jk"
     )
 
 
-def test_the_server_guards_its_connections(served):
-    assert serve("--port", str(_free_port())) == 0
+def test_the_server_guards_its_connections(served, port):
+    assert serve("--port", str(port)) == 0
     adj = served["adj"]
     assert (adj.connection_limit, adj.channel_timeout, adj.max_request_body_size) == (
         server.CONNECTION_LIMIT,
@@ -239,15 +258,12 @@ def test_lan_address_sends_nothing(monkeypatch, route, names, expected):
 
 
 def test_judgekit_serve_really_serves():
-    port = _free_port()
     exe = Path(sys.executable).with_name("judgekit")
-    proc = subprocess.Popen(
-        [str(exe), "--root", str(MINI), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    proc, port, first = spawn_serve(
+        [str(exe), "--root", str(MINI), "serve"], env={**os.environ, "PYTHONUNBUFFERED": "1"}
     )
     try:
+        assert first == f"judgekit serving on http://127.0.0.1:{port}/\n"
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -266,8 +282,26 @@ def test_judgekit_serve_really_serves():
             assert response.status == 200
     finally:
         proc.terminate()
-        out = proc.communicate(timeout=10)[0].decode()
-    assert out.startswith(f"judgekit serving on http://127.0.0.1:{port}/\n")
+        proc.communicate(timeout=10)
+
+
+def test_a_port_taken_before_the_child_binds_it_is_tried_again(monkeypatch):
+    # The race spawn_serve answers: the first port chosen is taken before the child binds it.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        held = taken.getsockname()[1]
+        ports = iter([held])
+        free = conftest._free_port
+        monkeypatch.setattr(conftest, "_free_port", lambda: next(ports, None) or free())
+        exe = Path(sys.executable).with_name("judgekit")
+        proc, port, first = spawn_serve([str(exe), "--root", str(MINI), "serve"])
+    try:
+        assert port != held
+        assert first == f"judgekit serving on http://127.0.0.1:{port}/\n"
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
 
 
 def _children(pid: int) -> list[int]:
@@ -285,34 +319,33 @@ def _gone(pid: int, seconds: float = 10) -> bool:
     return False
 
 
-def _start(port: int, *args: str, until: str = "serving from 2 processes\n"):
-    """`judgekit serve` on the mini corpus, once it has printed the line until; its lines too."""
+def _start(*args: str, until: str = "serving from 2 processes\n"):
+    """`judgekit serve` on the mini corpus, once it has printed the line until: the process,
+    its port and its lines."""
     exe = Path(sys.executable).with_name("judgekit")
-    proc = subprocess.Popen(
-        [str(exe), "--root", str(MINI), "serve", "--port", str(port), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+    proc, port, first = spawn_serve(
+        [str(exe), "--root", str(MINI), "serve", *args],
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    lines = []
+    lines = [first]
     for _ in range(12):  # the announcement, the warm-ups, then this line
-        line = proc.stdout.readline().decode()
-        lines.append(line)
-        if re.fullmatch(until, line) or not line:
+        if re.fullmatch(until, lines[-1]) or not lines[-1]:
             break
+        lines.append(proc.stdout.readline().decode())
     assert re.fullmatch(until, lines[-1]), lines
-    return proc, lines
+    return proc, port, lines
 
 
-def _start_workers(port: int) -> subprocess.Popen:
-    """`judgekit serve --workers 2`, once it says it serves from 2 processes."""
-    return _start(port, "--workers", "2")[0]
+def _start_workers() -> tuple[subprocess.Popen, int]:
+    """`judgekit serve --workers 2`, once it says it serves from 2 processes; and its port."""
+    proc, port, _ = _start("--workers", "2")
+    return proc, port
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
 def test_serve_by_default_answers_from_a_process_per_core_each_warming_its_pages():
     count = workers.auto_count()
-    proc, lines = _start(_free_port(), until=r"all \d+ pages ready in memory \(.*\)\n")
+    proc, _, lines = _start(until=r"all \d+ pages ready in memory \(.*\)\n")
     try:
         for _ in range(4):  # the other processes' lines, in any order
             if sum("pages ready" in line for line in lines) == count:
@@ -337,8 +370,7 @@ def test_serve_by_default_answers_from_a_process_per_core_each_warming_its_pages
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
 def test_serve_with_workers_answers_alike_from_every_process_and_stops_them():
-    port = _free_port()
-    proc = _start_workers(port)
+    proc, port = _start_workers()
     try:
         children = _children(proc.pid)
         assert len(children) == 1
@@ -357,7 +389,7 @@ def test_serve_with_workers_answers_alike_from_every_process_and_stops_them():
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
 def test_a_worker_stops_when_its_parent_is_killed():
-    proc = _start_workers(_free_port())
+    proc, _ = _start_workers()
     children = _children(proc.pid)
     proc.kill()
     proc.communicate(timeout=10)

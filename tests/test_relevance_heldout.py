@@ -60,6 +60,5 @@ def test_hit_at_3_meets_the_targets_overall_and_in_every_category(measured):
 
 
 @pytest.mark.browser
-def test_the_packs_search_is_within_0_03_of_the_servers(browser, app, tmp_path_factory):
-    out = tmp_path_factory.mktemp("packheldout") / "site"
-    check_relevance_parity(browser, app, out, QUESTIONS)
+def test_the_packs_search_is_within_0_03_of_the_servers(browser, app, real_pack_build):
+    check_relevance_parity(browser, app, real_pack_build.out, QUESTIONS)

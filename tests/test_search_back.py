@@ -8,13 +8,11 @@ the box and open its results, unless the judge had cleared the box or closed the
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
-from judgekit.pack.build import build, pack_app
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, wait_until
 from .test_pack_browser import PACK_CORPUS, guarded_context, static_server
@@ -52,6 +50,15 @@ def _page(browser, device: dict) -> Iterator:
 
 def _titles(page) -> list[str]:
     return page.locator("#q-suggest .result-title").all_inner_texts()
+
+
+def _until(page, condition, timeout: float = 10.0) -> None:
+    """Wait (bounded) for a condition on what Playwright's handlers recorded; they run while
+    the page is waited on."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"still false after {timeout} s"
+        page.wait_for_timeout(50)
 
 
 def _ask(page, question: str) -> list[str]:
@@ -117,12 +124,15 @@ def test_back_and_reload_show_the_question_and_its_results_again(
 def test_back_before_the_answer_came_asks_the_question_again(browser, live_server, client):
     """On a slow network the judge may tap a result of the letters typed before the last ones:
     Back shows the whole question and its own results."""
-    held = []
+    # Every question but "2e batt" is held (never answered: the judge leaves first) until the
+    # judge has left, so the list shows "2e batt"'s answer however the letters were timed.
+    held: list[str] = []
+    holding = [True]
 
     def hold(route):
-        asked = parse_qs(urlsplit(route.request.url).query).get("q")
-        if asked == ["2e battle"] and not held:
-            held.append(route)  # never answered: the judge leaves first
+        asked = parse_qs(urlsplit(route.request.url).query).get("q", [""])[0]
+        if holding[0] and asked != "2e batt":
+            held.append(asked)
         else:
             route.continue_()
 
@@ -133,9 +143,10 @@ def test_back_before_the_answer_came_asks_the_question_again(browser, live_serve
         _ask(page, "2e batt")
         page.locator("#q").press_sequentially("le", delay=20)
         wait_until(page, "() => history.state.judgekitSearch.q === '2e battle'")
-        assert len(held) == 1
+        _until(page, lambda: "2e battle" in held)  # asked, and not answered
         assert page.locator("#q-suggest .search-summary q").inner_text() == "2e batt"
         _tap_first(page, PHONE)
+        holding[0] = False
         page.go_back()
         answer = client.get("/api/search", query_string={"q": "2e battle", "limit": 8})
         expected = [r["title"] for r in answer.get_json()["results"]]
@@ -216,14 +227,9 @@ def test_the_back_forward_cache_shows_the_question_too(browser, live_server):
 
 
 @pytest.fixture(scope="module")
-def judge_pack(tmp_path_factory):
+def judge_pack(packs):
     """A judge pack of the pack fixture corpus."""
-    out = tmp_path_factory.mktemp("packback") / "site"
-    return build(
-        pack_app(str(PACK_CORPUS), "https://judges.example/pack"),
-        out,
-        when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC),
-    ).out
+    return packs(PACK_CORPUS, "https://judges.example/pack", zipped=True).out  # test_pack's build
 
 
 @pytest.mark.parametrize("served", [True, False], ids=["http", "file"])

@@ -159,6 +159,22 @@ def test_phone_calculator_answer_is_where_the_judge_looks(
     assert len(blocked) == 0
 
 
+# For each address: its page's body (as the server sends it) in place of this page's, at the
+# top, and where its Next link ends and how tall it is. The page's head, styles and scripts stay.
+NEXT_OF_EACH = """async (urls) => {
+  const out = [];
+  for (const url of urls) {
+    const answer = await fetch(url, {headers: {Accept: 'text/html'}});
+    const doc = new DOMParser().parseFromString(await answer.text(), 'text/html');
+    document.body.replaceWith(document.importNode(doc.body, true));
+    window.scrollTo(0, 0);
+    const box = document.querySelector('.tm-prevnext a[rel=next]').getBoundingClientRect();
+    out.push([url, box.bottom, box.height]);
+  }
+  return out;
+}"""
+
+
 def test_phone_next_is_on_the_first_screen_of_every_step(browser, live_server, blocked, client):
     context = phone_context(browser, blocked)
     try:
@@ -168,11 +184,13 @@ def test_phone_next_is_on_the_first_screen_of_every_step(browser, live_server, b
         for sequence in index:
             for version in sequence["versions"]:
                 data = client.get(f"/api/timing/{sequence['id']}?version={version}").get_json()
-                for step in flat(data["steps"]):
-                    page.goto(live_server + step["url"])
-                    box = page.locator(".tm-prevnext a[rel=next]").bounding_box()
-                    assert box["y"] + box["height"] <= 740, step["url"]
-                    assert box["height"] >= 44, step["url"]
+                urls = [live_server + step["url"] for step in flat(data["steps"])]
+                # The sequence's first step as the judge opens it; every step's page then put in
+                # its place, as the server sends it (a navigation for each was 69 s in all).
+                page.goto(urls[0])
+                for url, bottom, height in page.evaluate(NEXT_OF_EACH, urls):
+                    assert bottom <= 740, url
+                    assert height >= 44, url
                     pages += 1
         assert pages > 100  # every step of every sequence and version
         # Thumb-sized controls; no keyboard hints on a touch phone.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from judgekit.commands import build, card, check, search, serve
 
@@ -25,4 +27,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        code = args.func(args)
+        sys.stdout.flush()  # a reader gone shows here, inside the try, not at exit
+    except BrokenPipeError:
+        # `judgekit search ... | head`: the reader took what it wanted. Python's recipe (the
+        # signal module's note on SIGPIPE): stdout to devnull, so the flush at exit cannot fail
+        # again and print a traceback, and exit 1 quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code

@@ -34,6 +34,10 @@ class YamlError(Exception):
         super().__init__(f"{self.path}:{line}: {message}")
 
 
+class _TooDeep(YamlError):
+    """Nesting past MAX_DEPTH: judgekit's own words, whatever the parser would have said."""
+
+
 class LMap(dict):
     """A mapping that remembers the line of itself and of each key."""
 
@@ -111,7 +115,7 @@ class _Builder:
                 self.path, _line(event), f"unsupported YAML tag {shown!r} (write plain YAML)"
             )
         if len(self.stack) >= MAX_DEPTH:
-            raise YamlError(self.path, _line(event), f"nested more than {MAX_DEPTH} levels deep")
+            raise _TooDeep(self.path, _line(event), f"nested more than {MAX_DEPTH} levels deep")
         container: LMap | LList
         if is_map:
             container = LMap()
@@ -173,5 +177,28 @@ def load_yaml(path: str | Path) -> Any:
         for event in yaml.parse(text, Loader=_Loader):
             builder.feed(event)
     except yaml.YAMLError as exc:
+        _refuse_nesting_before(path, text, exc)
         raise _parse_error(path, exc) from None
     return builder.root
+
+
+def _refuse_nesting_before(path: Path, text: str, exc: yaml.YAMLError) -> None:
+    """Raise the nesting error if the file nests too deep before where libyaml stopped.
+
+    libyaml scans flow collections ahead of the events it emits and has a nesting limit of its
+    own (1,000 in PyYAML 6.0.4's build), so "[[[[..." fails in libyaml's words before the builder
+    sees level 41. PyYAML's pure-Python parser has no such limit: re-reading the text up to the
+    end of libyaml's line with it, the builder meets the deep level first. Only on an error, so
+    valid files pay nothing; the Python scanner looks at most 1,024 characters ahead, so this
+    costs about a second at worst.
+    """
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    end = len(text) if mark is None else text.find("\n", mark.index)
+    builder = _Builder(str(path))
+    try:
+        for event in yaml.parse(text[: None if end < 0 else end], Loader=yaml.SafeLoader):
+            builder.feed(event)
+    except _TooDeep as deep:
+        raise deep from None
+    except (YamlError, yaml.YAMLError):
+        return  # libyaml's own error stands
