@@ -37,6 +37,7 @@ from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
 MORE_DATA = "search-more.js"  # what an answer can wait for: split()
+STEMMER = "vendor/porter2/index.js"  # under the static folder
 
 
 def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any]:
@@ -143,7 +144,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
         title = " ; ".join(names)
         for token in analysis.TOKEN_RE.findall(" ".join((title, doc.text))):
-            low = token.lower()
+            low = token.lower().replace("’", "'")  # as the browser looks a word up (stemOf)
             if low not in stem_of:
                 stem_of[low] = analysis.stem_token(low)
         titles.append(analysis.stems(title))
@@ -204,6 +205,8 @@ def search_data(app: Flask) -> dict[str, Any]:
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
+            "stem_fixes": analysis.STEM_FIXES,
+            "protected_prefixes": list(analysis.PROTECTED_PREFIXES),
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,
@@ -231,8 +234,7 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     (pack-search.js: MORE), so the answers are the same as with one file."""
     stems = data["stems"]
     # The words the first part must stem itself: the corpus's, the spelling vocabulary's (the
-    # completions) and the item names' (prepared at once). A word absent from the stems is its
-    # own term, so a word of these that is absent stands for itself.
+    # completions) and the item names' (prepared at once), each with the server's stem.
     named = {
         token.lower().replace("’", "'")
         for item in data["items"]
@@ -256,9 +258,9 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     first["title"] = {term: compact_postings(p) for term, p in data["title"].items()}
     first["text"] = {term: compact_postings(p) for term, p in data["text"].items()}
     first["stems"] = {
-        w: stems.get(w, w)
+        w: stem
         for w in sorted(first_words)
-        if w in stems or analysis.stem_token(w) is not None
+        if (stem := stems.get(w) or analysis.stem_token(w)) is not None
     }
     english = judge["english"].split("\n")
     first["judge"] = {**judge, "english": "\n".join(w for w in english if w in judge_words)}
@@ -320,6 +322,18 @@ def _script(name: str, data: dict[str, Any]) -> str:
     return f"self.{name} = {as_script(text)};\n"
 
 
+def stemmer_script(static: Path) -> str:
+    """The server's stemmer for the browser (static/vendor/porter2: npm porter2, the same stem
+    as Whoosh's porter2 for every word tried), as a script that sets ``JUDGEKIT_SEARCH_MORE.
+    porter2.stem``: the vendored CommonJS file, verbatim, given its ``exports``. It comes with
+    search-more.js: the first file stems every word of the rules and of the judge's vocabulary
+    itself (its stems table); a word neither holds waits for this (pack-search.js: stemOf)."""
+    code = (static / STEMMER).read_text(encoding="utf-8")
+    return (
+        f"(function (exports) {{\n{code.rstrip()}\n}})(self.JUDGEKIT_SEARCH_MORE.porter2 = {{}});\n"
+    )
+
+
 def write_search_data(app: Flask, out: Path) -> list[str]:
     """Write ``search-index.js`` and ``search-more.js``, and make the search page (written
     before, with the static files it names) carry the first and those files (searchpage.py);
@@ -327,7 +341,8 @@ def write_search_data(app: Flask, out: Path) -> list[str]:
     first, rest = split(search_data(app))
     script = _script("JUDGEKIT_SEARCH", first)
     (out / SEARCH_DATA).write_text(script, encoding="utf-8")
-    (out / MORE_DATA).write_text(_script("JUDGEKIT_SEARCH_MORE", rest), encoding="utf-8")
+    more = _script("JUDGEKIT_SEARCH_MORE", rest) + stemmer_script(Path(app.static_folder))
+    (out / MORE_DATA).write_text(more, encoding="utf-8")
     page = out / SEARCH_PAGE
     if page.exists():
         html = self_contained(page.read_text("utf-8"), out, first)

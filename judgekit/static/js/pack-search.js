@@ -22,6 +22,7 @@
   var more = false;
   var partial = false;   // while a page's results may show before their snippets
   var pending = false;   // a result was shown without its snippet
+  var porter2 = null;    // the stemmer (static/vendor/porter2), with search-more.js
 
   var TOKEN = /[\p{L}\p{N}\p{M}_]+(?:['’][\p{L}\p{N}\p{M}_]+)*/gu;
   var HOW_MANY = /\bhow\s+(?:many|much)\b|\bnumber\s+of\b/i;
@@ -78,6 +79,7 @@
       D.judge.english = M.english;
       D.english = null;
       Object.keys(M.stems).forEach(function (word) { D.stems[word] = M.stems[word]; });
+      porter2 = M.porter2.stem;
       more = true;
     });
     return moreLoading;
@@ -176,14 +178,24 @@
     return out;
   }
 
-  /* -- analysis (the stems come from the build: no stemmer here) --------------------------- */
+  /* -- analysis (analysis.py: stem_token, game_stem) ----------------------------------------- */
+  // The build's stems table holds every word of the rules and of the judge's vocabulary; any
+  // other word (a misspelling, a word half typed) is stemmed here as the server stems it: the
+  // same Porter2 (search-more.js brings it), the same game words kept apart.
   function stemOf(token) {
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
-    if (!more) throw MORE;   // an English word the rules never use, perhaps
-    // A word neither the corpus nor English holds (a misspelling): no index term is its stem.
-    return low;
+    if (!more) throw MORE;
+    return gameStem(low);
+  }
+  function gameStem(word) {
+    var S = D.settings;
+    for (var i = 0; i < S.protected_prefixes.length; i++) {
+      if (word.indexOf(S.protected_prefixes[i]) === 0) return S.protected_prefixes[i];
+    }
+    var stem = porter2(word);
+    return has(S.stem_fixes, stem) ? S.stem_fixes[stem] : stem;
   }
   function stems(text) {
     var out = [];
