@@ -259,7 +259,7 @@ class SearchIndex:
         allowed = self.scores.allowed(filters)
         acc = accumulate(self.scores, plan.all, allowed, self._phrase_in)
         said = wordings(query, suggestion, plan) + self._card_completions(query)
-        exact = self._exact(said, allowed)
+        exact = self._exact(said)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
         # A version named ("battle in Call to Arms") is of one game: lean to it, as its words.
         lean = None if filters.edition else self.game_of(mentioned) or lean_of(self.vocab, seq)
@@ -372,13 +372,14 @@ class SearchIndex:
             where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
         return where
 
-    def _exact(self, wordings: list[str], allowed: frozenset[int] | None) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
+    def _exact(self, wordings: list[str]) -> dict[int, int]:
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS).
+
+        Unfiltered: ranking reads it only for the items matched, which the filters kept."""
         found = {}
         for key in {key for key in map(title_key, wordings) if key}:
             for docnum in self.scores.titled(key):
-                if allowed is None or docnum in allowed:
-                    found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
+                found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
         return found
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:

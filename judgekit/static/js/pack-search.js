@@ -699,11 +699,12 @@
     return ranked;
   }
 
-  function exactOf(words, filters) {
+  // Unfiltered: rank() reads it only for the items matched, which the filters kept (index.py).
+  function exactOf(words) {
     var keys = new Set(words.map(titleKey).filter(Boolean)), out = new Map();
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
-      if (!allowed(i, filters) || !it.keys.some(function (k) { return keys.has(k); })) return;
+      if (!it.keys.some(function (k) { return keys.has(k); })) return;
       out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
@@ -872,7 +873,7 @@
                named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
     if (!wanted.size) return out;
     var acc = accumulate(plan.all, filters);
-    var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
+    var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)));
     var seq = [];
     plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
