@@ -229,6 +229,13 @@ def _odd(m: _Material) -> list[str]:
         " ".join(m.runs(40))[:500],
         "dilemma\u200bpile",
         "mission\tattempt",
+        # Words the stems table lacks that the game's stems keep apart (analysis.STEM_FIXES,
+        # PROTECTED_PREFIXES): the pack must stem them as the server does.
+        "staffings",
+        "commandeerd ship",
+        "commandeeringly",
+        "drewn",
+        "respons",
         *curly,
     ]
 
