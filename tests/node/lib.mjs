@@ -76,8 +76,7 @@ export function packPage(dir, withMore = true) {
 export function project(answer) {
   answer = JSON.parse(JSON.stringify(answer));   // the page's objects, as this realm's
   const out = {};
-  for (const key of ["query", "total", "suggestion", "not_in_rules", "read_as", "filters", "edition_from",
-    "edition_set_aside", "query_without_edition"]) out[key] = answer[key];
+  for (const key of Object.keys(answer)) if (key !== "results") out[key] = answer[key];
   out.results = answer.results.map((r) => ({
     id: `${r.document}/${r.version}/${r.id}`, kind: r.kind, edition: r.edition, exact: r.exact, snippet: r.snippet,
     also_in: r.also_in.map((o) => [o.version, o.id, o.snippet]),
