@@ -125,21 +125,7 @@ class SearchIndex:
         self._editions = [m["edition"] for m in meta]
         self._game = {m["document"]: m["edition"] for m in meta}
         self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
-        self.places = [(m["document"], m["version"]) for m in meta]
-        self.topics = [m["topic"] for m in meta]
-        self.live_topics, self.hit_fields, self.version_entry = ranking.collapse_lists(meta)
-        self.keys = [m["key"] for m in meta]
-        self.current = [bool(m["current"]) for m in meta]
-        self.successors = [tuple(m["successors"]) for m in meta]
-        self.parents = [self.by_key.get(m.get("parent") or "", -1) for m in meta]
-        # Which version of a topic a result shows: the one in force, else the newest.
-        self.shown_first = [(bool(m["current"]), m["vorder"]) for m in meta]
-        # The topics of the entries each timing step quotes (see ranking.quoted_first).
-        self.cited = {
-            i: frozenset(self.topics[self.by_key[k]] for k in m["cites"] if k in self.by_key)
-            for i, m in enumerate(meta)
-            if m.get("cites")
-        }
+        self.items = ranking.Items.of(meta, self.texts)  # what ranking and collapsing read
         # How many words each card's name has (see _name_share).
         self._card_words = {
             i: len(stems(m["name"])) for i, m in enumerate(meta) if m.get("kind") == "card"
@@ -274,7 +260,7 @@ class SearchIndex:
             mentioned,
             limit,
         )
-        total, hits = ranking.collapse(self, ranked, all_versions, limit, mentioned, every)
+        total, hits = ranking.collapse(self.items, ranked, all_versions, limit, mentioned, every)
         return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
 
     def _rank(
@@ -314,7 +300,7 @@ class SearchIndex:
                 item[0] = 2
         if mentioned:
             for item in ranked:
-                if self.places[item[2]] in mentioned:
+                if self.items.places[item[2]] in mentioned:
                     item[1] *= MENTIONED
         if exact:
             for item in ranked:
@@ -333,7 +319,9 @@ class SearchIndex:
                 if item[3] > 1 or number:  # one word alone stands close to nothing
                     item[1] *= self._proximity(item[2], stem_words, count, number)
             ranking.sort_ranked(ranked)
-        return ranking.quoted_first(self, ranking.prefer_subsections(self, ranked)), every
+        return ranking.quoted_first(
+            self.items, ranking.prefer_subsections(self.items, ranked)
+        ), every
 
     def _lean_factors(self, lean: str | None, away: float) -> list[float]:
         """Each item's factor for leaning to one game: away for the other game's, else 1."""

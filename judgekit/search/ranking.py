@@ -1,14 +1,15 @@
 """After scoring: prefer the sub-section that answers, put a quoted entry before the timing step
 quoting it, and collapse versions of a topic.
 
-A ranked item is [tier, value, docnum, words found]; the index passed in is a SearchIndex
-(its `meta`, `texts` and `by_key`).
+A ranked item is [tier, value, docnum, words found]; what these steps read of every indexed item
+is an Items (made once per index, by item number).
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -35,6 +36,48 @@ class Hit(NamedTuple):
     also_in: tuple[tuple[str, str], ...] = ()  # (version, id), oldest first
     edition: str = ""
     older: tuple[tuple[str, str, str], ...] = ()  # (version, id, text) that matched more words
+
+
+@dataclass(frozen=True)
+class Items:
+    """What ranking and collapsing read of every indexed item, as lists by item number (faster
+    than the stored fields' dicts in the hot loops)."""
+
+    texts: Sequence[str]
+    keys: Sequence[str]  # document/version/entry
+    topics: Sequence[str]  # the same rule across versions
+    live_topics: Sequence[str | None]  # its topic if in force, else None
+    successors: Sequence[tuple[str, ...]]  # the topics it was merged into
+    parents: Sequence[int]  # its parent's item number, or -1
+    places: Sequence[tuple[str, str]]  # (document, version)
+    shown_first: Sequence[tuple[bool, int]]  # (in force, version order): which version shows
+    hit_fields: Sequence[tuple[str, str, str, str, str, str]]  # see of()
+    version_entry: Sequence[tuple[str, str]]  # (version, entry)
+    cited: Mapping[int, frozenset[str]]  # a timing step's number: the topics it quotes
+
+    @classmethod
+    def of(cls, meta: Sequence[Mapping[str, Any]], texts: Sequence[str]) -> Items:
+        """The Items of an index's stored fields (meta) and texts, in item order."""
+        by_key = {m["key"]: i for i, m in enumerate(meta)}
+        topics = [m["topic"] for m in meta]
+        fields = ("document", "version", "entry", "kind", "name", "edition")
+        return cls(
+            texts=texts,
+            keys=[m["key"] for m in meta],
+            topics=topics,
+            live_topics=[m["topic"] if m["current"] else None for m in meta],
+            successors=[tuple(m["successors"]) for m in meta],
+            parents=[by_key.get(m.get("parent") or "", -1) for m in meta],
+            places=[(m["document"], m["version"]) for m in meta],
+            shown_first=[(bool(m["current"]), m["vorder"]) for m in meta],
+            hit_fields=[tuple(m[f] for f in fields) for m in meta],
+            version_entry=[(m["version"], m["entry"]) for m in meta],
+            cited={
+                i: frozenset(topics[by_key[k]] for k in m["cites"] if k in by_key)
+                for i, m in enumerate(meta)
+                if m.get("cites")
+            },
+        )
 
 
 def order(item: list) -> tuple:
@@ -77,7 +120,7 @@ def best_of(items: list[list], count: int) -> list[list]:
     return tiered + top[:rest]
 
 
-def prefer_subsections(index: Any, ranked: list) -> list:
+def prefer_subsections(index: Items, ranked: list) -> list:
     """Move a sub-section just above its parent when it holds as many of the query's words.
 
     "Play and Draw Cards" and its "Drawing Cards" both match "draw a card": the narrower entry
@@ -99,25 +142,14 @@ def prefer_subsections(index: Any, ranked: list) -> list:
     return ranked
 
 
-def collapse_lists(meta: list[dict]) -> tuple[list, list, list]:
-    """What collapsing reads of every item, by item number: its topic if in force (else None),
-    its hit's fields (document, version, entry, kind, name, edition), its (version, entry)."""
-    fields = ("document", "version", "entry", "kind", "name", "edition")
-    return (
-        [m["topic"] if m["current"] else None for m in meta],
-        [tuple(m[f] for f in fields) for m in meta],
-        [(m["version"], m["entry"]) for m in meta],
-    )
-
-
-def _live(index: Any, docnums: Iterable[int]) -> set[str]:
+def _live(index: Items, docnums: Iterable[int]) -> set[str]:
     """The topics of these items that are in force."""
     live = set(map(index.live_topics.__getitem__, docnums))
     live.discard(None)
     return live
 
 
-def _fold(index: Any, topics: dict[str, list], live: set[str]) -> dict[str, list]:
+def _fold(index: Items, topics: dict[str, list], live: set[str]) -> dict[str, list]:
     """A rule gone from the version in force joins the rule it was merged into, if found.
 
     live: the topics with an item in force among those matched.
@@ -140,7 +172,7 @@ def _fold(index: Any, topics: dict[str, list], live: set[str]) -> dict[str, list
     return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
 
 
-def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
+def count_topics(index: Items, ranked: list, all_versions: bool) -> int:
     """How many results a full collapse of every match would give (without collapsing it)."""
     docs = list(map(_NUMBER, ranked))
     if all_versions:
@@ -160,7 +192,7 @@ def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
 
 
 def collapse(
-    index: Any,
+    index: Items,
     ranked: list,
     all_versions: bool,
     limit: int,
@@ -198,7 +230,7 @@ def collapse(
     return total, hits
 
 
-def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
+def _hit(index: Items, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
     """The result of one topic: its version to show, with chips for the others."""
     texts, shown_first = index.texts, index.shown_first
     if len(items) == 1:  # most topics: no version to choose, no chips
@@ -231,7 +263,7 @@ def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
     )
 
 
-def _quoted(index: Any, ranked: list, steps: list) -> dict[int, frozenset[str]]:
+def _quoted(index: Items, ranked: list, steps: list) -> dict[int, frozenset[str]]:
     """The topics each matched step quotes, as the result it is shown in quotes them.
 
     An older version's step with another id joins its newer counterpart's result (see _fold),
@@ -260,7 +292,7 @@ def _quoted(index: Any, ranked: list, steps: list) -> dict[int, frozenset[str]]:
     }
 
 
-def quoted_first(index: Any, ranked: list) -> list:
+def quoted_first(index: Items, ranked: list) -> list:
     """Move a timing step just below the entries it quotes, where they matched as well.
 
     A step's words are the rulebook's, quoted from the entries it cites: the entry is where a
