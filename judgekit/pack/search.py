@@ -22,6 +22,7 @@ from judgekit.pack.paths import pack_file
 from judgekit.pack.searchpage import SEARCH_PAGE, self_contained
 from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.analysis import stems
+from judgekit.search.collapse import Hit
 from judgekit.search.index import SearchIndex
 from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService
@@ -42,7 +43,7 @@ STEMMER = "vendor/porter2/index.js"  # under the static folder
 
 def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any]:
     """The /api/search result of an item, as the server builds it, without snippet or chips."""
-    hit = index.Hit(
+    hit = Hit(
         document=doc.document,
         version=doc.version,
         id=doc.id,
@@ -188,18 +189,18 @@ def search_data(app: Flask) -> dict[str, Any]:
             "fuzzy_weight": query.FUZZY_WEIGHT,
             "expansion_weight": query.EXPANSION_WEIGHT,
             "exact_tiers": dict(index.EXACT_TIERS),
-            "coord_power": index.COORD_POWER,
-            "superseded": index.SUPERSEDED,
-            "rerank": index.RERANK,
+            "coord_power": ranking.COORD_POWER,
+            "superseded": ranking.SUPERSEDED,
+            "rerank": ranking.PROXIMITY_RERANK,
             "length_norm": index.LENGTH_NORM,
-            "lean_away": index.LEAN_AWAY,
-            "default_lean": index.DEFAULT_LEAN,
-            "default_away": index.DEFAULT_AWAY,
-            "no_number": index.NO_NUMBER,
-            "card_name_share": index.CARD_NAME_SHARE,
-            "mentioned": index.MENTIONED,
+            "lean_away": ranking.LEAN_AWAY,
+            "default_lean": ranking.DEFAULT_LEAN,
+            "default_away": ranking.DEFAULT_AWAY,
+            "no_number": ranking.NO_NUMBER,
+            "card_name_share": ranking.CARD_NAME_SHARE,
+            "mentioned": ranking.MENTIONED,
             "child_share": ranking.CHILD_SHARE,
-            "subsection_rerank": ranking.RERANK,
+            "subsection_rerank": ranking.SUBSECTION_RERANK,
             "quote_share": ranking.QUOTE_SHARE,
             "number_cue": query.NUMBER_CUE.pattern,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
