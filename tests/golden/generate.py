@@ -121,7 +121,7 @@ def questions(texts: list[str], names: list[str], kinds: list[str]) -> list[dict
     typed = [q for _, q, _ in out[:300:20]] + [m.name("card") for _ in range(6)]
     typed += [m.name("glossary") for _ in range(4)] + m.runs(6)
     for phrase in typed:
-        phrase = phrase[:24]
+        phrase = phrase[:20]
         out += [("typed", phrase[:n], {}) for n in range(1, len(phrase) + 1)]
         out.append(("typed", phrase + " ", {}))
     for word in rng.sample(m.words, 220):
