@@ -22,7 +22,7 @@ from judgekit.pack.paths import (
     relink_json,
     variant_name,
 )
-from judgekit.pack.search import search_data
+from judgekit.pack.search import search_data, stemmer_script
 from judgekit.pack.searchpage import InlineError, data_blocks, data_parts, self_contained
 from judgekit.search.analysis import stem_token
 
@@ -350,7 +350,7 @@ def test_cli_build_rejects_a_bad_base_url(tmp_path, capsys):
 
 
 def _script_data(path: Path, name: str) -> dict:
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8").split("\n", 1)[0] + "\n"  # the stemmer may follow
     prefix = f"self.{name} = JSON.parse('"
     assert text.startswith(prefix) and text.endswith("');\n")
     quoted = text[len(prefix) : -len("');\n")]
@@ -369,11 +369,14 @@ def test_search_data_in_two_files(built):
     assert rest["texts"] == [item["text"] for item in whole["items"]]
     assert rest["english"] == whole["judge"]["english"]
     # Every stem the whole data names, in one file or the other; a word of the first file
-    # absent from the whole data stands for itself there as in the browser.
+    # absent from the whole data (a judge's word) with the server's stem.
     assert {**first["stems"], **rest["stems"]} == {
-        **{w: w for w in first["stems"] if w not in whole["stems"]},
+        **{w: stem_token(w) for w in first["stems"] if w not in whole["stems"]},
         **whole["stems"],
     }
+    # Then the stemmer for the words neither holds (pack-search.js: stemOf).
+    more = (built.out / "search-more.js").read_text(encoding="utf-8")
+    assert more.split("\n", 1)[1] == stemmer_script(Path(app.static_folder))
     assert set(first["stems"]).isdisjoint(rest["stems"])
     words = set(whole["vocabulary"])
     assert {w for w in words if stem_token(w)} <= set(first["stems"])

@@ -3,8 +3,8 @@
 `tests/relevance_heldout.yaml` was written before its author read the tested questions, the
 vocabularies or the search code, and measured once before any fix (the blind figures are in
 BENCHMARKS.md, "Held-out questions"). Fixes followed, so the set is no longer held out; it now guards
-those fixes: hit@3 >= 0.85 in every category and >= 0.90 overall, on the server and (within 0.03)
-in the pack's own search. Run `python tests/benchmarks/bench_search.py --relevance --questions
+those fixes: hit@3 >= 0.85 in every category and >= 0.90 overall, on the server; the pack's own
+search gives the server's answer to each exactly (tests/golden, tests/node). Run `python tests/benchmarks/bench_search.py --relevance --questions
 tests/relevance_heldout.yaml --misses` for the table.
 """
 
@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from .relevance_metrics import CATEGORIES, check_targets, load_questions, measure, server_search
-from .test_pack_search import check_relevance_parity
 
 HELD_OUT = Path(__file__).parent / "relevance_heldout.yaml"
 QUESTIONS = load_questions(HELD_OUT)
@@ -57,8 +56,3 @@ def measured(app):
 
 def test_hit_at_3_meets_the_targets_overall_and_in_every_category(measured):
     check_targets(measured, OVERALL, PER_CATEGORY)
-
-
-@pytest.mark.browser
-def test_the_packs_search_is_within_0_03_of_the_servers(browser, app, real_pack_build):
-    check_relevance_parity(browser, app, real_pack_build.out, QUESTIONS)

@@ -22,6 +22,7 @@ from judgekit.pack.paths import pack_file
 from judgekit.pack.searchpage import SEARCH_PAGE, self_contained
 from judgekit.search import analysis, documents, index, query, ranking
 from judgekit.search.analysis import stems
+from judgekit.search.collapse import Hit
 from judgekit.search.index import SearchIndex
 from judgekit.search.query import version_names
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService
@@ -37,11 +38,12 @@ from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
 MORE_DATA = "search-more.js"  # what an answer can wait for: split()
+STEMMER = "vendor/porter2/index.js"  # under the static folder
 
 
 def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any]:
     """The /api/search result of an item, as the server builds it, without snippet or chips."""
-    hit = index.Hit(
+    hit = Hit(
         document=doc.document,
         version=doc.version,
         id=doc.id,
@@ -143,7 +145,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
         title = " ; ".join(names)
         for token in analysis.TOKEN_RE.findall(" ".join((title, doc.text))):
-            low = token.lower()
+            low = token.lower().replace("’", "'")  # as the browser looks a word up (stemOf)
             if low not in stem_of:
                 stem_of[low] = analysis.stem_token(low)
         titles.append(analysis.stems(title))
@@ -187,23 +189,25 @@ def search_data(app: Flask) -> dict[str, Any]:
             "fuzzy_weight": query.FUZZY_WEIGHT,
             "expansion_weight": query.EXPANSION_WEIGHT,
             "exact_tiers": dict(index.EXACT_TIERS),
-            "coord_power": index.COORD_POWER,
-            "superseded": index.SUPERSEDED,
-            "rerank": index.RERANK,
+            "coord_power": ranking.COORD_POWER,
+            "superseded": ranking.SUPERSEDED,
+            "rerank": ranking.PROXIMITY_RERANK,
             "length_norm": index.LENGTH_NORM,
-            "lean_away": index.LEAN_AWAY,
-            "default_lean": index.DEFAULT_LEAN,
-            "default_away": index.DEFAULT_AWAY,
-            "no_number": index.NO_NUMBER,
-            "card_name_share": index.CARD_NAME_SHARE,
-            "mentioned": index.MENTIONED,
+            "lean_away": ranking.LEAN_AWAY,
+            "default_lean": ranking.DEFAULT_LEAN,
+            "default_away": ranking.DEFAULT_AWAY,
+            "no_number": ranking.NO_NUMBER,
+            "card_name_share": ranking.CARD_NAME_SHARE,
+            "mentioned": ranking.MENTIONED,
             "child_share": ranking.CHILD_SHARE,
-            "subsection_rerank": ranking.RERANK,
+            "subsection_rerank": ranking.SUBSECTION_RERANK,
             "quote_share": ranking.QUOTE_SHARE,
             "number_cue": query.NUMBER_CUE.pattern,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
+            "stem_fixes": analysis.STEM_FIXES,
+            "protected_prefixes": list(analysis.PROTECTED_PREFIXES),
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,
@@ -231,8 +235,7 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     (pack-search.js: MORE), so the answers are the same as with one file."""
     stems = data["stems"]
     # The words the first part must stem itself: the corpus's, the spelling vocabulary's (the
-    # completions) and the item names' (prepared at once). A word absent from the stems is its
-    # own term, so a word of these that is absent stands for itself.
+    # completions) and the item names' (prepared at once), each with the server's stem.
     named = {
         token.lower().replace("’", "'")
         for item in data["items"]
@@ -256,9 +259,9 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     first["title"] = {term: compact_postings(p) for term, p in data["title"].items()}
     first["text"] = {term: compact_postings(p) for term, p in data["text"].items()}
     first["stems"] = {
-        w: stems.get(w, w)
+        w: stem
         for w in sorted(first_words)
-        if w in stems or analysis.stem_token(w) is not None
+        if (stem := stems.get(w) or analysis.stem_token(w)) is not None
     }
     english = judge["english"].split("\n")
     first["judge"] = {**judge, "english": "\n".join(w for w in english if w in judge_words)}
@@ -320,6 +323,18 @@ def _script(name: str, data: dict[str, Any]) -> str:
     return f"self.{name} = {as_script(text)};\n"
 
 
+def stemmer_script(static: Path) -> str:
+    """The server's stemmer for the browser (static/vendor/porter2: npm porter2, the same stem
+    as Whoosh's porter2 for every word tried), as a script that sets ``JUDGEKIT_SEARCH_MORE.
+    porter2.stem``: the vendored CommonJS file, verbatim, given its ``exports``. It comes with
+    search-more.js: the first file stems every word of the rules and of the judge's vocabulary
+    itself (its stems table); a word neither holds waits for this (pack-search.js: stemOf)."""
+    code = (static / STEMMER).read_text(encoding="utf-8")
+    return (
+        f"(function (exports) {{\n{code.rstrip()}\n}})(self.JUDGEKIT_SEARCH_MORE.porter2 = {{}});\n"
+    )
+
+
 def write_search_data(app: Flask, out: Path) -> list[str]:
     """Write ``search-index.js`` and ``search-more.js``, and make the search page (written
     before, with the static files it names) carry the first and those files (searchpage.py);
@@ -327,7 +342,8 @@ def write_search_data(app: Flask, out: Path) -> list[str]:
     first, rest = split(search_data(app))
     script = _script("JUDGEKIT_SEARCH", first)
     (out / SEARCH_DATA).write_text(script, encoding="utf-8")
-    (out / MORE_DATA).write_text(_script("JUDGEKIT_SEARCH_MORE", rest), encoding="utf-8")
+    more = _script("JUDGEKIT_SEARCH_MORE", rest) + stemmer_script(Path(app.static_folder))
+    (out / MORE_DATA).write_text(more, encoding="utf-8")
     page = out / SEARCH_PAGE
     if page.exists():
         html = self_contained(page.read_text("utf-8"), out, first)

@@ -31,8 +31,8 @@ QUESTION_WORDS = frozenset(
 )
 
 # Where Porter2 splits a game word's forms or merges two game words, say what we mean.
-_STEM_FIXES = {"staf": "staff", "respons": "respond", "drew": "draw", "drawn": "draw"}
-_PROTECTED_PREFIXES = ("commandeer",)  # else "commandeer" stems to "command" (the icon)
+STEM_FIXES = {"staf": "staff", "respons": "respond", "drew": "draw", "drawn": "draw"}
+PROTECTED_PREFIXES = ("commandeer",)  # else "commandeer" stems to "command" (the icon)
 
 _NAMING_NO_RULE = STOPS | QUESTION_WORDS
 
@@ -47,11 +47,11 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "«": '
 def game_stem(word: str) -> str:
     """Porter2 stem of a lowercased word, with the game's vocabulary kept apart."""
     word = word.replace("’", "'")
-    for prefix in _PROTECTED_PREFIXES:
+    for prefix in PROTECTED_PREFIXES:
         if word.startswith(prefix):
             return prefix
     stemmed = porter2(word)
-    return _STEM_FIXES.get(stemmed, stemmed)
+    return STEM_FIXES.get(stemmed, stemmed)
 
 
 NUMBER_STEMS = frozenset(

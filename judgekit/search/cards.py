@@ -12,8 +12,8 @@ from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Version
 from judgekit.render import card_index as ci
 from judgekit.render.library import Library
+from judgekit.search.collapse import Hit
 from judgekit.search.documents import IndexDoc
-from judgekit.search.index import Hit
 
 KIND = "card"
 

@@ -1,4 +1,5 @@
-"""Searching a built index: query expansion, judge-style ranking and collapsing versions."""
+"""Searching a built index: its stages in order (plan the query, score, rank, collapse versions;
+service.py shapes the answer), with what they read of the index."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from judgekit.search.analysis import (
     Speller,
     parse_query,
     positions,
-    proximity,
     stems,
     title_key,
     titles_begun,
 )
+from judgekit.search.collapse import Hit, collapse
 from judgekit.search.query import (
     FIELDS,
     NUMBER_CUE,
@@ -33,25 +34,15 @@ from judgekit.search.query import (
     word_groups,
     wordings,
 )
-from judgekit.search.ranking import Hit
-from judgekit.search.scoring import TermScores, accumulate
+from judgekit.search.ranking import DEFAULT_LEAN
+from judgekit.search.scoring import TermScores, score
 from judgekit.search.snippets import text_stems
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
 # An exact card title beats everything (the card page gathers its rulings), then an exact
 # term or ruling topic; any other exact title comes next (tier 3). (As on main, issue #15.)
 EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
-COORD_POWER = 2  # an item holding half the query's words scores a quarter
-SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
-RERANK = 30  # how many of the best hits are checked for proximity
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
-LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
-# With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole
-# game there, while the 1E corpus is one rulings document answering narrower questions.
-DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
-NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
-CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
-MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
 
 
 def weighting() -> scoring.WeightingModel:
@@ -121,29 +112,8 @@ class SearchIndex:
         )
         self._card_keys = [key for key, _ in self.card_names]  # for bisect
         self._card_titles = [name for _, name in self.card_names]
-        self._base = [1.0 if m["current"] else SUPERSEDED for m in meta]
-        self._editions = [m["edition"] for m in meta]
         self._game = {m["document"]: m["edition"] for m in meta}
-        self._leaning: dict[tuple[str | None, float], list[float]] = {}  # see _lean_factors
-        self.places = [(m["document"], m["version"]) for m in meta]
-        self.topics = [m["topic"] for m in meta]
-        self.live_topics, self.hit_fields, self.version_entry = ranking.collapse_lists(meta)
-        self.keys = [m["key"] for m in meta]
-        self.current = [bool(m["current"]) for m in meta]
-        self.successors = [tuple(m["successors"]) for m in meta]
-        self.parents = [self.by_key.get(m.get("parent") or "", -1) for m in meta]
-        # Which version of a topic a result shows: the one in force, else the newest.
-        self.shown_first = [(bool(m["current"]), m["vorder"]) for m in meta]
-        # The topics of the entries each timing step quotes (see ranking.quoted_first).
-        self.cited = {
-            i: frozenset(self.topics[self.by_key[k]] for k in m["cites"] if k in self.by_key)
-            for i, m in enumerate(meta)
-            if m.get("cites")
-        }
-        # How many words each card's name has (see _name_share).
-        self._card_words = {
-            i: len(stems(m["name"])) for i, m in enumerate(meta) if m.get("kind") == "card"
-        }
+        self.items = ranking.Items.of(meta, self.texts)  # what ranking and collapsing read
 
     def searcher(self) -> Searcher:
         """This thread's searcher: Whoosh searchers must not be shared between threads."""
@@ -190,7 +160,7 @@ class SearchIndex:
             found = self._flat[docnum] = f" {' '.join(seq)} "
         return found
 
-    # -- query building ----------------------------------------------------------------------
+    # -- plan the query ----------------------------------------------------------------------
     def plan(self, query: str, edition: str | None = None, fuzzy: bool = True) -> Plan:
         """The query's groups, the vocabulary's concepts, and the words no rule uses."""
         known = self.known if fuzzy else (lambda _word: True)  # the words as typed
@@ -240,7 +210,7 @@ class SearchIndex:
     def _search(
         self, query: str, filters: Filters, all_versions: bool, limit: int, fuzzy: bool = True
     ) -> Outcome:
-        typed = query
+        typed = query  # plan the query
         # A version named in the question is no word to look for: it says where to look.
         query, mentioned = strip_versions(query, self.versions)
         if filters.version or filters.document:
@@ -256,114 +226,26 @@ class SearchIndex:
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
         if not wanted:
             return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
-        allowed = self.scores.allowed(filters)
-        acc = accumulate(self.scores, plan.all, allowed, self._phrase_in)
+        allowed = self.scores.allowed(filters)  # score
+        acc = score(self.scores, plan.all, allowed, self._phrase_in)
+        # rank
         said = wordings(query, suggestion, plan) + self._card_completions(query)
-        exact = self._exact(said, allowed)
+        exact = self._exact(said)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
         # A version named ("battle in Call to Arms") is of one game: lean to it, as its words.
         lean = None if filters.edition else self.game_of(mentioned) or lean_of(self.vocab, seq)
-        number = bool(NUMBER_CUE.search(query))
-        ranked, every = self._rank(
-            acc,
+        question = ranking.Question(
             plan,
             wanted,
             exact,
-            number,
-            (lean or DEFAULT_LEAN, lean is not None),
+            bool(NUMBER_CUE.search(query)),
+            lean or DEFAULT_LEAN,
+            lean is not None,
             mentioned,
-            limit,
         )
-        total, hits = ranking.collapse(self, ranked, all_versions, limit, mentioned, every)
+        ranked, every = ranking.rank(self.items, acc, question, limit, self._positions)
+        total, hits = collapse(self.items, ranked, all_versions, limit, mentioned, every)
         return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
-
-    def _rank(
-        self,
-        acc: dict[int, list],
-        plan: Plan,
-        wanted: frozenset[int],
-        exact: dict[int, int],
-        number: bool,
-        leaning: tuple[str | None, bool],
-        mentioned: frozenset[tuple[str, str]] = frozenset(),
-        limit: int = 20,
-    ) -> tuple[list, list]:
-        """Order hits: exact titles, then titles holding every word, then by relevance.
-
-        Relevance is Whoosh's BM25F score (titles boosted), scaled by the share of the query's
-        words the item holds (itself or in the rulebook's words for it), by how close together
-        they stand (with a number, for a number question), down a little for an item not in
-        the version in force, and down for the other game when the words lean to one.
-        """
-        lean, strong = leaning
-        want = sum(1 << i for i in wanted)
-        coord = [(k / len(wanted)) ** COORD_POWER for k in range(len(plan.all) + 1)]
-        away = LEAN_AWAY if lean != DEFAULT_LEAN or strong else DEFAULT_AWAY
-        base, factor = self._base, self._lean_factors(lean, away)
-        # The hot loop (once per match): what only a few items need is done after it.
-        ranked = [
-            [0, score * coord[(n := (found & want).bit_count())] * base[d] * factor[d], d, n]
-            for d, (score, found, _) in acc.items()
-        ]
-        for item, (_, _, in_title) in zip(ranked, acc.values(), strict=True):
-            if (
-                in_title
-                and in_title & want == want
-                and self._name_share(item[2], in_title, want) >= CARD_NAME_SHARE
-            ):
-                item[0] = 2
-        if mentioned:
-            for item in ranked:
-                if self.places[item[2]] in mentioned:
-                    item[1] *= MENTIONED
-        if exact:
-            for item in ranked:
-                item[0] = exact.get(item[2], item[0])
-        # Only the best need ordering: a bigger corpus must not sort every match.
-        every = ranked
-        ranked = ranking.best_of(every, max(limit, RERANK) * 3)
-        if len(wanted) > 1 or number:
-            stem_words: dict[str, int] = {}
-            for i, group in enumerate(plan.all):
-                mask = sum(1 << c for c in group.covers) if group.part is None else 1 << i
-                for stem in group.terms:
-                    stem_words[stem] = stem_words.get(stem, 0) | mask
-            count = len(plan.groups) + number  # a wanted number counts as one more word
-            for item in ranked[:RERANK]:
-                if item[3] > 1 or number:  # one word alone stands close to nothing
-                    item[1] *= self._proximity(item[2], stem_words, count, number)
-            ranking.sort_ranked(ranked)
-        return ranking.quoted_first(self, ranking.prefer_subsections(self, ranked)), every
-
-    def _lean_factors(self, lean: str | None, away: float) -> list[float]:
-        """Each item's factor for leaning to one game: away for the other game's, else 1."""
-        key = (lean, away)
-        found = self._leaning.get(key)
-        if found is None:
-            found = self._leaning[key] = [
-                away if lean and edition != lean else 1.0 for edition in self._editions
-            ]
-        return found
-
-    def _name_share(self, docnum: int, in_title: int, want: int) -> float:
-        """The share of a card's name the judge typed (1 for any other item).
-
-        A card item holds nothing but its name: its title tier (every word typed is in the
-        title) needs half of the name typed, or "hq" would put HQ: War Room above every rule
-        about headquarters. Its score is left alone: "picard" still finds Jean-Luc Picard.
-        """
-        name_words = self._card_words.get(docnum)
-        if not name_words:
-            return 1.0
-        return min(1.0, (in_title & want).bit_count() / name_words)
-
-    def _proximity(self, docnum: int, stem_words: dict, count: int, number: bool) -> float:
-        """1 + a bonus when the query's words stand close together in the item's text."""
-        where = self._positions(docnum)
-        factor = proximity(where, stem_words, count, number)
-        if number and not where.numerals:
-            factor *= NO_NUMBER
-        return factor
 
     def _positions(self, docnum: int) -> Positions:
         """Where each term of an item's text stands (prepared once)."""
@@ -372,13 +254,14 @@ class SearchIndex:
             where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
         return where
 
-    def _exact(self, wordings: list[str], allowed: frozenset[int] | None) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS)."""
+    def _exact(self, wordings: list[str]) -> dict[int, int]:
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS).
+
+        Unfiltered: ranking reads it only for the items matched, which the filters kept."""
         found = {}
         for key in {key for key in map(title_key, wordings) if key}:
             for docnum in self.scores.titled(key):
-                if allowed is None or docnum in allowed:
-                    found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
+                found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
         return found
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:

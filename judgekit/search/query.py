@@ -1,4 +1,5 @@
-"""From a judge's words to a Whoosh query: completions, corrections and the judge's vocabulary."""
+"""Plan the query, the search's first stage (with SearchIndex.plan; pack-search.js: plan): from
+a judge's words to weighted index terms: completions, corrections and the judge's vocabulary."""
 
 from __future__ import annotations
 

@@ -1,40 +1,195 @@
-"""After scoring: prefer the sub-section that answers, put a quoted entry before the timing step
-quoting it, and collapse versions of a topic.
+"""Rank, the search's third stage (pack-search.js: rank): order the items scored by tier and
+value, then prefer the sub-section that answers and put a quoted entry before the timing step
+quoting it.
 
-A ranked item is [tier, value, docnum, words found]; the index passed in is a SearchIndex
-(its `meta`, `texts` and `by_key`).
+The stages, named alike here and in the pack: plan the query (query.py, SearchIndex.plan), score
+(scoring.py), rank (this), collapse versions (collapse.py), shape the answer (service.py). A
+ranked item is [tier, value, docnum, words found]; what ranking and collapsing read of every
+indexed item is an Items (made once per index, by item number).
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
+from judgekit.search.analysis import Positions, proximity, stems
+from judgekit.search.query import Plan
+
+COORD_POWER = 2  # an item holding half the query's words scores a quarter
+SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
+PROXIMITY_RERANK = 30  # how many of the best hits are checked for proximity
+LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
+# With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole
+# game there, while the 1E corpus is one rulings document answering narrower questions.
+DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
+NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
+CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
+MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
-RERANK = 50
+SUBSECTION_RERANK = 50  # how many of the best hits may give way to a sub-section
 QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
 
 
-class Hit(NamedTuple):
-    """One result: an item, and the other versions in which the same topic matched.
+@dataclass(frozen=True)
+class Items:
+    """What ranking and collapsing read of every indexed item, as lists by item number (faster
+    than the stored fields' dicts in the hot loops)."""
 
-    A named tuple, not a frozen dataclass: as immutable, and built several times faster (a frozen
-    dataclass sets each field through object.__setattr__, 20 results a query).
+    texts: Sequence[str]
+    keys: Sequence[str]  # document/version/entry
+    topics: Sequence[str]  # the same rule across versions
+    live_topics: Sequence[str | None]  # its topic if in force, else None
+    successors: Sequence[tuple[str, ...]]  # the topics it was merged into
+    parents: Sequence[int]  # its parent's item number, or -1
+    places: Sequence[tuple[str, str]]  # (document, version)
+    shown_first: Sequence[tuple[bool, int]]  # (in force, version order): which version shows
+    hit_fields: Sequence[tuple[str, ...]]  # document, version, entry, kind, name, edition
+    version_entry: Sequence[tuple[str, str]]  # (version, entry)
+    cited: Mapping[int, frozenset[str]]  # a timing step's number: the topics it quotes
+    base: Sequence[float]  # 1, or SUPERSEDED for an item not in the version in force
+    editions: Sequence[str]
+    card_words: Mapping[int, int]  # a card's number: how many words its name has
+    # Each item's factor for leaning to one game, by (game, factor away): see lean_factors.
+    _leaning: dict[tuple[str | None, float], list[float]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, meta: Sequence[Mapping[str, Any]], texts: Sequence[str]) -> Items:
+        """The Items of an index's stored fields (meta) and texts, in item order."""
+        by_key = {m["key"]: i for i, m in enumerate(meta)}
+        topics = [m["topic"] for m in meta]
+        fields = ("document", "version", "entry", "kind", "name", "edition")
+        return cls(
+            texts=texts,
+            keys=[m["key"] for m in meta],
+            topics=topics,
+            live_topics=[m["topic"] if m["current"] else None for m in meta],
+            successors=[tuple(m["successors"]) for m in meta],
+            parents=[by_key.get(m.get("parent") or "", -1) for m in meta],
+            places=[(m["document"], m["version"]) for m in meta],
+            shown_first=[(bool(m["current"]), m["vorder"]) for m in meta],
+            hit_fields=[tuple(m[f] for f in fields) for m in meta],
+            version_entry=[(m["version"], m["entry"]) for m in meta],
+            cited={
+                i: frozenset(topics[by_key[k]] for k in m["cites"] if k in by_key)
+                for i, m in enumerate(meta)
+                if m.get("cites")
+            },
+            base=[1.0 if m["current"] else SUPERSEDED for m in meta],
+            editions=[m["edition"] for m in meta],
+            card_words={
+                i: len(stems(m["name"])) for i, m in enumerate(meta) if m.get("kind") == "card"
+            },
+        )
+
+    def live(self, docnums: Iterable[int]) -> set[str]:
+        """The topics of these items that are in force."""
+        live = set(map(self.live_topics.__getitem__, docnums))
+        live.discard(None)
+        return live
+
+    def lean_factors(self, lean: str | None, away: float) -> list[float]:
+        """Each item's factor for leaning to one game: away for the other game's, else 1."""
+        key = (lean, away)
+        found = self._leaning.get(key)
+        if found is None:
+            found = self._leaning[key] = [
+                away if lean and edition != lean else 1.0 for edition in self.editions
+            ]
+        return found
+
+    def name_share(self, docnum: int, in_title: int, want: int) -> float:
+        """The share of a card's name the judge typed (1 for any other item).
+
+        A card item holds nothing but its name: its title tier (every word typed is in the
+        title) needs half of the name typed, or "hq" would put HQ: War Room above every rule
+        about headquarters. Its score is left alone: "picard" still finds Jean-Luc Picard.
+        """
+        name_words = self.card_words.get(docnum)
+        if not name_words:
+            return 1.0
+        return min(1.0, (in_title & want).bit_count() / name_words)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What ranking reads of the planned question besides the scores."""
+
+    plan: Plan
+    wanted: frozenset[int]  # the groups an item should hold (its own words or a concept's)
+    exact: Mapping[int, int]  # items whose title is a wording's: their tier
+    number: bool  # a question about a number
+    lean: str  # the game leaned to
+    strong: bool  # leaned to by the question's words or a version named, not by default
+    mentioned: frozenset[tuple[str, str]]  # versions named (document, version)
+
+
+def rank(
+    items: Items,
+    acc: dict[int, list],
+    question: Question,
+    limit: int,
+    positions: Callable[[int], Positions],
+) -> tuple[list, list]:
+    """Order hits: exact titles, then titles holding every word, then by relevance; return the
+    best in order and every match (for collapsing's count).
+
+    Relevance is Whoosh's BM25F score (titles boosted), scaled by the share of the query's
+    words the item holds (itself or in the rulebook's words for it), by how close together
+    they stand (with a number, for a number question), down a little for an item not in
+    the version in force, and down for the other game when the words lean to one.
     """
+    q = question
+    want = sum(1 << i for i in q.wanted)
+    coord = [(k / len(q.wanted)) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
+    away = LEAN_AWAY if q.lean != DEFAULT_LEAN or q.strong else DEFAULT_AWAY
+    base, factor = items.base, items.lean_factors(q.lean, away)
+    # The hot loop (once per match): what only a few items need is done after it.
+    ranked = [
+        [0, score * coord[(n := (found & want).bit_count())] * base[d] * factor[d], d, n]
+        for d, (score, found, _) in acc.items()
+    ]
+    for item, (_, _, in_title) in zip(ranked, acc.values(), strict=True):
+        if (
+            in_title
+            and in_title & want == want
+            and items.name_share(item[2], in_title, want) >= CARD_NAME_SHARE
+        ):
+            item[0] = 2
+    if q.mentioned:
+        for item in ranked:
+            if items.places[item[2]] in q.mentioned:
+                item[1] *= MENTIONED
+    if q.exact:
+        for item in ranked:
+            item[0] = q.exact.get(item[2], item[0])
+    # Only the best need ordering: a bigger corpus must not sort every match.
+    every = ranked
+    ranked = best_of(every, max(limit, PROXIMITY_RERANK) * 3)
+    if len(q.wanted) > 1 or q.number:
+        _by_proximity(ranked, q, positions)
+    return quoted_first(items, prefer_subsections(items, ranked)), every
 
-    document: str
-    version: str
-    id: str
-    kind: str
-    title: str
-    text: str
-    score: float
-    exact: bool
-    also_in: tuple[tuple[str, str], ...] = ()  # (version, id), oldest first
-    edition: str = ""
-    older: tuple[tuple[str, str, str], ...] = ()  # (version, id, text) that matched more words
+
+def _by_proximity(ranked: list, q: Question, positions: Callable[[int], Positions]) -> None:
+    """Scale the best by how close together the query's words stand in each, and sort again."""
+    stem_words: dict[str, int] = {}
+    for i, group in enumerate(q.plan.all):
+        mask = sum(1 << c for c in group.covers) if group.part is None else 1 << i
+        for stem in group.terms:
+            stem_words[stem] = stem_words.get(stem, 0) | mask
+    count = len(q.plan.groups) + q.number  # a wanted number counts as one more word
+    for item in ranked[:PROXIMITY_RERANK]:
+        if item[3] > 1 or q.number:  # one word alone stands close to nothing
+            where = positions(item[2])
+            factor = proximity(where, stem_words, count, q.number)
+            if q.number and not where.numerals:
+                factor *= NO_NUMBER
+            item[1] *= factor
+    sort_ranked(ranked)
 
 
 def order(item: list) -> tuple:
@@ -42,14 +197,14 @@ def order(item: list) -> tuple:
     return (-item[0], -item[1], item[2])
 
 
-_TIER, _VALUE, _NUMBER = itemgetter(0), itemgetter(1), itemgetter(2)
+TIER, VALUE, NUMBER = itemgetter(0), itemgetter(1), itemgetter(2)  # of a ranked item
 
 
 def sort_ranked(items: list[list]) -> None:
     """Sort in place by order, in three stable passes keyed in C (no Python call per item)."""
-    items.sort(key=_NUMBER)
-    items.sort(key=_VALUE, reverse=True)
-    items.sort(key=_TIER, reverse=True)
+    items.sort(key=NUMBER)
+    items.sort(key=VALUE, reverse=True)
+    items.sort(key=TIER, reverse=True)
 
 
 def best_of(items: list[list], count: int) -> list[list]:
@@ -69,24 +224,24 @@ def best_of(items: list[list], count: int) -> list[list]:
     rest = count - len(tiered)
     plain = [it for it in items if not it[0]] if tiered else items
     if len(plain) > 4 * rest:  # a heap pays only when it keeps a small part
-        cut = heapq.nlargest(rest, map(_VALUE, plain))[-1]
+        cut = heapq.nlargest(rest, map(VALUE, plain))[-1]
     else:
-        cut = sorted(map(_VALUE, plain), reverse=True)[rest - 1]
+        cut = sorted(map(VALUE, plain), reverse=True)[rest - 1]
     top = [it for it in plain if it[1] >= cut]
     sort_ranked(top)
     return tiered + top[:rest]
 
 
-def prefer_subsections(index: Any, ranked: list) -> list:
+def prefer_subsections(items: Items, ranked: list) -> list:
     """Move a sub-section just above its parent when it holds as many of the query's words.
 
     "Play and Draw Cards" and its "Drawing Cards" both match "draw a card": the narrower entry
     answers. A parent whose title the judge typed exactly (tier 3 or more) keeps its place.
     """
-    place = {item[2]: item for item in ranked[:RERANK]}
-    parents = index.parents
+    place = {item[2]: item for item in ranked[:SUBSECTION_RERANK]}
+    parents = items.parents
     moved = False
-    for item in ranked[:RERANK]:
+    for item in ranked[:SUBSECTION_RERANK]:
         parent_num = parents[item[2]]
         parent = place.get(parent_num) if parent_num >= 0 else None
         if parent is None or parent[0] >= 3 or order(parent) > order(item):
@@ -99,146 +254,14 @@ def prefer_subsections(index: Any, ranked: list) -> list:
     return ranked
 
 
-def collapse_lists(meta: list[dict]) -> tuple[list, list, list]:
-    """What collapsing reads of every item, by item number: its topic if in force (else None),
-    its hit's fields (document, version, entry, kind, name, edition), its (version, entry)."""
-    fields = ("document", "version", "entry", "kind", "name", "edition")
-    return (
-        [m["topic"] if m["current"] else None for m in meta],
-        [tuple(m[f] for f in fields) for m in meta],
-        [(m["version"], m["entry"]) for m in meta],
-    )
-
-
-def _live(index: Any, docnums: Iterable[int]) -> set[str]:
-    """The topics of these items that are in force."""
-    live = set(map(index.live_topics.__getitem__, docnums))
-    live.discard(None)
-    return live
-
-
-def _fold(index: Any, topics: dict[str, list], live: set[str]) -> dict[str, list]:
-    """A rule gone from the version in force joins the rule it was merged into, if found.
-
-    live: the topics with an item in force among those matched.
-    """
-    if len(live) == len(topics):
-        return topics  # every topic is in force: nothing to fold
-    successors = index.successors
-    place = {topic: i for i, topic in enumerate(topics)}
-    moved = False
-    for topic in [t for t in topics if t not in live]:
-        items = topics[topic]
-        heirs = [s for it in items for s in successors[it[2]] if s in live]
-        if heirs:
-            heir = min(heirs, key=place.__getitem__)
-            topics[heir].extend(topics.pop(topic))
-            place[heir] = min(place[heir], place.pop(topic))
-            moved = True
-    if not moved:
-        return topics
-    return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
-
-
-def count_topics(index: Any, ranked: list, all_versions: bool) -> int:
-    """How many results a full collapse of every match would give (without collapsing it)."""
-    docs = list(map(_NUMBER, ranked))
-    if all_versions:
-        return len(set(map(index.keys.__getitem__, docs)))
-    names = index.topics
-    matched = set(map(names.__getitem__, docs))
-    live = _live(index, docs)
-    if len(live) == len(matched):
-        return len(matched)
-    dead, successors = matched - live, index.successors
-    folded = {
-        names[d]
-        for d in docs
-        if successors[d] and names[d] in dead and not live.isdisjoint(successors[d])
-    }
-    return len(matched) - len(folded)
-
-
-def collapse(
-    index: Any,
-    ranked: list,
-    all_versions: bool,
-    limit: int,
-    mentioned: frozenset[tuple[str, str]] = frozenset(),
-    every: list | None = None,
-) -> tuple[int, tuple]:
-    """One hit per topic in its newest matched version, with chips for the others.
-
-    An older version whose passage holds more of the query's words than the one shown (v4
-    dropped some Call to Arms sentences) is kept beside it with its text. A version the
-    question names ("under Call to Arms") is shown rather than the one in force.
-    """
-    names = index.keys if all_versions else index.topics
-    topics: dict[str, list] = {}
-    for item in ranked:
-        name = names[item[2]]
-        found = topics.get(name)
-        if found is None:
-            topics[name] = [item]
-        else:
-            found.append(item)
-    if not all_versions:
-        live = _live(index, map(_NUMBER, ranked))
-        topics = _fold(index, topics, live)
-    total = len(topics)
-    if every is not None and len(every) > len(ranked):
-        # ranked is the best of every match: count every match's topics, and give the topics
-        # shown their other versions that ranked below the cut.
-        total = count_topics(index, every, all_versions)
-        shown = {topic: topics[topic] for topic in list(topics)[:limit]}
-        seen = set(map(_NUMBER, ranked))
-        for item in [it for it in every if names[it[2]] in shown and it[2] not in seen]:
-            shown[names[item[2]]].append(item)
-    hits = tuple(_hit(index, items, mentioned) for items in list(topics.values())[:limit])
-    return total, hits
-
-
-def _hit(index: Any, items: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
-    """The result of one topic: its version to show, with chips for the others."""
-    texts, shown_first = index.texts, index.shown_first
-    if len(items) == 1:  # most topics: no version to choose, no chips
-        best, others = items[0], ()
-        score, exact = best[1], best[0] >= 3
-    else:
-        if mentioned:
-            places = index.places
-            best = max(items, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]]))
-        else:
-            best = max(items, key=lambda it: shown_first[it[2]])
-        others = sorted(
-            (it for it in items if it is not best), key=lambda it: shown_first[it[2]][1]
-        )
-        score, exact = max(map(_VALUE, items)), max(map(_TIER, items)) >= 3
-    document, version, entry, kind, title, edition = index.hit_fields[best[2]]
-    at = index.version_entry
-    return Hit(
-        document,
-        version,
-        entry,
-        kind,
-        title,
-        texts[best[2]],
-        round(score, 4),
-        exact,
-        tuple(at[it[2]] for it in others),  # also_in
-        edition,
-        tuple((*at[it[2]], texts[it[2]]) for it in others if it[3] > best[3]),  # older
-    )
-
-
-def _quoted(index: Any, ranked: list, steps: list) -> dict[int, frozenset[str]]:
+def _quoted(items: Items, ranked: list, steps: list) -> dict[int, frozenset[str]]:
     """The topics each matched step quotes, as the result it is shown in quotes them.
 
     An older version's step with another id joins its newer counterpart's result (see _fold),
     so the entries that result quotes count for every version of it.
     """
-    topics, cited, successors = index.topics, index.cited, index.successors
-    live = _live(index, map(_NUMBER, ranked))
+    topics, cited, successors = items.topics, items.cited, items.successors
+    live = items.live(map(NUMBER, ranked))
     shown_in: dict[int, tuple[str, ...]] = {}
     by_result: dict[str, frozenset[str]] = {}
     for item in steps:
@@ -260,7 +283,7 @@ def _quoted(index: Any, ranked: list, steps: list) -> dict[int, frozenset[str]]:
     }
 
 
-def quoted_first(index: Any, ranked: list) -> list:
+def quoted_first(items: Items, ranked: list) -> list:
     """Move a timing step just below the entries it quotes, where they matched as well.
 
     A step's words are the rulebook's, quoted from the entries it cites: the entry is where a
@@ -268,11 +291,11 @@ def quoted_first(index: Any, ranked: list) -> list:
     compared as topics, where their results are shown. A step whose own title the judge typed
     (a higher tier than the entry's) keeps its place. ranked is in order.
     """
-    cited, topics = index.cited, index.topics
+    cited, topics = items.cited, items.topics
     steps = [item for item in ranked if item[2] in cited]
     if not steps:
         return ranked
-    quoted = _quoted(index, ranked, steps)
+    quoted = _quoted(items, ranked, steps)
     wanted = set().union(*quoted.values())
     shown: dict[str, list] = {}
     for item in ranked:

@@ -1,4 +1,5 @@
-"""Scoring a query in memory: Whoosh's BM25F score of each index term in each item, read once.
+"""Score, the search's second stage (pack-search.js: score): Whoosh's BM25F score of each index
+term in each item, read once, summed over the planned query in memory.
 
 A judge's query is a sum of term scores (Whoosh's Or of Terms is exactly that), so the scores
 of a term are read from Whoosh the first time a query uses it and kept; a query then costs
@@ -88,7 +89,7 @@ class TermScores:
         return self._titles.get(key, ())
 
 
-def accumulate(
+def score(
     scores: TermScores,
     groups: list[Any],
     allowed: frozenset[int] | None,

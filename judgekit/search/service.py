@@ -1,4 +1,9 @@
-"""Search as a service: validate parameters, run the index, answer the API's JSON dict."""
+"""Search as a service: validate parameters, run the index, shape the API's JSON dict.
+
+The stages, named alike here and in the pack (pack-search.js): plan the query (query.py,
+SearchIndex.plan), score (scoring.py), rank (ranking.py), collapse versions (collapse.py), shape
+the answer (SearchService.shape, snippets.py); SearchIndex.search runs the first four.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +20,8 @@ from judgekit.render.summaries import entry_summary
 from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
-from judgekit.search.index import Filters, Hit, Outcome, SearchIndex
+from judgekit.search.collapse import Hit
+from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
 from judgekit.search.snippets import snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
@@ -177,10 +183,11 @@ class SearchService:
         """The API's answer to these parameters (README: the search API's answer)."""
         parsed = parse_params(self.lib.corpus, params, self.kinds)
         outcome = self.index.search(parsed.q, parsed.filters, parsed.all_versions, parsed.limit)
-        return self.answer(parsed, outcome)
+        return self.shape(parsed, outcome)
 
-    def answer(self, parsed: SearchParams, outcome: Outcome) -> dict[str, Any]:
-        """The JSON dict of an outcome (the page renders this same dict)."""
+    def shape(self, parsed: SearchParams, outcome: Outcome) -> dict[str, Any]:
+        """Shape the answer, the search's last stage (pack-search.js: shape): the JSON dict of
+        an outcome (the page renders this same dict)."""
         named = outcome.named_edition
         filters = dict(parsed.filters.__dict__, edition=parsed.filters.edition or named)
         aside, unnamed = self._set_aside(parsed)

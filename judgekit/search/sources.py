@@ -13,8 +13,8 @@ from judgekit.render import card_index as ci
 from judgekit.render.library import Library
 from judgekit.render.text import to_plain
 from judgekit.search import cards as search_cards
+from judgekit.search.collapse import Hit
 from judgekit.search.documents import IndexDoc, topic_of
-from judgekit.search.index import Hit
 from judgekit.search.steps import cited_keys, step_heirs
 from judgekit.timing.links import sequence_api_url, sequence_url
 from judgekit.timing.load import sequences_for

@@ -1,5 +1,8 @@
 /* The judge pack's search, in the browser: the server's ranking (judgekit/search/index.py) over
    the index items `judgekit build` wrote to search-index.js with the server's own analysis.
+   Its stages are the server's, by the same names: plan the query (plan: query.py,
+   SearchIndex.plan), score (scoring.py), rank (ranking.py), collapse versions (collapse.py),
+   shape the answer (shape: SearchService.shape); find runs the first four, as _search does.
    window.judgekit.search(q, {edition, document, version, kind, all_versions, limit}) answers
    with the JSON shape of /api/search; the search page and the live results use it too. */
 (function () {
@@ -22,6 +25,7 @@
   var more = false;
   var partial = false;   // while a page's results may show before their snippets
   var pending = false;   // a result was shown without its snippet
+  var porter2 = null;    // the stemmer (static/vendor/porter2), with search-more.js
 
   var TOKEN = /[\p{L}\p{N}\p{M}_]+(?:['’][\p{L}\p{N}\p{M}_]+)*/gu;
   var HOW_MANY = /\bhow\s+(?:many|much)\b|\bnumber\s+of\b/i;
@@ -78,6 +82,7 @@
       D.judge.english = M.english;
       D.english = null;
       Object.keys(M.stems).forEach(function (word) { D.stems[word] = M.stems[word]; });
+      porter2 = M.porter2.stem;
       more = true;
     });
     return moreLoading;
@@ -176,14 +181,24 @@
     return out;
   }
 
-  /* -- analysis (the stems come from the build: no stemmer here) --------------------------- */
+  /* -- analysis (analysis.py: stem_token, game_stem) ----------------------------------------- */
+  // The build's stems table holds every word of the rules and of the judge's vocabulary; any
+  // other word (a misspelling, a word half typed) is stemmed here as the server stems it: the
+  // same Porter2 (search-more.js brings it), the same game words kept apart.
   function stemOf(token) {
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
-    if (!more) throw MORE;   // an English word the rules never use, perhaps
-    // A word neither the corpus nor English holds (a misspelling): no index term is its stem.
-    return low;
+    if (!more) throw MORE;
+    return gameStem(low);
+  }
+  function gameStem(word) {
+    var S = D.settings;
+    for (var i = 0; i < S.protected_prefixes.length; i++) {
+      if (word.indexOf(S.protected_prefixes[i]) === 0) return S.protected_prefixes[i];
+    }
+    var stem = porter2(word);
+    return has(S.stem_fixes, stem) ? S.stem_fixes[stem] : stem;
   }
   function stems(text) {
     var out = [];
@@ -299,7 +314,7 @@
     return scored.slice(0, limit || 3).map(function (s) { return s[2]; });
   }
 
-  /* -- the query as weighted terms (query.py: word_groups, concepts, wordings, suggest) -------- */
+  /* -- stage 1, plan the query (query.py: word_groups, concepts, wordings, suggest) ------------- */
   function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
   function known(word) {
     if (has(D.vocabulary, word)) return true;
@@ -385,7 +400,7 @@
     return out;
   }
   function hasTerm(stem) { return has(D.title, stem) || has(D.text, stem); }
-  function planOf(query, edition, fuzzy) {
+  function plan(query, edition, fuzzy) {   // index.py: SearchIndex.plan
     var groups = groupsOf(parseQuery(query), fuzzy), live = new Set(), unknown = [];
     groups.forEach(function (g, i) {
       var any = false;
@@ -483,7 +498,7 @@
     return top && winners.length === 1 ? winners[0] : null;
   }
 
-  /* -- scoring: BM25F as Whoosh computes it (scoring.py: accumulate) --------------------------- */
+  /* -- stage 2, score: BM25F as Whoosh computes it (scoring.py: score) ------------------------- */
   function allowed(i, filters) {
     var it = D.items[i], r = it.result;
     return (!filters.document || r.document === filters.document) && (!filters.version || r.version === filters.version) &&
@@ -528,7 +543,7 @@
       e[1] |= mask;
     });
   }
-  function accumulate(all, filters) {
+  function score(all, filters) {
     var acc = new Map();
     all.forEach(function (g, gi) {
       var own = g.part !== null;
@@ -595,7 +610,7 @@
     return 1 + D.settings.proximity * share * Math.min(1, present.size / best);
   }
 
-  /* -- ranking (index.py: _rank; ranking.py: prefer_subsections, quoted_first) ----------------- */
+  /* -- stage 3, rank (ranking.py: rank, prefer_subsections, quoted_first) ----------------------- */
   function order(a, b) { return (b[0] - a[0]) || (b[1] - a[1]) || (a[2] - b[2]); }
   function nameShare(i, inTitle, want) {
     var n = D.items[i].card_words;
@@ -687,17 +702,18 @@
     return ranked;
   }
 
-  function exactOf(words, filters) {
+  // Unfiltered: rank() reads it only for the items matched, which the filters kept (index.py).
+  function exactOf(words) {
     var keys = new Set(words.map(titleKey).filter(Boolean)), out = new Map();
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
-      if (!allowed(i, filters) || !it.keys.some(function (k) { return keys.has(k); })) return;
+      if (!it.keys.some(function (k) { return keys.has(k); })) return;
       out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
   }
 
-  /* -- one hit per topic (ranking.py: collapse, _fold, count_topics) ---------------------------- */
+  /* -- stage 4, collapse versions: one hit per topic (collapse.py: collapse, _fold, count_topics) - */
   function fold(topics, order) {
     var place = new Map();
     order.forEach(function (t, i) { place.set(t, i); });
@@ -805,7 +821,7 @@
     return (start ? "…" : "") + out + (end < flat.length ? "…" : "");
   }
 
-  /* -- the answer, shaped like /api/search ------------------------------------------------------ */
+  /* -- stage 5, shape the answer like /api/search (service.py: SearchService.shape) ------------- */
   function absolute(rel) { return rel ? new URL(rel, root).href : rel; }
   // A page's first results may show before the texts are here: their snippets follow.
   function snippetOf(item, terms) {
@@ -849,23 +865,23 @@
       !D.items.some(function (it, i) { return it.edition === game && allowed(i, chosen); }) ? game : null;
     if (filters.edition || filters.document || filters.version) named.edition = null;   // the judge chose
     if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
-    var plan = planOf(query, filters.edition, fuzzy);
-    var suggested = suggestion(typed, plan.groups);
-    var wanted = new Set(plan.live);
-    plan.concepts.forEach(function (c) { c.covers.forEach(function (i) { wanted.add(i); }); });
+    var planned = plan(query, filters.edition, fuzzy);
+    var suggested = suggestion(typed, planned.groups);
+    var wanted = new Set(planned.live);
+    planned.concepts.forEach(function (c) { c.covers.forEach(function (i) { wanted.add(i); }); });
     var terms = new Set();
-    plan.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
-    plan.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
-    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: plan.unknown, readAs: plan.readAs,
+    planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
+    planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
+    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
                named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
     if (!wanted.size) return out;
-    var acc = accumulate(plan.all, filters);
-    var exact = exactOf(wordings(query, suggested, plan).concat(cardCompletions(query)), filters);
+    var acc = score(planned.all, filters);
+    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
     var seq = [];
-    plan.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
+    planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
     var number = D.numberCue.test(query);
-    var r = rank(acc, plan, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
+    var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
     out.total = found.total;
     out.hits = found.hits;
@@ -884,8 +900,11 @@
     var found = find(query, filters, allVersions, limit, true);
     // "Did you mean" only when the correction changes the answer (index.py: search).
     if (found.suggestion && top3(find(query, filters, allVersions, limit, false)) === top3(found)) found.suggestion = null;
+    return shape(query, filters, found);
+  }
+  function shape(query, filters, found) {
     var kept = {};
-    filters.edition = filters.edition || found.named;   // the game searched (service.py: answer)
+    filters.edition = filters.edition || found.named;   // the game searched
     ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
     return {
       query: query.trim(), total: found.total,

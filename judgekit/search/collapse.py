@@ -1,0 +1,146 @@
+"""Collapse versions, the search's fourth stage (pack-search.js: collapse): one result per topic,
+in the version to show, with chips for the other versions in which it matched.
+
+The stages, named alike here and in the pack: plan the query (query.py, SearchIndex.plan), score
+(scoring.py), rank (ranking.py), collapse versions (this), shape the answer (service.py).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from judgekit.search.ranking import NUMBER, TIER, VALUE, Items
+
+
+class Hit(NamedTuple):
+    """One result: an item, and the other versions in which the same topic matched.
+
+    A named tuple, not a frozen dataclass: as immutable, and built several times faster (a frozen
+    dataclass sets each field through object.__setattr__, 20 results a query).
+    """
+
+    document: str
+    version: str
+    id: str
+    kind: str
+    title: str
+    text: str
+    score: float
+    exact: bool
+    also_in: tuple[tuple[str, str], ...] = ()  # (version, id), oldest first
+    edition: str = ""
+    older: tuple[tuple[str, str, str], ...] = ()  # (version, id, text) that matched more words
+
+
+def _fold(items: Items, topics: dict[str, list], live: set[str]) -> dict[str, list]:
+    """A rule gone from the version in force joins the rule it was merged into, if found.
+
+    live: the topics with an item in force among those matched.
+    """
+    if len(live) == len(topics):
+        return topics  # every topic is in force: nothing to fold
+    successors = items.successors
+    place = {topic: i for i, topic in enumerate(topics)}
+    moved = False
+    for topic in [t for t in topics if t not in live]:
+        heirs = [s for it in topics[topic] for s in successors[it[2]] if s in live]
+        if heirs:
+            heir = min(heirs, key=place.__getitem__)
+            topics[heir].extend(topics.pop(topic))
+            place[heir] = min(place[heir], place.pop(topic))
+            moved = True
+    if not moved:
+        return topics
+    return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
+
+
+def count_topics(items: Items, ranked: list, all_versions: bool) -> int:
+    """How many results a full collapse of every match would give (without collapsing it)."""
+    docs = list(map(NUMBER, ranked))
+    if all_versions:
+        return len(set(map(items.keys.__getitem__, docs)))
+    names = items.topics
+    matched = set(map(names.__getitem__, docs))
+    live = items.live(docs)
+    if len(live) == len(matched):
+        return len(matched)
+    dead, successors = matched - live, items.successors
+    folded = {
+        names[d]
+        for d in docs
+        if successors[d] and names[d] in dead and not live.isdisjoint(successors[d])
+    }
+    return len(matched) - len(folded)
+
+
+def collapse(
+    items: Items,
+    ranked: list,
+    all_versions: bool,
+    limit: int,
+    mentioned: frozenset[tuple[str, str]] = frozenset(),
+    every: list | None = None,
+) -> tuple[int, tuple]:
+    """One hit per topic in its newest matched version, with chips for the others.
+
+    An older version whose passage holds more of the query's words than the one shown (v4
+    dropped some Call to Arms sentences) is kept beside it with its text. A version the
+    question names ("under Call to Arms") is shown rather than the one in force.
+    """
+    names = items.keys if all_versions else items.topics
+    topics: dict[str, list] = {}
+    for item in ranked:
+        name = names[item[2]]
+        found = topics.get(name)
+        if found is None:
+            topics[name] = [item]
+        else:
+            found.append(item)
+    if not all_versions:
+        live = items.live(map(NUMBER, ranked))
+        topics = _fold(items, topics, live)
+    total = len(topics)
+    if every is not None and len(every) > len(ranked):
+        # ranked is the best of every match: count every match's topics, and give the topics
+        # shown their other versions that ranked below the cut.
+        total = count_topics(items, every, all_versions)
+        shown = {topic: topics[topic] for topic in list(topics)[:limit]}
+        seen = set(map(NUMBER, ranked))
+        for item in [it for it in every if names[it[2]] in shown and it[2] not in seen]:
+            shown[names[item[2]]].append(item)
+    hits = tuple(_hit(items, found, mentioned) for found in list(topics.values())[:limit])
+    return total, hits
+
+
+def _hit(items: Items, found: list, mentioned: frozenset[tuple[str, str]]) -> Hit:
+    """The result of one topic (its ranked items found): its version to show, with chips for
+    the others."""
+    texts, shown_first = items.texts, items.shown_first
+    if len(found) == 1:  # most topics: no version to choose, no chips
+        best, others = found[0], ()
+        score, exact = best[1], best[0] >= 3
+    else:
+        if mentioned:
+            places = items.places
+            best = max(found, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]]))
+        else:
+            best = max(found, key=lambda it: shown_first[it[2]])
+        others = sorted(
+            (it for it in found if it is not best), key=lambda it: shown_first[it[2]][1]
+        )
+        score, exact = max(map(VALUE, found)), max(map(TIER, found)) >= 3
+    document, version, entry, kind, title, edition = items.hit_fields[best[2]]
+    at = items.version_entry
+    return Hit(
+        document,
+        version,
+        entry,
+        kind,
+        title,
+        texts[best[2]],
+        round(score, 4),
+        exact,
+        tuple(at[it[2]] for it in others),  # also_in
+        edition,
+        tuple((*at[it[2]], texts[it[2]]) for it in others if it[3] > best[3]),  # older
+    )
