@@ -13,13 +13,13 @@ from typing import Any
 
 from judgekit.corpus.cards import load_cards
 from judgekit.corpus.fields import Problems, read_record
+from judgekit.corpus.files import CORPUS_DIRS, missing_folder_problems, special_file_problems
 from judgekit.corpus.model import Corpus, Document, Entry, Icon, Source, TocItem, Version
 from judgekit.corpus.references import find_refs, resolve
 from judgekit.corpus.schema import EntryContext, load_corrections, load_entries, load_icons
 from judgekit.corpus.yamlio import YamlError, load_yaml
 from judgekit.resources import data_root
 
-CORPUS_DIRS = ("rules", "rulings")
 # Files beside a document's versions that are not versions themselves: <version><suffix>.
 COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml")
 
@@ -169,6 +169,14 @@ def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems)
         for vpath in files:
             probs.add(vpath, 1, f"{doc.id} is external (not held): it has no version files")
         return doc
+    if not files:
+        # Every page of a held document shows one of its versions: none leaves nothing to show.
+        probs.add(
+            doc.path,
+            data.line,
+            f"{doc.id} holds no version: add one (<version>.yaml beside this file), "
+            "or mark the document 'external: true'",
+        )
     versions = []
     failed = False
     for vpath in files:
@@ -234,7 +242,12 @@ def _documents(root: Path, icons: dict[str, Icon] | None, probs: Problems) -> di
 def read_corpus(root: str | Path | None = None) -> Corpus:
     """Read the corpus under root and check its format; raise CorpusError listing every problem."""
     root = Path(root) if root else default_root()
+    # Special files and links out of the corpus are refused before any file is opened.
+    special = special_file_problems(root)
+    if special:
+        raise CorpusError(special)
     probs = Problems()
+    probs.items.extend(missing_folder_problems(root))
     icons: dict[str, Icon] | None = None
     try:
         icons = load_icons(root, probs)
