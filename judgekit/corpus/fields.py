@@ -17,7 +17,7 @@ from typing import Any
 
 from judgekit.corpus.model import ENTRY_KINDS
 from judgekit.corpus.references import ID_RE, VERSION_RE
-from judgekit.corpus.yamlio import LList, LMap
+from judgekit.corpus.yamlio import LList, LMap, short_repr
 
 DATE_RE = re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$")
 LINES_RE = re.compile(r"^\d+(-\d+)?$")
@@ -29,6 +29,7 @@ ICON_SHAPES = ("square", "circle", "diamond", "hexagon", "star", "triangle")
 # ids, so both limits keep every name well under the 255 bytes file systems allow.
 MAX_ID = 80
 MAX_VERSION_ID = 40
+MAX_TITLE = 200  # characters of a heading or name; the corpus's longest has 58
 MAX_PAGE = 9_999  # printed page numbers; the rulebooks have fewer than 100
 MAX_LINE = 1_000_000  # lines of a source text
 # A version id's parts are joined by single dots or hyphens: "1..2" would split the comparison
@@ -56,32 +57,29 @@ class Bad(ValueError):
     """A value that does not fit its field; the message follows the field's name."""
 
 
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def text(value: Any) -> str:
     """Text: a YAML string, not empty (a number or true/false means the quotes were left out)."""
     if not isinstance(value, str):
-        raise Bad(f"must be text, not {_shown(value)} (quote it)")
+        raise Bad(f"must be text, not {short_repr(value)} (quote it)")
     if not value.strip():
         raise Bad("must not be empty")
     return value
 
 
 def title(value: Any) -> str:
-    """Text on one line: a heading or a name (a tab or line break is a control character here)."""
+    """A heading or a name: one line of text (a tab or line break is a control character here)."""
     value = text(value)
     if "\n" in value.strip() or "\t" in value:
-        raise Bad(f"must be one line of text, not {_shown(value)}")
+        raise Bad(f"must be one line of text, not {short_repr(value)}")
+    if len(value) > MAX_TITLE:
+        raise Bad(f"must be at most {MAX_TITLE} characters, not {len(value)} ({short_repr(value)})")
     return value
 
 
 def _file_name_part(value: str, limit: int) -> str:
     """An id that names a folder and a URL part: not too long, not a Windows device name."""
     if len(value) > limit:
-        raise Bad(f"must be at most {limit} characters, not {len(value)} ({_shown(value)})")
+        raise Bad(f"must be at most {limit} characters, not {len(value)} ({short_repr(value)})")
     if value.split(".")[0].lower() in WINDOWS_DEVICES:
         raise Bad(f"must not be {value!r}: Windows reserves the name for a device")
     return value
@@ -90,25 +88,25 @@ def _file_name_part(value: str, limit: int) -> str:
 def slug(value: Any) -> str:
     """An id: lowercase letters, digits and '-', starting with a letter or digit."""
     if not isinstance(value, str) or not ID_RE.match(value):
-        raise Bad(f"must be an id of [a-z0-9-], not {_shown(value)}")
+        raise Bad(f"must be an id of [a-z0-9-], not {short_repr(value)}")
     return _file_name_part(value, MAX_ID)
 
 
 def version_id(value: Any) -> str:
     """A version id: always a quoted string (an unquoted 4 or 1.1 is a number)."""
     if not isinstance(value, str):
-        raise Bad(f'must be a quoted string, not {_shown(value)} (write "{value}")')
+        raise Bad(f'must be a quoted string, not {short_repr(value)} (write "{value}")')
     if not VERSION_RE.match(value) or not VERSION_ID_RE.match(value):
         raise Bad(
             "must be a version id of letters and digits joined by single '.' or '-', "
-            f"not {_shown(value)}"
+            f"not {short_repr(value)}"
         )
     return _file_name_part(value, MAX_VERSION_ID)
 
 
 def _whole_number(value: Any, limit: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
-        raise Bad(f"must be a whole number from 1 to {limit:,}, not {_shown(value)}")
+        raise Bad(f"must be a whole number from 1 to {limit:,}, not {short_repr(value)}")
     return value
 
 
@@ -128,7 +126,7 @@ def file_name(value: Any) -> str:
     if not FILE_NAME_RE.match(value) or ".." in value or len(value) > MAX_ID:
         raise Bad(
             f"must be a file name of [A-Za-z0-9_.-] (at most {MAX_ID}, no folder), "
-            f"not {_shown(value)}"
+            f"not {short_repr(value)}"
         )
     return value
 
@@ -136,15 +134,23 @@ def file_name(value: Any) -> str:
 def flag(value: Any) -> bool:
     """true or false."""
     if not isinstance(value, bool):
-        raise Bad(f"must be true or false, not {_shown(value)}")
+        raise Bad(f"must be true or false, not {short_repr(value)}")
     return value
 
 
 def a_list(value: Any) -> LList:
     """A YAML list (its items are checked by whoever reads them)."""
     if not isinstance(value, LList):
-        raise Bad(f"must be a list, not {_shown(value)}")
+        raise Bad(f"must be a list, not {short_repr(value)}")
     return value
+
+
+def entry_list(value: Any) -> LList:
+    """A version's entries: a list with at least one (a version of nothing has no page to show)."""
+    items = a_list(value)
+    if not items:
+        raise Bad("must list at least one entry")
+    return items
 
 
 def text_list(value: Any) -> tuple[str, ...]:
@@ -152,7 +158,7 @@ def text_list(value: Any) -> tuple[str, ...]:
     items = a_list(value)
     for item in items:
         if not isinstance(item, str) or not item.strip():
-            raise Bad(f"must be a list of texts; {_shown(item)} is not text")
+            raise Bad(f"must be a list of texts; {short_repr(item)} is not text")
     return tuple(items)
 
 
@@ -161,7 +167,7 @@ def one_of(*choices: str) -> Callable[[Any], str]:
 
     def check(value: Any) -> str:
         if value not in choices or not isinstance(value, str):
-            raise Bad(f"must be one of {', '.join(choices)}, not {_shown(value)}")
+            raise Bad(f"must be one of {', '.join(choices)}, not {short_repr(value)}")
         return value
 
     return check
@@ -172,7 +178,7 @@ def matching(pattern: re.Pattern[str], form: str) -> Callable[[Any], str]:
 
     def check(value: Any) -> str:
         if not isinstance(value, str) or not pattern.match(value):
-            raise Bad(f"must be {form}, not {_shown(value)}")
+            raise Bad(f"must be {form}, not {short_repr(value)}")
         return value
 
     return check
@@ -189,7 +195,7 @@ def date(value: Any) -> str:
         try:
             datetime.date.fromisoformat(value)
         except ValueError:
-            raise Bad(f"must be a date on the calendar, not {_shown(value)}") from None
+            raise Bad(f"must be a date on the calendar, not {short_repr(value)}") from None
     return value
 
 
@@ -198,7 +204,7 @@ def lines(value: Any) -> str:
     value = _lines_form(value)
     numbers = value.split("-")
     if any(len(n) > len(str(MAX_LINE)) or not 1 <= int(n) <= MAX_LINE for n in numbers):
-        raise Bad(f"must be line numbers from 1 to {MAX_LINE:,}, not {_shown(value)}")
+        raise Bad(f"must be line numbers from 1 to {MAX_LINE:,}, not {short_repr(value)}")
     return value
 
 
@@ -250,7 +256,7 @@ RECORDS: dict[str, dict[str, Spec]] = {
         "sources": Spec(a_list, default=(), record="source"),
         "source_note": Spec(text, default=""),
         "toc": Spec(a_list, default=(), record="toc item"),
-        "entries": Spec(a_list, required=True),
+        "entries": Spec(entry_list, required=True),
         "note": Spec(text),
     },
     "source": {"file": Spec(file_name, required=True), "description": Spec(text, default="")},
@@ -308,7 +314,9 @@ def read_record(data: Any, kind: str, path: str, probs: Problems) -> dict[str, A
     """
     table = RECORDS[kind]
     if not isinstance(data, LMap):
-        probs.add(path, getattr(data, "line", 1), f"{kind} must be a mapping, not {_shown(data)}")
+        probs.add(
+            path, getattr(data, "line", 1), f"{kind} must be a mapping, not {short_repr(data)}"
+        )
         return None
     for key in data:
         if key not in table:

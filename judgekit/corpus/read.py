@@ -22,6 +22,7 @@ from judgekit.resources import data_root
 
 # Files beside a document's versions that are not versions themselves: <version><suffix>.
 COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml")
+MAX_MESSAGE = 200
 
 
 class CorpusError(Exception):
@@ -146,6 +147,11 @@ def _read_document(folder: Path, probs: Problems) -> tuple[Document, Any] | None
         probs.add(path, data.line_of("id"), f"document id {doc_id!r} must match its folder name")
     if values["versions"] and not values["external"]:
         probs.add(path, data.line_of("versions"), "'versions' is only for external documents")
+    seen: set[str] = set()
+    for version in values["versions"]:
+        if version["id"] in seen:
+            probs.add(path, version["_line"], f"duplicate version id {version['id']!r}")
+        seen.add(version["id"])
     doc = Document(
         id=doc_id,
         title=values["title"],
@@ -274,6 +280,11 @@ def read_corpus(root: str | Path | None = None) -> Corpus:
     return corpus
 
 
+def _clip(message: str) -> str:
+    """A message quoting a reference, cut to a readable line (a target may be any length)."""
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
+
+
 def _dangling(corpus: Corpus) -> list[str]:
     problems = []
     for version in corpus.versions():
@@ -281,9 +292,11 @@ def _dangling(corpus: Corpus) -> list[str]:
             for ref in find_refs(entry.markdown):
                 found = resolve(corpus, ref.target, entry.document, entry.version)
                 if isinstance(found, str):
-                    problems.append(f"{entry.location}: {found} in {entry.id!r}")
+                    problems.append(f"{entry.location}: {_clip(found)} in {entry.id!r}")
             for rel in entry.continues:
                 found = resolve(corpus, rel.ref, entry.document, entry.version)
                 if isinstance(found, str):
-                    problems.append(f"{entry.location}: {found} in continues of {entry.id!r}")
+                    problems.append(
+                        f"{entry.location}: {_clip(found)} in continues of {entry.id!r}"
+                    )
     return problems

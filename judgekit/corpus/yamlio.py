@@ -63,6 +63,12 @@ class LList(list):
     line: int = 0
 
 
+def short_repr(value: Any) -> str:
+    """A value as a message shows it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _line(event: yaml.Event) -> int:
     return event.start_mark.line + 1
 
@@ -97,7 +103,9 @@ def _scalar(event: yaml.ScalarEvent, path: str) -> Any:
         return _SCALARS.yaml_constructors[tag](_SCALARS, node)
     except (yaml.YAMLError, ValueError, KeyError) as exc:
         kind = tag.replace(_CORE, "")
-        raise YamlError(path, _line(event), f"invalid {kind} value {event.value!r}") from exc
+        raise YamlError(
+            path, _line(event), f"invalid {kind} value {short_repr(event.value)}"
+        ) from exc
 
 
 class _Builder:
@@ -189,12 +197,16 @@ def _read_bytes(path: Path) -> bytes:
     # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise YamlError(path, 1, "a folder named like a YAML file: not a file")
         if not stat.S_ISREG(info.st_mode):
             raise YamlError(path, 1, "not a regular file (a FIFO, device or socket): remove it")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
         data = handle.read(MAX_YAML_BYTES + 1)
     if len(data) > MAX_YAML_BYTES:
         raise YamlError(path, 1, f"larger than a corpus file may be ({MAX_YAML_BYTES:,} bytes)")
