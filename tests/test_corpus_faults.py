@@ -22,6 +22,7 @@ import pytest
 
 from judgekit.cli import main
 from judgekit.corpus.loader import CorpusError, load_corpus
+from judgekit.corpus.yamlio import MAX_YAML_BYTES
 
 from .conftest import DATA, MINI
 
@@ -675,6 +676,36 @@ def test_check_and_load_refuse_each_fault_with_file_and_line(fault, root, capsys
     with pytest.raises(CorpusError) as refused:
         load_corpus(root)  # what the app loads at start-up
     assert _relative(refused.value.problems, root) == list(fault.expected)
+
+
+_LOAD_EACH = """
+import sys
+from judgekit.corpus.yamlio import YamlError, load_yaml
+for path in sys.argv[1:]:
+    try:
+        print("read", load_yaml(path))
+    except YamlError as exc:
+        print(exc)
+"""
+
+
+def test_load_yaml_refuses_special_and_oversized_files_it_is_handed(tmp_path):
+    """A file swapped in after the corpus was looked at: load_yaml checks what it opened."""
+    fifo, big = tmp_path / "fifo.yaml", tmp_path / "big.yaml"
+    os.mkfifo(fifo)
+    big.write_bytes(b"#" * (MAX_YAML_BYTES + 1))
+    run = subprocess.run(
+        [sys.executable, "-c", _LOAD_EACH, str(fifo), "/dev/zero", str(big)],
+        capture_output=True,
+        text=True,
+        timeout=60,  # a bound against a hang on the FIFO, not a speed test
+        preexec_fn=_cap_memory,
+    )
+    assert run.stdout.replace(f"{tmp_path}/", "").splitlines() == [
+        "fifo.yaml:1: not a regular file (a FIFO, device or socket): remove it",
+        "/dev/zero:1: not a regular file (a FIFO, device or socket): remove it",
+        f"big.yaml:1: larger than a corpus file may be ({MAX_YAML_BYTES:,} bytes)",
+    ]
 
 
 def test_the_mini_corpus_itself_passes(capsys, monkeypatch):
