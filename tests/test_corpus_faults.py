@@ -724,3 +724,41 @@ def test_serve_refuses_what_check_refuses_with_the_same_messages(name, root, cap
     captured = capsys.readouterr()
     assert _relative(captured.err.splitlines(), root) == list(fault.expected)
     assert "serving on" not in captured.out
+
+
+COMMANDS = {
+    "serve": ["serve", "--port", "1"],
+    "build": ["build", "--out", "{out}"],
+    "search": ["search", "beam"],
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a link to a folder outside the corpus",
+        "rulings/ deleted",
+        "a document without versions",
+        "an entry id of 300 characters",
+        "page 10**30",
+    ],
+)
+def test_serve_build_and_search_refuse_with_check_s_lines(
+    name, command, root, tmp_path, capsys, monkeypatch
+):
+    """Each loads the corpus as check does: the same lines on stderr, exit 1, nothing written."""
+    monkeypatch.setenv("JUDGEKIT_SEEDS", str(DATA / "seeds"))
+    fault = next(f for f in FAULTS if f.name == name)
+    fault.breaks(root)
+    out = tmp_path / "pack"
+    args = [arg.format(out=out) for arg in COMMANDS[command]]
+    try:
+        code = main(["--root", str(root), *args])
+    except SystemExit as exit_:  # search leaves through SystemExit, as the shell sees it
+        code = exit_.code
+    assert code == 1
+    captured = capsys.readouterr()
+    assert _relative(captured.err.splitlines(), root) == list(fault.expected)
+    assert captured.out == ""
+    assert not out.exists()
