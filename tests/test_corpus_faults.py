@@ -88,6 +88,32 @@ def _no_versions(root: Path) -> None:
 
 
 LONG_ID = "b" * 300
+
+
+def _card(root: Path, card_id: str) -> None:
+    """A 2E card file of one card, mentioned by version 1's 'beaming' (which names Picard)."""
+    (root / "rules/cards.yaml").write_text(
+        f"edition: 2E\ncards:\n  - {{id: {card_id}, title: Picard}}\n", encoding="utf-8"
+    )
+    (root / BOOK / "1.mentions.yaml").write_text(
+        f'document: demo-rulebook\nversion: "1"\nmentions:\n'
+        f"  - {{entry: beaming, cards: [{card_id}]}}\n",
+        encoding="utf-8",
+    )
+
+
+def _sequence(root: Path, sequence_id: str) -> None:
+    """A timing file for version 1 of one derived sequence of one step."""
+    (root / BOOK / "1.timing.yaml").write_text(
+        'document: demo-rulebook\nversion: "1"\nsequences:\n'
+        f"  - id: {sequence_id}\n    title: Beaming\n    official: false\n"
+        "    source: beaming\n    note: From Beaming.\n    steps:\n"
+        '      - {id: beam, number: "1", text: You may beam personnel between a ship and a '
+        "mission., actor: active, kind: action, cites: [beaming]}\n",
+        encoding="utf-8",
+    )
+
+
 NUL = "\\0"  # YAML's escape in a double-quoted string: the character itself once read
 
 
@@ -325,6 +351,16 @@ FAULTS = [
         "an entry id of 300 characters",
         lambda r: edit(r, V1, "  - id: beaming\n", f"  - id: {LONG_ID}\n"),
         (f"{V1}:23: field 'id' must be at most 80 characters, not 300 ('{'b' * 56}...)",),
+    ),
+    Fault(
+        "a card id of 300 characters",
+        lambda r: _card(r, "e" * 300),
+        (f"rules/cards.yaml:3: invalid card id '{'e' * 300}'",),
+    ),
+    Fault(
+        "a timing sequence id of 300 characters",
+        lambda r: _sequence(r, "s" * 300),
+        (f"{BOOK}1.timing.yaml:4: invalid sequence id '{'s' * 300}' (use [a-z0-9-])",),
     ),
     Fault(
         "an entry id Windows reserves",

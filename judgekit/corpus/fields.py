@@ -87,9 +87,11 @@ def _file_name_part(value: str, limit: int) -> str:
 
 def slug(value: Any) -> str:
     """An id: lowercase letters, digits and '-', starting with a letter or digit."""
+    if isinstance(value, str):
+        _file_name_part(value, MAX_ID)  # the length first: ID_RE refuses long ids too
     if not isinstance(value, str) or not ID_RE.match(value):
         raise Bad(f"must be an id of [a-z0-9-], not {short_repr(value)}")
-    return _file_name_part(value, MAX_ID)
+    return value
 
 
 def version_id(value: Any) -> str:
