@@ -102,14 +102,14 @@ def _card(root: Path, card_id: str) -> None:
     )
 
 
-def _sequence(root: Path, sequence_id: str) -> None:
-    """A timing file for version 1 of one derived sequence of one step."""
+def _sequence(root: Path, sequence_id: str, more: str = "") -> None:
+    """A timing file for version 1 of one derived sequence of one step (``more``: its fields)."""
     (root / BOOK / "1.timing.yaml").write_text(
         'document: demo-rulebook\nversion: "1"\nsequences:\n'
         f"  - id: {sequence_id}\n    title: Beaming\n    official: false\n"
         "    source: beaming\n    note: From Beaming.\n    steps:\n"
         '      - {id: beam, number: "1", text: You may beam personnel between a ship and a '
-        "mission., actor: active, kind: action, cites: [beaming]}\n",
+        f"mission., actor: active, kind: action, cites: [beaming]{more}}}\n",
         encoding="utf-8",
     )
 
@@ -363,6 +363,21 @@ FAULTS = [
         (f"{BOOK}1.timing.yaml:4: invalid sequence id '{'s' * 300}' (use [a-z0-9-])",),
     ),
     Fault(
+        "mentions not a list",
+        lambda r: (_card(r, "picard"), append(r, BOOK + "1.mentions.yaml", "not_mentions: 7\n")),
+        (f"{BOOK}1.mentions.yaml:5: 'not_mentions' must be a list",),
+    ),
+    Fault(
+        "timing branches not a list",
+        lambda r: _sequence(r, "beam", ", branches: 7"),
+        (f"{BOOK}1.timing.yaml:10: 'branches' must be a list",),
+    ),
+    Fault(
+        "vocabulary terms not a list",
+        lambda r: (r / "rules/vocabulary.yaml").write_text("edition: 2E\nterms: 7\n"),
+        ("rules/vocabulary.yaml: `terms:` must be a list",),
+    ),
+    Fault(
         "an entry id Windows reserves",
         lambda r: edit(r, V1, "  - id: beaming\n", "  - id: aux\n"),
         (f"{V1}:23: field 'id' must not be 'aux': Windows reserves the name for a device",),
@@ -425,6 +440,13 @@ FAULTS = [
         "a date not on the calendar",
         lambda r: edit(r, V1, 'released: "2003-08-19"', 'released: "2003-02-31"'),
         (f"{V1}:6: field 'released' must be a date on the calendar, not '2003-02-31'",),
+    ),
+    Fault(
+        "a reference 3,000 characters long",
+        lambda r: edit(r, V1, "[[beaming|Beaming]]", f"[[{'x' * 3000}]]"),
+        (
+            f"{V1}:34: malformed reference target '{'x' * 169}... in 'gl-moving-a-ship'",
+        ),  # the message cut to 200 characters, not the whole target
     ),
     Fault(
         "an external version listed twice",
