@@ -90,6 +90,16 @@ def _no_versions(root: Path) -> None:
 LONG_ID = "b" * 300
 
 
+def _more_versions(root: Path, last: int) -> None:
+    """Versions 3 to ``last`` of demo-rulebook, each a copy of version 2 superseding the one before."""
+    text = (root / V2).read_text(encoding="utf-8")
+    for n in range(3, last + 1):
+        copy = text.replace('id: "2"', f'id: "{n}"').replace(
+            'supersedes: "1"', f'supersedes: "{n - 1}"'
+        )
+        (root / BOOK / f"{n}.yaml").write_text(copy, encoding="utf-8")
+
+
 def _card(root: Path, card_id: str) -> None:
     """A 2E card file of one card, mentioned by version 1's 'beaming' (which names Picard)."""
     (root / "rules/cards.yaml").write_text(
@@ -301,6 +311,26 @@ FAULTS = [
         (
             f"{BOOK}document.yaml:1: demo-rulebook holds no version: add one (<version>.yaml "
             "beside this file), or mark the document 'external: true'",
+        ),
+    ),
+    Fault(
+        "a document of 21 versions",
+        lambda r: _more_versions(r, 21),
+        (
+            f"{BOOK}document.yaml:1: demo-rulebook holds 21 versions, more than 20 (each pair "
+            "of versions is a comparison page)",
+        ),
+    ),
+    Fault(
+        "two versions whose ids differ only in case",
+        lambda r: (
+            shutil.copy(r / "rulings/demo-rulings/r1.yaml", r / "rulings/demo-rulings/R1.yaml"),
+            edit(r, "rulings/demo-rulings/R1.yaml", "id: r1", "id: R1"),
+            edit(r, "rulings/demo-rulings/R1.yaml", "supersedes: null", "supersedes: r1"),
+        ),
+        (
+            "rulings/demo-rulings/document.yaml:1: versions 'R1' and 'r1' differ only in case: "
+            "Windows and macOS would hold their pages in one folder",
         ),
     ),
     Fault(

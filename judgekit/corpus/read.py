@@ -23,6 +23,7 @@ from judgekit.resources import data_root
 # Files beside a document's versions that are not versions themselves: <version><suffix>.
 COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml")
 MAX_MESSAGE = 200
+MAX_VERSIONS = 20  # of one document; the built-in corpus's largest has 3
 
 
 class CorpusError(Exception):
@@ -165,6 +166,30 @@ def _read_document(folder: Path, probs: Problems) -> tuple[Document, Any] | None
     return doc, data
 
 
+def _versions_problem(doc: Document, files: list[Path]) -> str | None:
+    """What is wrong with a held document's set of version files, before any is read."""
+    if not files:
+        # Every page of a held document shows one of its versions: none leaves nothing to show.
+        return (
+            f"{doc.id} holds no version: add one (<version>.yaml beside this file), "
+            "or mark the document 'external: true'"
+        )
+    if len(files) > MAX_VERSIONS:
+        return (
+            f"{doc.id} holds {len(files)} versions, more than {MAX_VERSIONS} "
+            "(each pair of versions is a comparison page)"
+        )
+    folded: dict[str, str] = {}
+    for path in files:
+        first = folded.setdefault(path.stem.casefold(), path.stem)
+        if first != path.stem:
+            return (
+                f"versions {first!r} and {path.stem!r} differ only in case: "
+                "Windows and macOS would hold their pages in one folder"
+            )
+    return None
+
+
 def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems) -> Document | None:
     read = _read_document(folder, probs)
     if read is None:
@@ -175,14 +200,10 @@ def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems)
         for vpath in files:
             probs.add(vpath, 1, f"{doc.id} is external (not held): it has no version files")
         return doc
-    if not files:
-        # Every page of a held document shows one of its versions: none leaves nothing to show.
-        probs.add(
-            doc.path,
-            data.line,
-            f"{doc.id} holds no version: add one (<version>.yaml beside this file), "
-            "or mark the document 'external: true'",
-        )
+    problem = _versions_problem(doc, files)
+    if problem:
+        probs.add(doc.path, data.line, problem)
+        return doc
     versions = []
     failed = False
     for vpath in files:
