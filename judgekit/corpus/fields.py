@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekit.corpus.model import ENTRY_KINDS
-from judgekit.corpus.references import ID_RE, VERSION_RE
+from judgekit.corpus.references import ID_RE
 from judgekit.corpus.yamlio import LList, LMap, short_repr
 
 DATE_RE = re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$")
@@ -98,7 +98,7 @@ def version_id(value: Any) -> str:
     """A version id: always a quoted string (an unquoted 4 or 1.1 is a number)."""
     if not isinstance(value, str):
         raise Bad(f'must be a quoted string, not {short_repr(value)} (write "{value}")')
-    if not VERSION_RE.match(value) or not VERSION_ID_RE.match(value):
+    if not VERSION_ID_RE.match(value):
         raise Bad(
             "must be a version id of letters and digits joined by single '.' or '-', "
             f"not {short_repr(value)}"
