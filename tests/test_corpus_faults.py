@@ -82,9 +82,9 @@ def _too_large(root: Path) -> None:
 
 
 def _no_versions(root: Path) -> None:
+    """demo-rulebook without its version files (only 2.yaml refers to them: nothing dangles)."""
     for name in ("1.yaml", "2.yaml", "1.corrections.yaml"):
         (root / BOOK / name).unlink()
-    # demo-rulebook's versions are referred to from nowhere else but 2.yaml: nothing dangles.
 
 
 LONG_ID = "b" * 300
