@@ -81,6 +81,15 @@ def _too_large(root: Path) -> None:
     (root / BOOK / "3.yaml").write_text(line * 4096 + "#\n", encoding="utf-8")
 
 
+def _much_yaml(root: Path) -> None:
+    """Nine YAML files of 3.9 MB each under rules/: each under the limit, together over 32 MB."""
+    folder = root / "rules" / "bulk"
+    folder.mkdir()
+    text = ("# " + "x" * 1021 + "\n") * 3900
+    for n in range(9):
+        (folder / f"{n}.yaml").write_text(text, encoding="utf-8")
+
+
 def _no_versions(root: Path) -> None:
     """demo-rulebook without its version files (only 2.yaml refers to them: nothing dangles)."""
     for name in ("1.yaml", "2.yaml", "1.corrections.yaml"):
@@ -294,6 +303,11 @@ FAULTS = [
         "a YAML file over 4 MB",
         _too_large,
         (f"{BOOK}3.yaml: 4,194,306 bytes: larger than a corpus file may be (4,194,304 bytes)",),
+    ),
+    Fault(
+        "36 MB of YAML in the corpus",
+        _much_yaml,
+        ("rules and rulings: their YAML files hold more than the 33,554,432 bytes a corpus may",),
     ),
     Fault(
         "5,001 files in the corpus",

@@ -9,6 +9,7 @@ opens again, for files that change between this look and the read.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from judgekit.corpus.yamlio import MAX_YAML_BYTES
 
 CORPUS_DIRS = ("rules", "rulings")
+MAX_CORPUS_BYTES = 32 * 1024 * 1024  # all its YAML files; the built-in corpus's hold 0.6 MB
 MAX_FILES = 5_000  # files and folders under rules/ and rulings/; the built-in corpus has about 40
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -55,9 +57,12 @@ def _entry_problem(path: Path, info: os.stat_result, real_root: str) -> str | No
     return None
 
 
-def _walk(base: Path, real_root: str, problems: list[str]) -> None:
-    """Each file and folder under base (links not followed), at most MAX_FILES of them."""
-    seen = 0
+def _walk(base: Path, real_root: str, problems: list[str]) -> int:
+    """Each file and folder under base (links not followed), at most MAX_FILES of them.
+
+    Returns the bytes of its YAML files.
+    """
+    seen = total = 0
     folders = [base]
     while folders:
         folder = folders.pop()
@@ -71,7 +76,7 @@ def _walk(base: Path, real_root: str, problems: list[str]) -> None:
             seen += 1
             if seen > MAX_FILES:
                 problems.append(f"{base}: more than {MAX_FILES:,} files and folders")
-                return
+                return total
             path = Path(entry.path)
             info = entry.stat(follow_symlinks=False)
             problem = _entry_problem(path, info, real_root)
@@ -79,15 +84,20 @@ def _walk(base: Path, real_root: str, problems: list[str]) -> None:
                 problems.append(problem)
             elif stat.S_ISDIR(info.st_mode):
                 folders.append(path)
+            elif path.suffix == ".yaml":
+                with contextlib.suppress(OSError):  # a link's target, checked just above
+                    total += os.stat(path).st_size
+    return total
 
 
 def special_file_problems(root: Path) -> list[str]:
-    """Links leaving the corpus, special files and oversized YAML under rules/ and rulings/.
+    """Links leaving the corpus, special files and too much YAML under rules/ and rulings/.
 
     Each as ``path: message`` (no line: the file is never opened). Any of them stops loading.
     """
     problems: list[str] = []
     real_root = os.path.realpath(root)
+    total = 0
     for name in CORPUS_DIRS:
         base = root / name
         try:
@@ -98,7 +108,12 @@ def special_file_problems(root: Path) -> list[str]:
         if problem:
             problems.append(problem)
         elif os.path.isdir(base):
-            _walk(base, real_root, problems)
+            total += _walk(base, real_root, problems)
+    if total > MAX_CORPUS_BYTES:
+        problems.append(
+            f"{root / CORPUS_DIRS[0]} and {root / CORPUS_DIRS[1]}: their YAML files hold more "
+            f"than the {MAX_CORPUS_BYTES:,} bytes a corpus may"
+        )
     return problems
 
 
