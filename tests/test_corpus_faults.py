@@ -864,3 +864,22 @@ def test_serve_build_and_search_refuse_with_check_s_lines(
     assert _relative(captured.err.splitlines(), root) == list(fault.expected)
     assert captured.out == ""
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["a FIFO named like a version file", "a link to /dev/zero named like a version file"]
+)
+def test_serve_refuses_a_special_file_without_reading_it(name, root, monkeypatch):
+    """In a child process: a regression would wait on the FIFO or read /dev/zero forever."""
+    monkeypatch.setenv("JUDGEKIT_SEEDS", str(DATA / "seeds"))
+    fault = next(f for f in FAULTS if f.name == name)
+    fault.breaks(root)
+    run = subprocess.run(
+        [sys.executable, "-m", "judgekit.cli", "--root", str(root), "serve", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,  # a bound against a hang, not a speed test
+        preexec_fn=_cap_memory,
+    )
+    assert (run.returncode, _relative(run.stderr.splitlines(), root)) == (1, list(fault.expected))
+    assert "serving on" not in run.stdout
