@@ -23,7 +23,7 @@ from judgekit.corpus.model import (  # noqa: F401 -- the card model, re-exported
     sort_key,
 )
 from judgekit.corpus.references import ID_RE, REF_RE
-from judgekit.corpus.schema import Problems, check_keys
+from judgekit.corpus.schema import Problems, check_keys, list_field
 from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
 
 CARD_FILES = {"2E": "rules/cards.yaml", "1E": "rulings/cards.yaml"}
@@ -134,7 +134,7 @@ def _load_mentions(
     if str(data.get("version")) != version:
         probs.add(spath, data.line_of("version"), f"version must be {version!r}")
     mentions: list[Mention] = []
-    for item in data.get("mentions") or []:
+    for item in list_field(data, "mentions", spath, probs):
         if not check_keys(item, {"entry", "cards"}, spath, probs, "mention"):
             continue
         entry = _text(item, "entry", spath, probs, required=True)
@@ -145,7 +145,7 @@ def _load_mentions(
         where = f"{spath}:{item.line}"
         mentions.extend(Mention(document, version, entry or "", c, where) for c in cards)
     nots: list[NotMention] = []
-    for item in data.get("not_mentions") or []:
+    for item in list_field(data, "not_mentions", spath, probs):
         if not check_keys(item, {"entry", "card", "reason"}, spath, probs, "not-a-mention"):
             continue
         entry = _text(item, "entry", spath, probs, required=True)

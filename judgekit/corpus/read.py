@@ -13,15 +13,17 @@ from typing import Any
 
 from judgekit.corpus.cards import load_cards
 from judgekit.corpus.fields import Problems, read_record
+from judgekit.corpus.files import CORPUS_DIRS, missing_folder_problems, special_file_problems
 from judgekit.corpus.model import Corpus, Document, Entry, Icon, Source, TocItem, Version
 from judgekit.corpus.references import find_refs, resolve
 from judgekit.corpus.schema import EntryContext, load_corrections, load_entries, load_icons
 from judgekit.corpus.yamlio import YamlError, load_yaml
 from judgekit.resources import data_root
 
-CORPUS_DIRS = ("rules", "rulings")
 # Files beside a document's versions that are not versions themselves: <version><suffix>.
 COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml")
+MAX_MESSAGE = 200
+MAX_VERSIONS = 20  # of one document; the built-in corpus's largest has 3
 
 
 class CorpusError(Exception):
@@ -146,6 +148,11 @@ def _read_document(folder: Path, probs: Problems) -> tuple[Document, Any] | None
         probs.add(path, data.line_of("id"), f"document id {doc_id!r} must match its folder name")
     if values["versions"] and not values["external"]:
         probs.add(path, data.line_of("versions"), "'versions' is only for external documents")
+    seen: set[str] = set()
+    for version in values["versions"]:
+        if version["id"] in seen:
+            probs.add(path, version["_line"], f"duplicate version id {version['id']!r}")
+        seen.add(version["id"])
     doc = Document(
         id=doc_id,
         title=values["title"],
@@ -159,6 +166,30 @@ def _read_document(folder: Path, probs: Problems) -> tuple[Document, Any] | None
     return doc, data
 
 
+def _versions_problem(doc: Document, files: list[Path]) -> str | None:
+    """What is wrong with a held document's set of version files, before any is read."""
+    if not files:
+        # Every page of a held document shows one of its versions: none leaves nothing to show.
+        return (
+            f"{doc.id} holds no version: add one (<version>.yaml beside this file), "
+            "or mark the document 'external: true'"
+        )
+    if len(files) > MAX_VERSIONS:
+        return (
+            f"{doc.id} holds {len(files)} versions, more than {MAX_VERSIONS} "
+            "(each pair of versions is a comparison page)"
+        )
+    folded: dict[str, str] = {}
+    for path in files:
+        first = folded.setdefault(path.stem.casefold(), path.stem)
+        if first != path.stem:
+            return (
+                f"versions {first!r} and {path.stem!r} differ only in case: "
+                "Windows and macOS would hold their pages in one folder"
+            )
+    return None
+
+
 def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems) -> Document | None:
     read = _read_document(folder, probs)
     if read is None:
@@ -168,6 +199,10 @@ def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems)
     if doc.external:
         for vpath in files:
             probs.add(vpath, 1, f"{doc.id} is external (not held): it has no version files")
+        return doc
+    problem = _versions_problem(doc, files)
+    if problem:
+        probs.add(doc.path, data.line, problem)
         return doc
     versions = []
     failed = False
@@ -234,7 +269,12 @@ def _documents(root: Path, icons: dict[str, Icon] | None, probs: Problems) -> di
 def read_corpus(root: str | Path | None = None) -> Corpus:
     """Read the corpus under root and check its format; raise CorpusError listing every problem."""
     root = Path(root) if root else default_root()
+    # Special files and links out of the corpus are refused before any file is opened.
+    special = special_file_problems(root)
+    if special:
+        raise CorpusError(special)
     probs = Problems()
+    probs.items.extend(missing_folder_problems(root))
     icons: dict[str, Icon] | None = None
     try:
         icons = load_icons(root, probs)
@@ -261,6 +301,11 @@ def read_corpus(root: str | Path | None = None) -> Corpus:
     return corpus
 
 
+def _clip(message: str) -> str:
+    """A message quoting a reference, cut to a readable line (a target may be any length)."""
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
+
+
 def _dangling(corpus: Corpus) -> list[str]:
     problems = []
     for version in corpus.versions():
@@ -268,9 +313,11 @@ def _dangling(corpus: Corpus) -> list[str]:
             for ref in find_refs(entry.markdown):
                 found = resolve(corpus, ref.target, entry.document, entry.version)
                 if isinstance(found, str):
-                    problems.append(f"{entry.location}: {found} in {entry.id!r}")
+                    problems.append(f"{entry.location}: {_clip(found)} in {entry.id!r}")
             for rel in entry.continues:
                 found = resolve(corpus, rel.ref, entry.document, entry.version)
                 if isinstance(found, str):
-                    problems.append(f"{entry.location}: {found} in continues of {entry.id!r}")
+                    problems.append(
+                        f"{entry.location}: {_clip(found)} in continues of {entry.id!r}"
+                    )
     return problems

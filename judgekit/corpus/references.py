@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from judgekit.corpus.model import Corpus, Entry
 
 REF_RE = re.compile(r"\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# At most 80 characters: ids name folders of the judge pack (cards, timing sequences, entries).
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 VERSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]*$")
 
 

@@ -20,7 +20,15 @@ from judgekit.corpus.model import (
 )
 from judgekit.corpus.yamlio import LMap, load_yaml
 
-__all__ = ["LINES_RE", "Problems", "check_keys", "load_corrections", "load_entries", "load_icons"]
+__all__ = [
+    "LINES_RE",
+    "Problems",
+    "check_keys",
+    "list_field",
+    "load_corrections",
+    "load_entries",
+    "load_icons",
+]
 
 # Anything that starts like an icon token; each must be exactly {icon:NAME} with a known NAME.
 ICON_TOKEN_RE = re.compile(r"\{\s*icon\b[^}\n]{0,40}\}?", re.IGNORECASE)
@@ -38,6 +46,17 @@ def check_keys(data: Any, allowed: set[str], path: str, probs: Problems, what: s
         if key not in allowed:
             probs.add(path, data.line_of(key), f"unknown field {key!r} in {what}")
     return True
+
+
+def list_field(data: LMap, key: str, path: str, probs: Problems) -> list[Any]:
+    """The list under ``key`` (none if absent or null); anything else is a problem, read as none."""
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        probs.add(path, data.line_of(key), f"{key!r} must be a list")
+        return []
+    return value
 
 
 def load_icons(root: Path, probs: Problems) -> dict[str, Icon] | None:

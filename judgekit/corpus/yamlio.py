@@ -7,6 +7,9 @@ of nodes), nesting is bounded before Python's stack is, and only YAML's plain ty
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,15 @@ _RESOLVER = yaml.resolver.Resolver()
 _CORE = "tag:yaml.org,2002:"
 SCALAR_TAGS = {_CORE + name for name in ("str", "int", "float", "bool", "null", "timestamp")}
 MAX_DEPTH = 40  # mappings and lists inside each other; the corpus needs about a dozen
+MAX_YAML_BYTES = 4 * 1024 * 1024  # per file; the largest corpus file is about 100 KB
+# Characters no rulebook text holds that change what a judge sees or break a page or a file:
+# controls other than tab and newline, bidirectional marks and overrides (they reorder the
+# text around them), line and paragraph separators, lone surrogates and noncharacters.
+_FORBIDDEN = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+    r"\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
+)
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class YamlError(Exception):
@@ -55,12 +67,31 @@ class LList(list):
     line: int = 0
 
 
+def short_repr(value: Any) -> str:
+    """A value as a message shows it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _line(event: yaml.Event) -> int:
     return event.start_mark.line + 1
 
 
+def _forbidden(value: str) -> str | None:
+    """What is wrong with a text holding a forbidden character, or None."""
+    found = _FORBIDDEN.search(value)
+    if found is None:
+        return None
+    char = found.group(0)
+    what = "bidirectional control" if char in _BIDI else "control character"
+    return f"{what} U+{ord(char):04X} in text: remove it (it is not the rulebook's words)"
+
+
 def _scalar(event: yaml.ScalarEvent, path: str) -> Any:
     """A scalar as YAML's core schema reads it; dates stay as printed."""
+    problem = _forbidden(event.value)
+    if problem:
+        raise YamlError(path, _line(event), problem)
     tag = event.tag
     if tag is None or tag == "!":
         tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
@@ -76,7 +107,9 @@ def _scalar(event: yaml.ScalarEvent, path: str) -> Any:
         return _SCALARS.yaml_constructors[tag](_SCALARS, node)
     except (yaml.YAMLError, ValueError, KeyError) as exc:
         kind = tag.replace(_CORE, "")
-        raise YamlError(path, _line(event), f"invalid {kind} value {event.value!r}") from exc
+        raise YamlError(
+            path, _line(event), f"invalid {kind} value {short_repr(event.value)}"
+        ) from exc
 
 
 class _Builder:
@@ -163,11 +196,32 @@ def _parse_error(path: Path, exc: yaml.YAMLError) -> YamlError:
     return YamlError(path, 1, f"invalid YAML: {exc}")
 
 
+def _read_bytes(path: Path) -> bytes:
+    """A regular file's bytes, at most MAX_YAML_BYTES; never blocks on a FIFO or reads a device."""
+    # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise YamlError(path, 1, "a folder named like a YAML file: not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise YamlError(path, 1, "not a regular file (a FIFO, device or socket): remove it")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_YAML_BYTES + 1)
+    if len(data) > MAX_YAML_BYTES:
+        raise YamlError(path, 1, f"larger than a corpus file may be ({MAX_YAML_BYTES:,} bytes)")
+    return data
+
+
 def load_yaml(path: str | Path) -> Any:
     """Parse one YAML file into LMap/LList/scalars; raise YamlError with file:line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_bytes(path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YamlError(path, 1, f"not UTF-8 text ({exc.reason})") from None
     except OSError as exc:

@@ -195,8 +195,11 @@ def _parse(path: Path, data: object) -> tuple[list[Term], dict[str, tuple[str, .
         return [], {}, [f"{path}: needs `edition: 2E` or `edition: 1E` and `terms:`"]
     edition = data["edition"]
     lean = _strings(data.get("lean")) or ()
+    items = data.get("terms") or []
+    if not isinstance(items, list):
+        return [], {}, [f"{path}: `terms:` must be a list"]
     terms, seen = [], set()
-    for i, item in enumerate(data.get("terms") or []):
+    for i, item in enumerate(items):
         line = item.line_of("id") if hasattr(item, "line_of") else i
         where = f"{path}:{line}"
         if not isinstance(item, dict) or set(item) - {"id", "say", "means", "note"}:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from judgekit.corpus.references import ID_RE
-from judgekit.corpus.schema import Problems, check_keys
+from judgekit.corpus.schema import Problems, check_keys, list_field
 from judgekit.corpus.typography import normalize_typography
 from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
 from judgekit.timing.model import (
@@ -128,7 +128,7 @@ def _triggers(item: LMap, text: str, number: str, path: str, probs: Problems) ->
 
 def _branches(item: LMap, path: str, probs: Problems) -> tuple[Branch, ...]:
     branches = []
-    for branch in item.get("branches") or []:
+    for branch in list_field(item, "branches", path, probs):
         if check_keys(branch, {"if", "goto", "says"}, path, probs, "branch"):
             label, goto = _text(branch, "if", path, probs), _text(branch, "goto", path, probs)
             says = _text(branch, "says", path, probs, False)
