@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from judgekit.web import alternate, assets, errors, memory, protect
+from judgekit.web import alternate, assets, errors, memory, protect, slashes
 from judgekit.web.api import cards as api_cards
 from judgekit.web.api import compare as api_compare
 from judgekit.web.api import reading as api_reading
@@ -32,6 +32,7 @@ BLUEPRINTS = (
 def init_app(app: Flask) -> None:
     """Checks and headers first, then the blueprints and error pages, then serving from memory."""
     protect.init_app(app)
+    slashes.init_app(app)
     assets.init_app(app)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
