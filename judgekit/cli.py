@@ -118,7 +118,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from judgekit.web.server import make_server
     from judgekit.web.workers import listen
 
-    overrides = {"CORPUS_DIR": args.root} if args.root else None
+    overrides = {"CORPUS_DIR": args.root} if args.root else {}
+    if args.pack_url:
+        overrides["PACK_URL"] = args.pack_url
     try:
         app = create_app(overrides)
     except CorpusError as exc:
@@ -273,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )
+    serve.add_argument("--pack-url", type=_base_url, help="the published judge pack (/phone)")
     serve.set_defaults(func=cmd_serve)
 
     add_build_parser(sub)

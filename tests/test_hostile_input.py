@@ -63,6 +63,9 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "api_cards.cards": ({}, {}, 200),
     "api_cards.card": ({"edition": "1e", "card_id": "devidian-door"}, {}, 200),
     "pack.qr": ({}, {}, 200),
+    "phone.page": ({}, {}, 200),
+    "phone.pack_qr": ({}, {}, 404),  # no published pack named (test_phone.py names one)
+    "api_phone.phone": ({}, {}, 200),
     "pack.pack_zip": ({}, {}, 202),  # built in the background; 202 until it is ready
 }
 

@@ -19,6 +19,7 @@
   var active = -1;
   var shownFor = null;   // the question whose results the list holds
   var KEY = "judgekitSearch";   // its place in history.state (elsewhere than /search)
+  var NO_CONNECTION = "No connection to the laptop: search needs the venue’s Wi-Fi. Try again when it is back.";
 
   if (drop && !page) {
     box.setAttribute("role", "combobox");
@@ -115,7 +116,15 @@
       fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
         .then(function (response) { return response.text(); }))
       .then(show)
-      .catch(function () { /* aborted or offline: keep what is shown */ });
+      .catch(function (error) {
+        // A newer question took over: nothing to say. Otherwise the laptop could not be reached
+        // (the venue's Wi-Fi dropped): say so where the results go, never an empty list.
+        if (number !== asked || (error && error.name === "AbortError")) return;
+        render('<p class="search-failed" role="alert">' + NO_CONNECTION + "</p>");
+        shownFor = null;   // asked again on the next keystroke or focus
+        if (!page) open(true);
+        document.dispatchEvent(new CustomEvent("judgekit:no-connection"));
+      });
   }
 
   function later() {
