@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from judgekit import urls
 
+
 def pack_address(value: str | None) -> str:
     """The published pack's address from the configuration ("" for none), or ValueError."""
     text = (value or "").strip()
