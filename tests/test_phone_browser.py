@@ -153,7 +153,7 @@ def test_on_the_lan_address_a_dropped_connection_is_said(lan_browser, venue, vie
         page.goto(f"{venue}/timing/attempt?version=2&step=1")
         banner = page.locator("[data-lan-banner]")
         assert banner.is_visible()
-        assert "needs that connection" in banner.inner_text()
+        assert "needs the laptop’s Wi-Fi" in banner.inner_text()
         assert banner.locator("a").get_attribute("href") == "/phone"
         _fits(page)
         # Dismissed once, it stays dismissed on the next page.

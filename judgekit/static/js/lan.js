@@ -10,8 +10,7 @@
   var KEY = "jk-lan-banner";
   var text = banner.querySelector("[data-lan-text]");
   var usual = text.textContent;
-  var LOST = "No connection to the laptop: this page stays readable, but new pages, search and " +
-    "Calculate need the venue’s Wi-Fi.";
+  var LOST = "No connection to the laptop: this page stays readable; new pages need its Wi-Fi.";
   function dismissed() {
     try { return localStorage.getItem(KEY) === "dismissed"; } catch (e) { return false; }
   }
