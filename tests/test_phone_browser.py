@@ -11,7 +11,6 @@ secure context: its service worker works).
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Iterator
 from urllib.parse import urlsplit
@@ -21,7 +20,7 @@ import pytest
 from judgekit import create_app
 from judgekit.pack.build import build, pack_app
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serving, wait_until
-from tests.test_pack_browser import PACK_CORPUS, static_server
+from tests.test_pack_browser import LOOPBACK, PACK_CORPUS, guarded_context, static_server
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +28,6 @@ LAN_NAME = "judgekit.lan"
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
 SIZES = pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
-HERE = ("127.0.0.1", LAN_NAME)
 LOST = "No connection to the laptop"
 
 
@@ -67,24 +65,9 @@ def lan_browser(browser):
     launched.close()
 
 
-@contextlib.contextmanager
-def phone_context(browser, viewport, **options) -> Iterator[tuple[object, list[str]]]:
-    """A context whose requests to any host but this machine are blocked and recorded."""
-    context = browser.new_context(viewport=viewport, **options)
-    off: list[str] = []
-
-    def guard(route):
-        if urlsplit(route.request.url).hostname in HERE:
-            route.continue_()
-        else:
-            off.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
-    try:
-        yield context, off
-    finally:
-        context.close()
+def phone_context(browser, viewport):
+    """A context whose requests to any host but this machine (by either name) are blocked."""
+    return guarded_context(browser, viewport, allowed=(*LOOPBACK, LAN_NAME))
 
 
 def _fits(page) -> None:
