@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+
 import pytest
 
 from judgekit import create_app
@@ -123,3 +129,31 @@ def test_pack_url_from_the_environment(mini_dir, monkeypatch):
     monkeypatch.setenv("JUDGEKIT_PACK_URL", PACK)
     client = create_app({"TESTING": True, "CORPUS_DIR": str(mini_dir)}).test_client()
     assert client.get("/api/phone").get_json()["pack"]["url"] == PACK + "/"
+
+
+def test_judgekit_serve_pack_url_reaches_the_page(tmp_path):
+    # The real command, as an organiser types it: the pack it names is on /api/phone.
+    from tests.conftest import DATA, _free_port
+
+    port = _free_port()
+    command = [sys.executable, "-m", "judgekit.cli", "--root", str(DATA / "pack"), "serve"]
+    command += ["--port", str(port), "--workers", "1", "--pack-url", PACK]
+    server = subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, "judgekit serve stopped"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/phone", timeout=5) as r:
+                    data = json.load(r)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "judgekit serve did not answer in 60 s"
+                time.sleep(0.2)
+        assert data["pack"]["url"] == PACK + "/"
+        assert data["address"]["url"] == f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
