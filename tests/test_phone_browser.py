@@ -198,3 +198,17 @@ def test_the_api_twin_names_what_works_offline(lan_browser, venue, published):
         data = json.loads(page.evaluate("url => fetch(url).then(r => r.text())", twin))
         assert data["address"]["offline"] is False
         assert data["pack"]["url"] == f"{published[0]}/" and data["pack"]["offline"] is True
+
+
+def test_a_pack_served_over_plain_http_says_it_is_not_stored(lan_browser, published):
+    # The pack on a laptop's static server, opened by its LAN name: no service worker is allowed.
+    pack = published[0].replace("127.0.0.1", LAN_NAME)
+    with phone_context(lan_browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{pack}/index.html")
+        wait_until(page, "!!document.querySelector('.pack-notice')")
+        assert page.inner_text(".pack-notice").startswith(
+            "This copy is opened over plain http, so this device cannot store it"
+        )
+        assert page.evaluate("!('serviceWorker' in navigator)")
+        assert off == []
