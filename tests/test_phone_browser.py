@@ -212,3 +212,23 @@ def test_a_pack_served_over_plain_http_says_it_is_not_stored(lan_browser, publis
         )
         assert page.evaluate("!('serviceWorker' in navigator)")
         assert off == []
+
+
+def test_a_laptop_that_never_answers_is_said_to_be_gone(lan_browser, venue):
+    # Wi-Fi up, laptop gone (asleep, or the phone on mobile data): requests hang, no error.
+    with phone_context(lan_browser, PHONE) as (ctx, _):
+        page = ctx.new_page()
+        page.goto(f"{venue}/timing/attempt?version=2&step=1")
+        hung = []
+        page.route("**/search/results?*", lambda route: hung.append(route))  # never answered
+        page.route("**/timing/attempt?*personnel=*", lambda route: hung.append(route))
+        page.fill("#q", "access")
+        wait_until(page, "!!document.querySelector('#q-suggest .search-failed')", timeout=15)
+        assert page.inner_text("#q-suggest").startswith(LOST)
+        page.keyboard.press("Escape")
+        page.fill("input[name=personnel]", "5")
+        page.click(".tm-calc-form button[type=submit]")
+        wait_until(page, "!!document.querySelector('.tm-no-connection')", timeout=15)
+        assert page.url == f"{venue}/timing/attempt?version=2&step=1"
+        assert len(hung) == 2
+        assert page.inner_text("[data-lan-banner]").startswith(LOST)

@@ -83,6 +83,7 @@
   }
   // The laptop could not be reached (the venue's Wi-Fi dropped): say so by the form, not the
   // browser's error page; the inputs stay for Calculate once the connection is back.
+  var NO_ANSWER_MS = 8000;
   var NO_CONNECTION = "No connection to the laptop: the calculator needs the venue’s Wi-Fi. Try again when it is back.";
   function noConnection(form) {
     form.removeAttribute("aria-busy");
@@ -109,9 +110,14 @@
       var url = form.getAttribute("action").split("#")[0] + "?" + params.toString();
       ev.preventDefault();
       form.setAttribute("aria-busy", "true");
-      fetch(url, { headers: { Accept: "text/html" } })
-        .then(function (r) { return r.text(); }, function () { return null; })
+      // A laptop gone from the network may never answer: given up after NO_ANSWER_MS.
+      var controller = window.AbortController ? new AbortController() : null;
+      var watch = controller && setTimeout(function () { controller.abort(); }, NO_ANSWER_MS);
+      fetch(url, { headers: { Accept: "text/html" }, signal: controller ? controller.signal : undefined })
+        .then(function (r) { return r.text(); })
+        .then(function (html) { return html; }, function () { return null; })
         .then(function (html) {
+          clearTimeout(watch);
           if (html === null) { noConnection(form); return; }
           swap(new DOMParser().parseFromString(html, "text/html"));
           history.replaceState(history.state, "", url + "#calc");  // keeps search.js's question
