@@ -65,6 +65,9 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "pack.qr": ({}, {}, 200),
     "pack.pack_zip": ({}, {}, 503),  # built in the background; 503 + Retry-After until ready
     "pack.pack_status": ({}, {}, 200),
+    "phone.page": ({}, {}, 200),
+    "phone.pack_qr": ({}, {}, 404),  # no published pack named (test_phone.py names one)
+    "api_phone.phone": ({}, {}, 200),
 }
 
 
@@ -255,13 +258,26 @@ def test_page_404_messages_are_escaped(client, path, message):
         ("/api/documents/", 404, None),
         ("/api/diff/2e-rulebook/1.1/4/", 404, None),
         ("/api/timing/mission-attempt/calculate/", 404, None),
-        ("/search/", 404, None),
-        ("/timing/", 404, None),
-        ("/timing/mission-attempt/", 404, None),
-        ("/diff/", 404, None),
-        ("/diff/2e-rulebook/1.1..4/", 404, None),
+        ("/search/", 308, "/search"),
+        ("/timing/", 308, "/timing"),
+        ("/timing/mission-attempt/", 308, "/timing/mission-attempt"),
+        ("/diff/", 308, "/diff"),
+        ("/diff/2e-rulebook/1.1..4/", 308, "/diff/2e-rulebook/1.1..4"),
         ("/history/2e-rulebook/", 404, None),
-        ("/history/2e-rulebook/beaming/", 404, None),
+        ("/history/2e-rulebook/beaming/", 308, "/history/2e-rulebook/beaming"),
+        ("/cards/", 308, "/cards"),
+        ("/cards/2e/", 404, None),
+        ("/search/?q=beam&edition=2E", 308, "/search?q=beam&edition=2E"),
+        (
+            "/timing/mission-attempt/?version=4&step=2",
+            308,
+            "/timing/mission-attempt?version=4&step=2",
+        ),
+        ("/timing//", 308, "/timing"),
+        ("/timing/" + "x" * 512 + "/", 308, "/timing/" + "x" * 512),
+        ("/timing/" + "x" * 513 + "/", 404, None),  # the request limits hold (web/limits.py)
+        ("/api/timing/", 404, None),
+        ("/rules/", 404, None),
         ("/static/", 404, None),
         ("/static/..%2f..%2fpyproject.toml", 404, None),
         ("/static/css/../../__init__.py", 404, None),

@@ -319,7 +319,8 @@ def test_zip_holds_the_pack(built):
 
 def test_cli_build(tmp_path, capsys):
     out = tmp_path / "site"
-    assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out), "--zip"]) == 0
+    base = ["--base-url", "https://judges.example/pack"]
+    assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out), "--zip", *base]) == 0
     captured = capsys.readouterr()
     said = captured.out
     assert said.startswith("judge pack ") and f"in {out} (limit 25 MB)\n" in said
@@ -330,8 +331,20 @@ def test_cli_build(tmp_path, capsys):
     assert [float(mb) for _, mb in sizes] == sorted((float(mb) for _, mb in sizes), reverse=True)
     assert "warning" not in captured.err
     assert (tmp_path / "site.zip").is_file()
-    # A second build over a pack replaces it.
+    entry = out / "rules/demo-rulebook/2/attempting/index.html"
+    assert "relative" not in entry.read_text(encoding="utf-8")
+    # A second build over a pack replaces it; without --base-url it warns, and the citations it
+    # copies say that their address is only a path.
     assert main(["--root", str(PACK_CORPUS), "build", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: no --base-url: citations and permalinks copied from the pack")
+    page = entry.read_text(encoding="utf-8")
+    assert (
+        'data-citation="Demo Rulebook v2 (April 2015), Order – Attempt a Mission\n'
+        "/rules/demo-rulebook/2/attempting (a relative address: this copy was built without a "
+        'web address)"' in page
+    )
+    assert "<strong>This link is relative:</strong>" in page
 
 
 def test_cli_build_refuses_a_folder_that_is_not_a_pack(tmp_path, capsys):

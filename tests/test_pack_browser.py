@@ -59,15 +59,18 @@ def corpus_copy(tmp_path) -> Path:
 
 
 @contextlib.contextmanager
-def guarded_context(browser, viewport, **options) -> Iterator[tuple[object, list[str]]]:
-    """A browser context (viewport, and Playwright's other options) whose requests off
-    127.0.0.1 are blocked and recorded; file: addresses (a pack opened from a folder) pass."""
+def guarded_context(
+    browser, viewport, allowed: tuple[str, ...] = LOOPBACK, **options
+) -> Iterator[tuple[object, list[str]]]:
+    """A browser context (viewport, and Playwright's other options) whose requests to hosts
+    but the allowed ones (127.0.0.1) are blocked and recorded; file: addresses (a pack opened
+    from a folder) pass."""
     context = browser.new_context(viewport=viewport, **options)
     off_host: list[str] = []
 
     def guard(route):
         url = route.request.url
-        if url.startswith(("file:", "data:", "blob:")) or urlsplit(url).hostname in LOOPBACK:
+        if url.startswith(("file:", "data:", "blob:")) or urlsplit(url).hostname in allowed:
             route.continue_()
         else:
             off_host.append(url)
@@ -77,7 +80,7 @@ def guarded_context(browser, viewport, **options) -> Iterator[tuple[object, list
     context.on(
         "request",
         lambda r: (
-            None if urlsplit(r.url).hostname in (*LOOPBACK, None, "") else off_host.append(r.url)
+            None if urlsplit(r.url).hostname in (*allowed, None, "") else off_host.append(r.url)
         ),
     )
     try:

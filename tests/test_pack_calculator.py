@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -136,31 +137,68 @@ def test_same_answers_as_the_server(browser, served_pack):
         assert off == []
 
 
-def test_the_stepper_page_calculates_without_a_server(browser, served_pack):
-    folder = served_pack[0]
-    with guarded_context(browser, PHONE) as (ctx, off):
-        page = ctx.new_page()
-        page.goto((folder / "timing/attempt/index.html").as_uri() + "?version=2&step=1")
-        page.fill("input[name=personnel]", "6")
-        page.fill("input[name=overcome]", "2")
-        page.select_option("select[name=mission]", "planet")
-        page.fill("input[name=dilemmas]", "planet:3, space:1, planet:2")
-        page.click(".tm-calc-form button[type=submit]")
-        page.wait_for_url("**/timing/attempt/~step=1,version=2/index.html?*personnel=6*")
-        page.wait_for_load_state()
-        wait_until(page, "!!document.querySelector('.tm-calc-result')")
-        assert "/timing/attempt/~step=1,version=2/index.html?" in page.url
+def _calculate_on_the_page(page, url_start: str) -> None:
+    """Fill the stepper's calculator on step 1 and check the answer shows in place, the inputs
+    and the step kept, and that the address holds it (a reload answers the same)."""
+    page.fill("input[name=personnel]", "6")
+    page.fill("input[name=overcome]", "2")
+    page.select_option("select[name=mission]", "planet")
+    page.fill("input[name=dilemmas]", "planet:3, space:1, planet:2")
+    page.click(".tm-calc-form button[type=submit]")
+    wait_until(page, "!!document.querySelector('.tm-calc-result')")
+    for _ in range(2):
+        assert page.url.startswith(url_start + "?"), page.url
+        assert "personnel=6" in page.url
         assert page.inner_text("[data-calc=drawn]") == "4"
         assert page.inner_text("[data-calc=limit]") == "4"
         assert page.eval_on_selector_all(
             "[data-outcome]", "els => els.map(e => e.textContent)"
         ) == ["faced", "overcome", "overcome"]
         assert page.input_value("input[name=dilemmas]") == "planet:3, space:1, planet:2"
-        page.fill("input[name=personnel]", "0")
-        page.eval_on_selector("input[name=personnel]", "el => el.removeAttribute('min')")
-        page.click(".tm-calc-form button[type=submit]")
-        page.wait_for_url("**/timing/attempt/~step=1,version=2/index.html?*personnel=0*")
-        page.wait_for_load_state()
-        wait_until(page, "!!document.querySelector('.tm-calc-error')")
-        assert page.inner_text(".tm-calc-error") == "personnel must be from 1 to 999, not 0"
+        assert page.input_value("input[name=personnel]") == "6"
+        assert page.inner_text("#tm-step-heading .tm-num") == "Step 1"
+        page.reload()
+        wait_until(page, "!!document.querySelector('.tm-calc-result')")
+    # A second answer replaces the first, and a bad input answers with the error.
+    page.fill("input[name=personnel]", "0")
+    page.eval_on_selector("input[name=personnel]", "el => el.removeAttribute('min')")
+    page.click(".tm-calc-form button[type=submit]")
+    wait_until(page, "!!document.querySelector('.tm-calc-error')")
+    assert page.inner_text(".tm-calc-error") == "personnel must be from 1 to 999, not 0"
+    assert page.locator(".tm-calc-result").count() == 0
+    assert "personnel=0" in page.url
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
+def test_the_stepper_page_calculates_when_the_pack_is_served(browser, served_pack, offline):
+    # The pack published on a static host, as a phone opens it: online, and after its service
+    # worker has stored it, with the network cut.
+    folder, base = served_pack
+    pack_id = json.loads((folder / "pack.json").read_text(encoding="utf-8"))["id"]
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/timing/attempt/index.html?version=2&step=1")
+        step = f"{base}/timing/attempt/~step=1,version=2/index.html"
+        assert page.url == step
+        if offline:
+            wait_until(
+                page,
+                "id => !!(judgekit.pack.storedId === id && navigator.serviceWorker.controller)",
+                pack_id,
+                timeout=30,
+            )
+            ctx.set_offline(True)
+            page.reload()
+        _calculate_on_the_page(page, step)
+        assert off == []
+
+
+def test_the_stepper_page_calculates_without_a_server(browser, served_pack):
+    folder = served_pack[0]
+    with guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.goto((folder / "timing/attempt/index.html").as_uri() + "?version=2&step=1")
+        step = (folder / "timing/attempt").as_uri() + "/~step=1,version=2/index.html"
+        assert page.url == step
+        _calculate_on_the_page(page, step)
         assert off == []

@@ -57,6 +57,13 @@ def cmd_build(args: argparse.Namespace) -> int:
             "should be asked to store",
             file=sys.stderr,
         )
+    if not args.base_url:
+        print(
+            "warning: no --base-url: citations and permalinks copied from the pack are relative "
+            "(/rules/...) and name no host, so other judges cannot open them; pass the address "
+            "the pack will be published at (--base-url https://USER.github.io/judgekit)",
+            file=sys.stderr,
+        )
     if result.zip_path:
         print(f"zip: {result.zip_path} ({result.zip_path.stat().st_size / 1e6:.1f} MB)")
     return 0

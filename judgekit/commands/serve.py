@@ -25,6 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )
+    serve.add_argument("--pack-url", type=_base_url, help="the published judge pack (/phone)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -71,7 +72,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from judgekit.web.server import make_server
     from judgekit.web.workers import listen
 
-    overrides = {"CORPUS_DIR": args.root} if args.root else None
+    overrides = {"CORPUS_DIR": args.root} if args.root else {}
+    if args.pack_url:
+        overrides["PACK_URL"] = args.pack_url
     try:
         app = create_app(overrides)
     except CorpusError as exc:

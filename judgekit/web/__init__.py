@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from flask import Flask
 
-from judgekit.web import alternate, assets, errors, memory, protect
+from judgekit.web import alternate, assets, errors, memory, protect, slashes
 from judgekit.web.api import cards as api_cards
 from judgekit.web.api import compare as api_compare
+from judgekit.web.api import phone as api_phone
 from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
 from judgekit.web.api import timing as api_timing
 from judgekit.web.context import library_of
-from judgekit.web.pages import cards, compare, pack, rules, rulings, search, timing
+from judgekit.web.pages import cards, compare, pack, phone, rules, rulings, search, timing
 
 BLUEPRINTS = (
     rules,
@@ -20,11 +21,13 @@ BLUEPRINTS = (
     compare,
     timing,
     cards,
+    phone,
     api_reading,
     api_search,
     api_compare,
     api_timing,
     api_cards,
+    api_phone,
     pack,
 )
 
@@ -32,6 +35,7 @@ BLUEPRINTS = (
 def init_app(app: Flask) -> None:
     """Checks and headers first, then the blueprints and error pages, then serving from memory."""
     protect.init_app(app)
+    slashes.init_app(app)
     assets.init_app(app)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)

@@ -24,6 +24,7 @@ TWINS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "timing.index": ("api_timing.timing_index", (), ()),
     "cards.index": ("api_cards.cards", (), ()),
     "cards.card": ("api_cards.card", ("edition", "card_id"), ()),
+    "phone.page": ("api_phone.phone", (), ()),
     "timing.sequence": ("api_timing.timing_sequence", ("sequence_id",), ("version",)),
     "search.search": (
         "api_search.search",

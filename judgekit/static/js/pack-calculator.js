@@ -277,16 +277,46 @@
     });
   };
 
+  // Answer the form's inputs on this page; resolves false when there is no calculator for it.
+  function answer(form, args) {
+    var seqId = decodeURIComponent((window.location.pathname.match(/\/timing\/([^/]+)\//) || [])[1] || "");
+    var version = form.querySelector('[name="version"]').value;
+    return load().then(function (all) {
+      var config = (all[seqId] || {})[version];
+      if (!config) return false;
+      render(form.closest(".tm-calc"), config, seqId, version, args);
+      return true;
+    });
+  }
+
+  // Calculate answers in place, as on the server. Submitting the form would ask for the
+  // sequence's own page with the inputs in its query: a static host sends that page as it was
+  // written (no answer, the first step), and only pack.js's redirect to the step's page, on a
+  // reload, brought the answer back. The capture phase runs before any other submit handler.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.matches || !form.matches("form.tm-calc-form")) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    var args = new URLSearchParams(new FormData(form));
+    var kept = new URLSearchParams();
+    PARAMS.forEach(function (k) { if ((args.get(k) || "").trim()) kept.set(k, args.get(k)); });
+    answer(form, args).then(function (done) {
+      if (!done) { form.submit(); return; }
+      // This page's own address with the inputs (a file: page may change only its query):
+      // a reload, a bookmark or Back shows the same answer.
+      var here = window.location.pathname + (kept.toString() ? "?" + kept.toString() : "") + "#calc";
+      try { history.replaceState(history.state, "", here); } catch (e) { /* the answer stands */ }
+      var shown = form.closest(".tm-calc").querySelector(".tm-calc-result, .tm-calc-error");
+      if (shown) shown.scrollIntoView({block: "start"});
+    }, function () { form.submit(); });
+  }, true);
+
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("form.tm-calc-form");
     var args = new URLSearchParams(window.location.search);
     if (!form || !PARAMS.some(function (k) { return (args.get(k) || "").trim(); })) return;
-    var seqId = (window.location.pathname.match(/\/timing\/([^/]+)\//) || [])[1];
-    var version = form.querySelector('[name="version"]').value;
     PARAMS.forEach(function (k) { var field = form.querySelector('[name="' + k + '"]'); if (field && args.get(k)) field.value = args.get(k); });
-    load().then(function (all) {
-      var config = (all[decodeURIComponent(seqId || "")] || {})[version];
-      if (config) render(form.closest(".tm-calc"), config, decodeURIComponent(seqId), version, args);
-    });
+    answer(form, args);
   });
 })();

@@ -120,6 +120,13 @@
   if (id) stored("jk-pack", id);
 
   /* -- the service worker: HTTPS or localhost only (browsers allow no other) ---------------- */
+  // A pack served over plain http from another machine (a laptop on the venue's Wi-Fi) reads,
+  // but the browser stores none of it: say so, or the judge finds out when the Wi-Fi drops.
+  if (window.location.protocol === "http:" && !window.isSecureContext) {
+    notice("This copy is opened over plain http, so this device cannot store it: it needs the " +
+      "network it came from. Open the pack from its https address to keep it with no network.");
+    return;
+  }
   if (!("serviceWorker" in navigator) || !window.isSecureContext || !/^https?:$/.test(window.location.protocol)) return;
   navigator.serviceWorker.onmessage = function (event) {
     var data = event.data || {};

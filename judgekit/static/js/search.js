@@ -19,6 +19,8 @@
   var active = -1;
   var shownFor = null;   // the question whose results the list holds
   var KEY = "judgekitSearch";   // its place in history.state (elsewhere than /search)
+  var NO_ANSWER_MS = 8000;
+  var NO_CONNECTION = "No connection to the laptop: search needs the venue’s Wi-Fi. Try again when it is back.";
 
   if (drop && !page) {
     box.setAttribute("role", "combobox");
@@ -96,10 +98,15 @@
     }
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
-    var url = form.getAttribute("action") + "/results?" + params(false).toString();
     // In a judge pack (no server) the pack's own search renders the same results.
     var local = window.judgekit && window.judgekit.searchResultsHTML;
+    // A laptop gone from the network may never answer (no error for a long time): past
+    // NO_ANSWER_MS the question is given up and said to have no connection.
+    var asking = controller, gaveUp = false;
+    var watch = !local && asking && setTimeout(function () { gaveUp = true; asking.abort(); }, NO_ANSWER_MS);
+    var url = form.getAttribute("action") + "/results?" + params(false).toString();
     function show(html) {
+      clearTimeout(watch);
       if (number !== asked) return;
       render(html);
       shownFor = query;
@@ -115,7 +122,16 @@
       fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
         .then(function (response) { return response.text(); }))
       .then(show)
-      .catch(function () { /* aborted or offline: keep what is shown */ });
+      .catch(function (error) {
+        // A newer question took over: nothing to say. Otherwise the laptop could not be reached
+        // (the venue's Wi-Fi dropped): say so where the results go, never an empty list.
+        clearTimeout(watch);
+        if (local || number !== asked || (error && error.name === "AbortError" && !gaveUp)) return;
+        render('<p class="search-failed" role="alert">' + NO_CONNECTION + "</p>");
+        shownFor = null;   // asked again on the next keystroke or focus
+        if (!page) open(true);
+        document.dispatchEvent(new CustomEvent("judgekit:no-connection"));
+      });
   }
 
   function later() {

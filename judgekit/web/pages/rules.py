@@ -36,6 +36,8 @@ from judgekit.web.lookup import find_document, find_entry, find_term, find_versi
 from judgekit.web.suggest import Suggestion, closest_pages
 
 bp = Blueprint("rules", __name__)
+# What a citation copied from a pack built without --base-url says after its address.
+RELATIVE_NOTE = "a relative address: this copy was built without a web address"
 
 
 def _wrong_area(lib: Library, version: Version, area: str) -> bool:
@@ -75,6 +77,10 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
     # Card names linked in the text open the same pop-up, with what the card index knows.
     definitions += [card_index.card_definition(lib, c) for c in entry_cards(lib, entry)]
     permalink = base_url.rstrip("/") + data["url"]
+    # A pack built without --base-url knows no host: its copied citation must not pass for one
+    # another judge can open.
+    relative = not base_url
+    copied = f"{permalink} ({RELATIVE_NOTE})" if relative else permalink
     return {
         "entry": data,
         "body_html": body,
@@ -82,7 +88,8 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
         "version": version_summary(lib, version),
         "document": document_summary(lib, doc),
         "permalink": permalink,
-        "citation_text": f"{data['citation']}\n{permalink}",
+        "citation_text": f"{data['citation']}\n{copied}",
+        "permalink_relative": relative,
         # Other judges cannot open a link to this computer's loopback address: say so by it.
         "permalink_local_host": urls.only_this_computer(base_url),
         "history_url": history_url(lib, entry.document, entry.id),
