@@ -311,10 +311,11 @@ def test_search_page_carries_its_files_and_index(built):
 def test_zip_holds_the_pack(built):
     with zipfile.ZipFile(built.zip_path) as archive:
         names = set(archive.namelist())
-    # One top folder, named as the pack's folder: unzipped, site.zip gives site/ again.
-    assert {name.split("/")[0] for name in names} == {"site"}
+    # One top folder, named as the pack's folder: unzipped, the zip gives that folder again.
+    top = built.out.name
+    assert {name.split("/")[0] for name in names} == {top}
     wanted = {"index.html", "sw.js", "pack.json", "rules/demo-rulebook/2/index.html"}
-    assert {f"site/{name}" for name in wanted} <= names
+    assert {f"{top}/{name}" for name in wanted} <= names
 
 
 def test_cli_build(tmp_path, capsys):

@@ -276,3 +276,25 @@ def test_warm_up_does_the_first_queries_work_ahead_and_changes_no_answer(corpus_
     index.searcher = None  # any further read of Whoosh would fail
     index.scores._searcher = None
     assert [warmed.search({"q": q}) for q in queries] == before
+
+
+def test_a_lock_held_by_a_stuck_process_is_reported_and_not_waited_on_forever(
+    corpus_copy, tmp_path, caplog, monkeypatch
+):
+    fcntl = pytest.importorskip("fcntl")
+    monkeypatch.setattr("judgekit.search.cache.LOCK_WAIT", 1)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    lock = cache / ".build.lock"
+    with open(lock, "a+b") as held:  # another open file: flock excludes it as another process
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with caplog.at_level("WARNING", logger="judgekit.search.cache"):
+            service = open_index(corpus_copy, cache)
+    assert service.how == "memory"
+    assert first_ids(service)[0] == "gl-dilemma"
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings[0] == (
+        f"search index cache: {lock} is held by another process building the index; "
+        "waiting up to 1 s"
+    )
+    assert "still held after 1 s" in warnings[1] and "indexing in memory" in warnings[1]

@@ -132,8 +132,9 @@ def test_once_warm_no_page_is_rendered_again():
         statuses = {path: client.get(path).status_code for path in paths}
     assert statuses == dict.fromkeys(paths, 200)
     # Only the home page, whose "Other judges" box shows the pack zip's progress until the zip
-    # is built (nothing here starts it): it is kept once the link is there (test_pack_serve.py).
-    assert rendered == ["rules/home.html"]
+    # is ready: it is kept once the link is there (test_pack_serve.py). Whether the zip of an
+    # earlier test is ready by now depends on that test's timing.
+    assert set(rendered) <= {"rules/home.html"} and len(rendered) <= 1
 
 
 def test_queue_warnings_are_logged_once_a_minute():

@@ -4,10 +4,19 @@ os._exit and never returns into the parent's code (which would fork and serve ag
 from __future__ import annotations
 
 import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from judgekit.web import workers
+
+from .processes import alive, all_gone, children
 
 
 class NoThread:
@@ -41,6 +50,7 @@ def exits(monkeypatch):
 
     monkeypatch.setattr(workers.os, "_exit", fake_exit)
     monkeypatch.setattr(workers.threading, "Thread", NoThread)
+    monkeypatch.setattr(workers, "_die_with", lambda _parent: None)  # no signals in pytest
     return codes
 
 
@@ -65,3 +75,138 @@ def test_a_worker_ends_even_when_its_output_is_gone(exits, monkeypatch, serve, c
     with pytest.raises(Exited):  # not BrokenPipeError, back into the parent's loop
         workers._run_worker(1, serve)
     assert exits == [code]
+
+
+# -- the parent and its workers, forked for real (Linux) ------------------------------------
+
+SUPERVISED = """
+import subprocess, sys, time
+from judgekit.web import workers
+def serve(number):
+    started = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    print(f"worker {number} started {started.pid}", flush=True)
+    while True:
+        time.sleep(1)
+sys.exit(workers.supervise(2, serve))
+"""
+
+
+class Supervised:
+    """workers.supervise(2, …) in a subprocess; each worker starts a process of its own (as a
+    pack build would) and says its pid."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SUPERVISED],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.started: dict[int, int] = {}  # worker number: the process it started
+        self.read_until_started(2)
+
+    def read_until_started(self, count: int) -> None:
+        while len(self.started) < count:
+            line = self.proc.stdout.readline()
+            assert line, "the supervisor ended"
+            if match := re.fullmatch(r"worker (\d) started (\d+)\n", line):
+                self.started[int(match[1])] = int(match[2])
+
+    def workers(self) -> list[int]:
+        return children(self.proc.pid)
+
+    def stop(self) -> str:
+        """Kill it (its workers follow); what it wrote to stderr."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        return self.proc.communicate(timeout=10)[1]
+
+
+linux = pytest.mark.skipif(
+    not Path("/proc/self/task").exists() or not hasattr(os, "fork"), reason="needs Linux"
+)
+
+
+@linux
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_stopping_the_parent_ends_its_workers_and_what_they_started(signum):
+    supervised = Supervised()
+    try:
+        every = [*supervised.workers(), *supervised.started.values()]
+        assert len(every) == 4
+        supervised.proc.send_signal(signum)
+        supervised.proc.wait(timeout=10)
+        assert all_gone(every, 0.9), [pid for pid in every if alive(pid)]
+    finally:
+        supervised.stop()
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@linux
+def test_a_killed_worker_is_replaced_at_once_logged_and_what_it_started_ended():
+    supervised = Supervised()
+    try:
+        first = supervised.workers()
+        started_by = {_parent_of(pid): pid for pid in supervised.started.values()}
+        victim, other = first
+        os.kill(victim, signal.SIGKILL)
+        killed = time.monotonic()
+        while not set(supervised.workers()) - set(first):
+            assert time.monotonic() - killed < 1.0, "no new worker within a second"
+            time.sleep(0.01)
+        assert all_gone([started_by[victim]], 1.0)  # its process, left behind, is ended
+        assert alive(started_by[other]) and alive(other)
+    finally:
+        err = supervised.stop()
+    assert re.search(rf"worker process \d \(pid {victim}\) was killed by SIGKILL after ", err), err
+
+
+FAILING = """
+import sys, time
+from judgekit.web import workers
+workers.SHORTEST_LIFE = 5.0
+def serve(number):
+    print(f"worker {number} at {time.monotonic():.3f}", flush=True)
+    raise RuntimeError("cannot serve")
+sys.exit(workers.supervise(1, serve))
+"""
+
+
+@linux
+def test_a_worker_failing_at_start_up_is_started_again_ever_more_slowly():
+    proc = subprocess.Popen(
+        [sys.executable, "-c", FAILING], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        lines = (line for line in proc.stdout if line.startswith("worker 1 at "))
+        starts = [float(next(lines).split()[-1]) for _ in range(4)]
+    finally:
+        proc.kill()
+        err = proc.communicate(timeout=10)[1]
+    gaps = [later - earlier for earlier, later in zip(starts, starts[1:], strict=False)]
+    assert gaps[0] >= 0.5 and gaps[1] >= 1.0 and gaps[2] >= 2.0, gaps
+    assert "worker process 1 (pid " in err and "exited with code 1 after" in err
+    assert "starting another in 0.5 s" in err and "starting another in 2.0 s" in err
+
+
+def test_a_stop_signal_as_the_workers_are_forked_stops_the_server():
+    # A SIGTERM that came just as fork() returned was lost: the parent went on serving (seen in
+    # about half of such starts). Sent as soon as the server says where it serves, five times.
+    from .conftest import MINI, spawn_serve
+
+    exe = Path(sys.executable).with_name("judgekit")
+    for _ in range(5):
+        proc, _port, _first = spawn_serve(
+            [str(exe), "--root", str(MINI), "serve", "--workers", "2"]
+        )
+        proc.terminate()
+        try:
+            proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate(timeout=15)
+            pytest.fail("judgekit serve went on after SIGTERM")

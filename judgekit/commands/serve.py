@@ -110,7 +110,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     import gc
 
     from judgekit.web.server import make_server
-    from judgekit.web.workers import fork_workers, stop_on_terminate, stop_workers
+    from judgekit.web.workers import supervise
 
     # The index was loaded (or built and cached) by create_app, before forking: no worker
     # writes the cache. Frozen, what they share is not copied into each by the collector. Each
@@ -121,14 +121,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
         _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock))
 
-    pids = fork_workers(workers - 1, serve)
-    stop_on_terminate()
-    print(f"serving from {workers} processes", flush=True)  # said once every worker is started
-    try:
-        serve()
-    finally:
-        stop_workers(pids)
-    return 0
+    return supervise(workers, serve)
 
 
 def _run(server) -> None:

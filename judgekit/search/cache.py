@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 META = "judgekit-meta.json"
 KEEP = 6  # cache entries kept; older ones (other corpora, old code) are pruned
+# Seconds to wait for another process building the index (the real corpus takes about 10 s).
+LOCK_WAIT = 60
 
 
 def code_fingerprint() -> str:
@@ -101,11 +103,37 @@ def _lock(path: Path) -> Iterator[None]:
         yield
         return
     with open(path, "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        _wait_for_lock(handle, path)
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _wait_for_lock(handle, path: Path) -> None:
+    """Take the lock; when another process holds it, say so and wait at most LOCK_WAIT seconds
+    (then TimeoutError: the caller indexes in memory rather than wait on a stuck process)."""
+    import fcntl
+
+    def took() -> bool:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    if took():
+        return
+    log.warning(
+        "search index cache: %s is held by another process building the index; waiting up to %d s",
+        path,
+        LOCK_WAIT,
+    )
+    deadline = time.monotonic() + LOCK_WAIT
+    while not took():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{path} still held after {LOCK_WAIT} s")
+        time.sleep(0.2)
 
 
 def _kind(path: Path) -> str:

@@ -16,6 +16,8 @@ COOKIE = "judgekit_edition"
 MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie: a judge sets it once
 LABELS = {"2E": "Second Edition", "1E": "First Edition"}
 FILTERS = ("edition", "document", "version")  # a URL with any of these says what to search
+# Every parameter the search reads (service.parse_params).
+SEARCH_PARAMS = ("q", *FILTERS, "kind", "all_versions", "limit")
 BOTH = "both"  # edition=both: both games, whatever this device remembers
 
 
@@ -75,7 +77,8 @@ def with_choice(args: Mapping[str, str], choice: Choice | None) -> dict[str, str
     An empty filter names nothing (the filter form sends every select, chosen or not), so the
     remembered choice still applies; edition=both asks for both games over it.
     """
-    params = {key: args.get(key, "") for key in args}
+    # Only the search's own parameters: a page is kept in memory under what it read (pagekey.py).
+    params = {key: args.get(key, "") for key in SEARCH_PARAMS if key in args}
     explicit = is_both(params.get("edition"))
     if explicit:
         params["edition"] = ""

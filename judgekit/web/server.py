@@ -2,53 +2,53 @@
 
 waitress's defaults let one client hold every connection (100, idle for 120 s), spool bodies of up
 to 1 GiB and log "Task queue depth" on every busy request. Here: many connections in all, few
-per client address, a short idle timeout, bodies refused beyond a few KB before they are read,
-and the queue warning at most once a minute.
+per client address, a deadline for each request and each answer however slowly a client trickles
+(waitress_adapter.py), bodies refused beyond a few KB before they are read, and the queue warning
+at most once a minute. The limits can be set in the app's config (``SERVER_LIMITS``, e.g.
+``JUDGEKIT_SERVER_LIMITS__REQUEST_SECONDS=5`` in the environment).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import socket
+import sys
 import threading
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask
 from waitress.adjustments import Adjustments
-from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-CONNECTION_LIMIT = 1000
-PER_CLIENT_LIMIT = 24  # a browser opens up to 6 per host; a few tabs or a shared address fit
-CHANNEL_TIMEOUT = 20  # seconds a connection may sit idle
-MAX_BODY = 8 * 1024  # no route takes a body: anything larger is refused with 413 unread
+from judgekit.web.waitress_adapter import GuardedServer, Limits
+
+PER_CLIENT_LIMIT = Limits.per_client
 QUEUE_WARNING_EVERY = 60.0  # seconds
 
 
-class GuardedServer(TcpWSGIServer):
-    """A waitress server that closes a new connection from an address that holds too many."""
-
-    per_client_limit = PER_CLIENT_LIMIT
-
-    def accept(self):
-        """Accept as waitress does, then refuse an address over its share."""
-        pair = super().accept()
-        if pair is None:
-            return None
-        conn, addr = pair
-        if self.held_by(addr[0]) >= self.per_client_limit:
-            conn.close()
-            return None
-        return pair
-
-    def held_by(self, host: str) -> int:
-        """How many open connections this client address holds."""
-        return sum(
-            1
-            for channel in list(self._map.values())
-            if isinstance(channel, HTTPChannel) and channel.addr and channel.addr[0] == host
-        )
+def limits_of(config: Mapping[str, Any]) -> Limits:
+    """The server's limits: the defaults, with what the config's SERVER_LIMITS sets (a name it
+    does not know, or a value that is not a positive number, is said and left out)."""
+    kinds = {
+        field.name: int if field.type == "int" else float for field in dataclasses.fields(Limits)
+    }
+    chosen = {}
+    for name, value in dict(config.get("SERVER_LIMITS") or {}).items():
+        kind = kinds.get(str(name).lower())
+        try:
+            number = kind(value) if kind else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None or number <= 0:
+            known = ", ".join(name.upper() for name in kinds)
+            print(f"SERVER_LIMITS: ignored {name}={value!r} (known: {known})", file=sys.stderr)
+            continue
+        chosen[str(name).lower()] = number
+    return dataclasses.replace(Limits(), **chosen)
 
 
 class OncePerInterval(logging.Filter):
@@ -90,15 +90,19 @@ def make_server(
     sock: a socket already listening on host:port (see workers.py), else one is bound here.
     """
     quiet_queue_warnings()
+    limits = limits_of(app.config)
     adj = Adjustments(
         host=host,
         port=port,
         threads=threads,
         ident="judgekit",
-        connection_limit=CONNECTION_LIMIT,
-        channel_timeout=CHANNEL_TIMEOUT,
-        cleanup_interval=5,
-        max_request_body_size=MAX_BODY,
+        # The server, waitress's wake-up pipe and the connection being accepted: the adapter
+        # keeps the client connections to limits.connections, making room for a newcomer.
+        connection_limit=limits.connections + 3,
+        channel_timeout=limits.idle_seconds,
+        cleanup_interval=limits.check_every,
+        asyncore_loop_timeout=limits.check_every,
+        max_request_body_size=limits.max_body,
     )
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
@@ -111,6 +115,7 @@ def make_server(
         sockinfo=adj.listen[0],
         _sock=sock,
         bind_socket=sock is None,
+        limits=limits,
     )
     server.flask_app = app  # waitress keeps only its own wrapper of the app
     return server

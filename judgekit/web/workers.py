@@ -1,18 +1,24 @@
-"""Serving from several processes, so that searches use every core.
+"""Serving from several processes, so that searches use every core, kept running by a parent.
 
 One process answers one request at a time in Python (the GIL), however many threads it has. So
 ``judgekit serve`` binds the address once, loads the corpus and the search index once, and then
 forks: each worker answers at once from that memory with its own waitress loop and threads, all
 accepting on the one listening socket, and prepares its search and pages in the background. By
-default there is a process for each core this one may use, up to MOST_AUTO (``--workers N``
+default there is a worker for each core this process may use, up to MOST_AUTO (``--workers N``
 says how many). Forking needs os.fork (Linux, macOS); elsewhere (Windows) one process serves.
 
-Each process keeps its own limits (server.py): one client address may hold PER_CLIENT_LIMIT
-connections in each, as each process may hold CONNECTION_LIMIT in all; its share is the same.
+The parent serves nothing: it stays single-threaded (so that forking again is safe), starts a new
+worker at once when one dies (and says so), and stops them all when it is stopped. A worker
+dies with its parent, however the parent ends (even ``kill -9``): on Linux the kernel sends it
+SIGTERM (PR_SET_PDEATHSIG), and everywhere a thread notices the parent is gone within a second.
+
+Each process keeps its own limits (waitress_adapter.Limits): one client address may hold
+``per_client`` connections in each, as each process may hold ``connections`` in all.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import os
 import signal
@@ -24,10 +30,15 @@ from collections.abc import Callable
 
 from waitress.adjustments import Adjustments
 
-PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops
+PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops (without prctl)
 # Each process renders its own pages (with the built-in corpus, some 95 MB each): a laptop with
 # many cores serves a venue from a few; more would add memory, not answers a venue needs.
 MOST_AUTO = 4
+# A worker that dies sooner than this after starting is started again after a growing pause
+# (up to MOST_PAUSE), so that one failing at start-up does not make the parent fork in a loop.
+SHORTEST_LIFE = 1.0
+MOST_PAUSE = 30.0
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def can_fork() -> bool:
@@ -64,30 +75,85 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def fork_workers(count: int, serve: Callable[[int], None]) -> list[int]:
-    """Start count worker processes, each running serve(number) and then exiting; their pids.
+STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
-    The workers are numbered from 2 (the parent, serving too, is 1). Call it once everything
-    the workers share is prepared (and frozen with gc.freeze(), so that the collector does not
-    copy it into each worker) and before any thread starts (a forked process keeps only the
-    thread that forked).
+
+def supervise(count: int, serve: Callable[[int], None]) -> int:
+    """Serve from count worker processes, each running serve(number), until this process is
+    stopped (SIGTERM, SIGINT); a worker that dies is started again at once. Returns 0.
+
+    Call it once everything the workers share is prepared (and frozen with gc.freeze(), so that
+    the collector does not copy it into each worker), with no other thread running (a forked
+    process keeps only the thread that forked).
     """
+    stop_on_terminate()
+    parent, workers = os.getpid(), {}
+    started: dict[int, float] = {}
+    pauses: dict[int, float] = {}
+    try:
+        for number in range(1, count + 1):
+            workers[_start(parent, number, serve)] = number
+            started[number] = time.monotonic()
+        print(f"serving from {count} processes", flush=True)  # said once every worker is started
+        while True:
+            pid, status = os.waitpid(-1, 0)  # a stop signal interrupts it (its handler raises)
+            number = workers.pop(pid, None)
+            if number is None:
+                continue
+            _end_what_it_started(pid)
+            lived = time.monotonic() - started[number]
+            short = lived < SHORTEST_LIFE  # failing at start-up: wait longer each time
+            pause = min(2 * (pauses.get(number) or 0.25), MOST_PAUSE) if short else 0.0
+            pauses[number] = pause
+            print(
+                f"worker process {number} (pid {pid}) {_how_it_ended(status)} after {lived:.1f} s;"
+                f" starting another{f' in {pause:.1f} s' if pause else ''}",
+                file=sys.stderr,
+                flush=True,
+            )
+            time.sleep(pause)
+            workers[_start(parent, number, serve)] = number
+            started[number] = time.monotonic()
+    except (KeyboardInterrupt, SystemExit):
+        return 0
+    finally:
+        stop_workers(list(workers))
+
+
+def _how_it_ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        signum = os.WTERMSIG(status)
+        try:
+            return f"was killed by {signal.Signals(signum).name}"
+        except ValueError:
+            return f"was killed by signal {signum}"
+    return f"exited with code {os.waitstatus_to_exitcode(status)}"
+
+
+def _start(parent: int, number: int, serve: Callable[[int], None]) -> int:
+    """Fork a worker running serve(number); its pid (in the parent; the worker never returns)."""
     sys.stdout.flush()  # or a worker would write the parent's buffered output again
     sys.stderr.flush()
-    parent, pids = os.getpid(), []
-    for number in range(2, count + 2):
+    # A stop signal arriving just as fork() returns was seen lost (the parent went on serving):
+    # held back over the fork, it is taken once the parent runs Python again.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
         pid = os.fork()
         if pid == 0:
             _run_worker(parent, functools.partial(serve, number))
-        pids.append(pid)
-    return pids
+        _own_group(pid)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    return pid
 
 
 def _run_worker(parent: int, serve: Callable[[], None]) -> None:
     """A worker's life: serve until told to stop or until the parent is gone; never returns."""
     code = 0
-    threading.Thread(target=_follow_parent, args=(parent,), daemon=True).start()
     try:
+        _die_with(parent)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held back by _start
+        threading.Thread(target=_follow_parent, args=(parent,), daemon=True).start()
         serve()
     except BaseException:  # noqa: BLE001 -- a worker must not fall back into the parent's code
         code = 1
@@ -99,15 +165,55 @@ def _run_worker(parent: int, serve: Callable[[], None]) -> None:
         os._exit(code)
 
 
+def _die_with(parent: int) -> None:
+    """End this worker, and whatever it started (a pack build), when its parent ends: SIGTERM
+    from the kernel on Linux; SIGTERM ends the worker's process group at once; Ctrl-C is the
+    parent's to handle (it stops the workers)."""
+    _own_group(0)
+    signal.signal(signal.SIGTERM, _end_group)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the thread following the parent remains
+            pass
+    if os.getppid() != parent:  # the parent died before the kernel was asked to tell us
+        os._exit(0)
+
+
+def _own_group(pid: int) -> None:
+    """Make a worker the leader of a process group of its own (called by both the worker and the
+    parent, so that it is done before either relies on it)."""
+    try:
+        os.setpgid(pid, 0)
+    except OSError:  # already done by the other side, or the worker has already ended
+        pass
+
+
+def _end_group(_signum: int = 0, _frame: object = None) -> None:
+    """End this worker and every process it started, at once."""
+    os.killpg(0, signal.SIGKILL)
+
+
+def _end_what_it_started(pid: int) -> None:
+    """Kill what remains of a worker's process group (a pack build left by a killed worker)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _follow_parent(parent: int) -> None:
     """Stop this worker when the process that started it is gone (killed, not told)."""
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK_EVERY)
-    os._exit(0)
+    _end_group()
 
 
 def stop_workers(pids: list[int], seconds: float = 5.0) -> None:
-    """Tell the workers to stop, then wait for them (a bounded wait; kill what remains)."""
+    """Tell the workers to stop, then wait for them (a bounded wait; kill what remains, and
+    whatever they started)."""
     for pid in pids:
         _signal(pid, signal.SIGTERM)
     deadline = time.monotonic() + seconds
@@ -120,6 +226,8 @@ def stop_workers(pids: list[int], seconds: float = 5.0) -> None:
     for pid in waiting:
         _signal(pid, signal.SIGKILL)
         _ended(pid, wait=True)
+    for pid in pids:
+        _end_what_it_started(pid)
 
 
 def _ended(pid: int, wait: bool = False) -> bool:

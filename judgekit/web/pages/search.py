@@ -24,6 +24,7 @@ from judgekit.search.query import unnamed
 from judgekit.search.service import SearchParamError, SearchService
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search
+from judgekit.web.pagekey import page_address
 
 bp = Blueprint("search", __name__)
 
@@ -60,8 +61,9 @@ MAX_RETURN_CHARS = 2048
 
 @bp.app_template_global("return_path")
 def return_path() -> str:
-    """Where choosing a game comes back to: this page's address, its path if long, else home."""
-    here = request.full_path if request.query_string else request.path
+    """Where choosing a game comes back to: this page's address (with the parameters it read),
+    its path if that is long, else home."""
+    here = page_address()
     for path in (here, request.path):
         if len(path) <= MAX_RETURN_CHARS:
             return path
