@@ -24,6 +24,11 @@ def templates_dir() -> Path:
     return data_root() / "templates"
 
 
+def static_dir() -> Path:
+    """The static files folder (scripts, styles, icons), inside the package."""
+    return PACKAGE / "static"
+
+
 def code_files() -> list[Path]:
     """Every Python file of the package, in a stable order (for cache fingerprints)."""
     return sorted(PACKAGE.rglob("*.py"))

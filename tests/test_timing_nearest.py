@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -147,6 +149,25 @@ def test_hostile_step_is_escaped(tclient):
         "unknown step &#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39; in &#39;attempt&#39; 2"
         in page
     )
+
+
+@pytest.mark.parametrize("asked", ["1" + "a" * 98 + "!", "1a" * 49 + "!", "9" * 99 + "."])
+def test_a_step_number_is_read_in_linear_time(asked):
+    # A number's pattern once read "1aaa…!" in time doubling with each letter (a nested repeat):
+    # one request of 100 characters would have held a worker for ever. In a process of its own,
+    # so that a regression fails here instead of hanging the suite.
+    code = (
+        "import sys; from judgekit.checks.loader import load_corpus;"
+        "from judgekit.timing.load import load_sequences;"
+        "from judgekit.timing.nearest import nearest_steps;"
+        f"seq = load_sequences(load_corpus({str(TIMING)!r})).get('attempt', '2');"
+        "print(len(nearest_steps(seq, sys.argv[1])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, asked], capture_output=True, text=True, timeout=20
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"  # near nothing
 
 
 def test_real_corpus_unknown_step(client):

@@ -1,4 +1,4 @@
-"""The `judgekit` command: check, coverage, serve, search."""
+"""The `judgekit` command: check, coverage, serve, build (the judge pack), search, card."""
 
 from __future__ import annotations
 

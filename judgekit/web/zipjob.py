@@ -1,8 +1,8 @@
 """The pack's zip as the server offers it: one build shared by every process, kept on disk.
 
 Every worker process of `judgekit serve` serves the same file: the zip lives in a cache folder
-under a key of the corpus, the code and the address citations name, and only the process that
-holds the folder's lock (fcntl.flock) builds it. The build runs in a child process
+under a key of the corpus, the code (its modules, templates and static files) and the address
+citations name, and only the process that holds the folder's lock (fcntl.flock) builds it. The build runs in a child process
 (``zipchild.py``) that writes into a temporary folder beside the zip and moves the finished zip
 into place with os.replace, so a reader finds either no zip or the whole of it. The lock's file is
 passed to the child, so no other build starts while one still runs, even when the process that
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import json
 import logging
 import math
@@ -31,6 +32,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from judgekit import resources
 from judgekit.search.cache import cache_key
 from judgekit.web.zipstatus import (
     FAILED,
@@ -90,10 +92,12 @@ class PackZip:
 
     @property
     def key(self) -> str:
-        """The zip's cache key: the corpus, the code, and the address its citations name."""
+        """The zip's cache key: the corpus, the code, the templates and static files, and the
+        address its citations name."""
         base_url = self.base_url
         if base_url not in self._keys:  # hashing the code reads every module: once per address
-            self._keys[base_url] = cache_key(self.digest, f"pack-zip|{TOP_FOLDER}|{base_url}")
+            extra = f"pack-zip|{TOP_FOLDER}|{base_url}|{pages_fingerprint()}"
+            self._keys[base_url] = cache_key(self.digest, extra)
         return self._keys[base_url]
 
     @property
@@ -304,6 +308,21 @@ class PackZip:
         """In a newly forked process: no build of the parent's runs here."""
         self._thread, self._child, self._temp, self._closing_at_exit = None, None, None, False
         self._guard = threading.Lock()
+
+
+def pages_fingerprint() -> str:
+    """A hash of the templates and static files the pack's pages are made of (the code's hash
+    covers Python files only: a release or an edit may change a page and no module)."""
+    digest = hashlib.sha256()
+    for name, folder in (
+        ("templates", resources.templates_dir()),
+        ("static", resources.static_dir()),
+    ):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(f"{name}/{path.relative_to(folder).as_posix()}\0".encode())
+            with contextlib.suppress(OSError):
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def _modified(path: Path) -> float:

@@ -1,6 +1,6 @@
 """The judge pack from a running server: its zip at /pack.zip, its status, and a QR code.
 
-The zip is one file shared by every worker process (judgekit/pack/zipjob.py): until it is
+The zip is one file shared by every worker process (judgekit/web/zipjob.py): until it is
 built, /pack.zip answers 503 with Retry-After and a short page, never a stand-in file.
 """
 
