@@ -182,9 +182,19 @@ def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[Dil
                 else "no personnel are left in the attempt"
             )
             message = f"Overcome without being faced: {why}."
+            # 1.1 and Call to Arms overcome what remains once the personnel are "killed or
+            # stopped by dilemmas": before the first, that is the editors' reading.
+            unrun = inp.no_personnel_after == 0 and not _is_v4(config)
             results.append(
                 DilemmaResult(
-                    position, dilemma, "overcome", (rest_reason,), spent, "overcome", message
+                    position,
+                    dilemma,
+                    "overcome",
+                    (rest_reason,),
+                    spent,
+                    "overcome",
+                    message,
+                    points=("no_personnel_first",) if unrun else (),
                 )
             )
             continue

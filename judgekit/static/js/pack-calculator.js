@@ -80,7 +80,7 @@
 
   // What the text leaves open (timing/readings.py): the attempt runs under every reading.
   var DEFAULT_READING = {copy_faced: false, unfaced_counts: true, cost_after_fail: true, limit_modified: true};
-  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified"];
+  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified", "no_personnel_first"];
   var WORDS = {"faced": "faced", "overcome": "overcome without being faced", "not-allowed": "overcome without being faced"};
   var REST_OVERCOME = " All remaining dilemmas are overcome too, regardless of their cost.";
   function isV4(config) { return config.cost_counts === "faced"; }
@@ -131,7 +131,9 @@
       if (restReason === null && inp.after !== null && position > inp.after) restReason = "no_personnel";
       if (restReason !== null) {
         var because = restReason === "cost" ? "an earlier dilemma broke the cost limit" : "no personnel are left in the attempt";
-        results.push(Object.assign(result(d, "overcome", [restReason], spent, "overcome", "Overcome without being faced: " + because + "."), {position: position}));
+        // 1.1 and Call to Arms speak of personnel "killed or stopped by dilemmas": before the first, the editors' reading.
+        var unrun = inp.after === 0 && !isV4(config) ? ["no_personnel_first"] : [];
+        results.push(Object.assign(result(d, "overcome", [restReason], spent, "overcome", "Overcome without being faced: " + because + ".", unrun), {position: position}));
         return;
       }
       var res = fate(d, inp, spent, limit, r);
