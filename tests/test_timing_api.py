@@ -615,18 +615,20 @@ def test_calculator_answers_carry_their_basis(client):
     assert modified["start"]["points"][0]["point"] == "limit_modified"
     old = client.get(
         "/api/timing/mission-attempt/calculate?version=1.1&personnel=2&mission=planet"
-        "&dilemmas=planet:1:dup,planet:2"
+        "&dilemmas=planet:0,planet:1:dup,planet:2"
     ).get_json()
     assert [(d["outcome"], d["basis"]) for d in old["dilemmas"]] == [
+        ("faced", "rule"),
         ("not-allowed", "undetermined"),
         ("undetermined", "undetermined"),
     ]
-    assert old["dilemmas"][0]["points"][0]["why"] == (
+    assert old["dilemmas"][1]["points"][0]["why"] == (
         "This version forbids choosing more than one copy of the same dilemma but does not say "
         "what happens when one is revealed anyway."
     )
     html = client.get(
-        "/timing/mission-attempt?version=1.1&personnel=2&mission=planet&dilemmas=planet:1:dup,planet:2"
+        "/timing/mission-attempt?version=1.1&personnel=2&mission=planet"
+        "&dilemmas=planet:0,planet:1:dup,planet:2"
     ).get_data(as_text=True)
     assert html.count('<span class="tm-basis-label">Undetermined by the text</span>') == 2
 
@@ -779,8 +781,8 @@ def test_the_api_explains_negative_modifiers(client):
     query = "personnel=6&overcome=2&modifiers=-9&version=4"
     data = client.get(f"/api/timing/mission-attempt/calculate?{query}").get_json()
     assert data["notes"] == [
-        "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are drawn and "
-        "nothing may be spent."
+        # Not "nothing may be spent": the limit is 0 or 4 (whether modifiers change it is open).
+        "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are drawn."
     ]
 
 

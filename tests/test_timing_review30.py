@@ -3,6 +3,9 @@ wrong, pinned on the real corpus with its expected answer."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 
@@ -45,9 +48,9 @@ def test_no_personnel_before_the_first_dilemma_is_the_editors_reading(client, ve
         ("overcome", "interpretation"),
     ]
     assert [p["point"] for p in first["dilemmas"][0]["points"]] == ["no_personnel_first"]
-    html = client.get(
-        f"/timing/mission-attempt?{query}&no_personnel_after=0"
-    ).get_data(as_text=True)
+    html = client.get(f"/timing/mission-attempt?{query}&no_personnel_after=0").get_data(
+        as_text=True
+    )
     assert html.count("Interpretation <abbr") == 2
     # After a dilemma, the text says it: a rule.
     later = client.get(f"{CALC}?{query}&no_personnel_after=1").get_json()
@@ -58,3 +61,41 @@ def test_no_personnel_before_the_first_dilemma_is_a_rule_in_version_4(client):
     # v4 3.a: "If there are no personnel still involved in the mission attempt" - at every pass.
     query = "version=4&personnel=2&mission=planet&dilemmas=planet:1&no_personnel_after=0"
     assert [d["basis"] for d in client.get(f"{CALC}?{query}").get_json()["dilemmas"]] == ["rule"]
+
+
+# The calculator's cases, inputs and expected answers (reviewed one by one against the rulebooks):
+# the server answers them here, the pack's pack-calculator.js in tests/node/calculator.test.mjs.
+CASES = json.loads((Path(__file__).parent / "golden" / "calculator_cases.json").read_text())
+
+
+def project(response) -> dict:
+    """What a case pins of an answer (the same projection as the Node test's)."""
+    data = response.get_json()
+    if response.status_code == 400:
+        return {"error": data["message"]}
+    assert response.status_code == 200, data
+    return {
+        "drawn": data["dilemmas_drawn"],
+        "limits": data["cost_limit_readings"],
+        "start": data["start"]["message"],
+        "start_basis": data["start"]["basis"],
+        "dilemmas": [
+            [
+                d["outcome"],
+                d["rest"],
+                d["spent"],
+                d["basis"],
+                [p["point"] for p in d.get("points", [])],
+                d["message"],
+            ]
+            for d in data["dilemmas"]
+        ],
+        "end": [data["end"]["result"], data["end"]["message"]],
+        "notes": data["notes"],
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['version']}-{i}" for i, c in enumerate(CASES)])
+def test_calculator_cases_on_the_server(client, case):
+    query = {"version": case["version"], **case["params"]}
+    assert project(client.get(CALC, query_string=query)) == case["expected"]
