@@ -99,3 +99,22 @@ def project(response) -> dict:
 def test_calculator_cases_on_the_server(client, case):
     query = {"version": case["version"], **case["params"]}
     assert project(client.get(CALC, query_string=query)) == case["expected"]
+
+
+def test_a_prevented_action_keeps_its_costs_paid(client):
+    prevent = step_of(client, "response-actions", "4", "3")
+    assert [(b["if"], b["goto"]) for b in prevent["branches"]] == [
+        ("Not prevented", "4"),
+        ("The action is prevented", "3.a"),
+    ]
+    costs = step_of(client, "response-actions", "4", "3.a")
+    assert costs["text"].endswith("any costs of the prevented action remain paid.")
+    assert [b["goto"] for b in costs["branches"]] == ["end", "4"]
+
+
+def test_mandatory_first_says_when_it_applies(client):
+    text = step_of(client, "response-actions", "4", "4")["text"]
+    assert text.startswith(
+        "Sometimes the trigger for more than one response action will be met at the same time. "
+        "In these situations, all mandatory response actions occur first."
+    )
