@@ -76,9 +76,7 @@ def test_start_message_and_notes():
             6,
             2,
             -4,
-            (
-                "The modifiers (-4) bring the number (4) to 0: no dilemmas are drawn.",
-            ),
+            ("The modifiers (-4) bring the number (4) to 0: no dilemmas are drawn.",),
         ),
         (
             2,

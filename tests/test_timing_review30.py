@@ -118,3 +118,50 @@ def test_mandatory_first_says_when_it_applies(client):
         "Sometimes the trigger for more than one response action will be met at the same time. "
         "In these situations, all mandatory response actions occur first."
     )
+
+
+def test_prevent_and_about_to_be_stopped_responses_are_open_while_a_dilemma_is_processed(client):
+    # "In the case of dilemmas, “prevent” response actions can be taken before or after any action
+    # of the dilemma" (the glossary's Response actions).
+    windows = step_of(client, "mission-attempt", "4", "3.i")["windows"]
+    assert [(w["number"], w.get("sequence")) for w in windows] == [
+        ("3.h", None),
+        ("3", "response-actions"),
+    ]
+    prevent = windows[1]
+    assert "about to be stopped by a dilemma" in prevent["triggers"]
+    assert "before or after any action of the dilemma" in prevent["text"]
+    html = client.get("/timing/mission-attempt?version=4&step=3.i").get_data(as_text=True)
+    assert (
+        '<a href="/timing/response-actions?version=4&amp;step=3">Response actions, step 3</a>'
+        in html
+    )
+
+
+def test_a_window_named_open_elsewhere_must_be_a_response_step_of_another_sequence(tmp_path):
+    import shutil
+
+    from judgekit.checks.loader import load_corpus
+    from judgekit.timing.check import timing_problems
+
+    from .conftest import DATA
+
+    root = tmp_path / "corpus"
+    shutil.copytree(DATA / "timing", root)
+    path = root / "rules/demo-rulebook/2.timing.yaml"
+    text = path.read_text()
+    old = '        kind: check\n        cites:\n          - gl-attempting-missions\n          - {ref: attempting, para: "wrong type"}'
+    assert old in text
+    path.write_text(
+        text.replace(
+            old,
+            old.replace("kind: check", "kind: check\n        also_open: [attempt/begin-triggers]"),
+            1,
+        )
+    )
+    found = [
+        p.replace(str(root) + "/", "") for p in timing_problems(load_corpus(root, strict=False))
+    ]
+    assert [p.split(": ", 1)[1] for p in found] == [
+        "also_open of step '2' names 'attempt/begin-triggers', no response step of another 2 sequence"
+    ]

@@ -137,7 +137,25 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
             "generic": False,
         }
         for w in seq.open_windows(step)
-    ]
+    ] + [_other_window(timing, seq, ref, how) for ref in step.also_open]
+
+
+def _other_window(timing: Timing, seq: Sequence, ref: str, how: str | None) -> dict[str, Any]:
+    # A window another sequence of this version keeps open here (checked: a response step).
+    seq_id, _, step_id = ref.partition("/")
+    other = timing.get(seq_id, seq.version)
+    window = other.find(step_id)
+    return {
+        **step_ref(other, window),
+        "sequence": other.id,
+        "sequence_title": other.title,
+        "text": window.text,
+        "triggers": list(dict.fromkeys(window.triggers + window.wording)),
+        "here": False,
+        "until": None,
+        "how": how,
+        "generic": False,
+    }
 
 
 def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[str, Any]:

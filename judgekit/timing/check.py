@@ -167,6 +167,23 @@ def counterpart_problems(timing: Timing) -> list[str]:
     return problems
 
 
+def also_open_problems(timing: Timing) -> list[str]:
+    """Each window a step says is open there too is a response step of its version's sequences."""
+    problems = []
+    for seq in timing:
+        for step in seq.flat:
+            for ref in step.also_open:
+                seq_id, _, step_id = ref.partition("/")
+                other = timing.get(seq_id, seq.version)
+                found = other.find(step_id) if other and other is not seq else None
+                if found is None or found.kind != "response":
+                    problems.append(
+                        f"{step.location}: also_open of step {step.number!r} names {ref!r}, "
+                        f"no response step of another {seq.version} sequence"
+                    )
+    return problems
+
+
 def note_problems(corpus: Corpus, timing: Timing) -> list[str]:
     """Each rulings timing note quotes its ruling word for word."""
     problems = []
@@ -201,4 +218,5 @@ def timing_problems(corpus: Corpus) -> list[str]:
     for seq in timing:
         problems.extend(_check_sequence(corpus, seq))
         problems.extend(label_problems(seq))
-    return problems + counterpart_problems(timing) + note_problems(corpus, timing)
+    problems += counterpart_problems(timing) + also_open_problems(timing)
+    return problems + note_problems(corpus, timing)

@@ -74,6 +74,8 @@ class Step:
     open_until: str | None = None
     # Card wordings that take effect at this step (editorial), so a judge can find the step.
     wording: tuple[str, ...] = ()
+    # Response steps of other sequences of this version open here too ("sequence/step", editorial).
+    also_open: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

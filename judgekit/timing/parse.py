@@ -62,6 +62,7 @@ def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ..
 
 STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
 STEP_FIELDS |= {"next", "see", "note", "children", "printed", "counterparts", "open_until"}
+STEP_FIELDS |= {"also_open"}
 STEP_FIELDS |= {"wording"}
 
 
@@ -166,10 +167,12 @@ def _counterparts(
     return found
 
 
-def _wording(item: LMap, number: str, path: str, probs: Problems) -> tuple[str, ...]:
-    wording = item.get("wording") or []
+def _wording(
+    item: LMap, number: str, path: str, probs: Problems, key: str = "wording"
+) -> tuple[str, ...]:
+    wording = item.get(key) or []
     if not isinstance(wording, list) or not all(isinstance(w, str) and w.strip() for w in wording):
-        probs.add(path, item.line_of("wording"), f"step {number!r}: wording must be a list of text")
+        probs.add(path, item.line_of(key), f"step {number!r}: {key} must be a list of text")
         return ()
     return tuple(w.strip() for w in wording)
 
@@ -201,6 +204,7 @@ def _step(
         counterparts=_counterparts(item, number, path, probs),
         open_until=_text(item, "open_until", path, probs, False),
         wording=_wording(item, number, path, probs),
+        also_open=_wording(item, number, path, probs, "also_open"),
     )
 
 
