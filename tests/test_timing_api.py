@@ -69,7 +69,7 @@ def test_index(client):
 def test_sequence_shape(client, sequence, version):
     data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
     assert (data["id"], data["version"]) == (sequence, version)
-    official = ("mission-attempt", "play-card", "modifications")
+    official = ("mission-attempt", "play-card")
     assert data["official"] is (version == "4" and sequence in official)
     for step in flat(data["steps"]):
         assert {"id", "number", "text", "actor", "kind", "children", "cites"} <= set(step)
@@ -674,9 +674,11 @@ def test_engagement_third_damage_card_destroys(client):
     assert "At the end of each of your turns, you may remove one damage card" in last["text"]
 
 
-def test_order_of_modifications_is_official_as_printed(client):
+def test_order_of_modifications_is_quoted_as_printed(client):
     data = client.get("/api/timing/modifications?version=4").get_json()
-    assert data["official"] is True
+    # An order of application, not a timing sequence the rulebook prints: not "official".
+    assert data["official"] is False
+    assert data["note"].startswith("Not a timing sequence:")
     assert [(s["number"], s["title"]) for s in data["steps"]] == [
         ("1", "Choose"),
         ("2", "Replace"),

@@ -165,3 +165,31 @@ def test_a_window_named_open_elsewhere_must_be_a_response_step_of_another_sequen
     assert [p.split(": ", 1)[1] for p in found] == [
         "also_open of step '2' names 'attempt/begin-triggers', no response step of another 2 sequence"
     ]
+
+
+VERSIONS = ["1.1", "call-to-arms", "4"]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_interrupts_are_not_the_active_players_alone(client, version):
+    # "when" and "while" interrupts may be played on an opponent's turn; only "Order" ones (step 2,
+    # the one-order rule) are the active player's.
+    data = client.get(f"/api/timing/play-interrupt?version={version}").get_json()
+    assert [(s["number"], s["actor"]) for s in flat(data["steps"])] == [
+        ("1", "game"),
+        ("2", "active"),
+        ("3", "each"),
+    ]
+
+
+def test_cost_modifiers_and_prevent_responses_are_no_card_wording(client):
+    assert step_of(client, "response-actions", "4", "2")["triggers"] == []
+    assert step_of(client, "response-actions", "4", "3")["triggers"] == []
+
+
+def test_the_order_of_modifications_is_no_official_timing_sequence(client):
+    data = client.get("/api/timing/modifications?version=4").get_json()
+    assert data["official"] is False
+    assert data["steps"][0]["actor_label"] == "Each player in turn"
+    html = client.get("/timing/modifications?version=4").get_data(as_text=True)
+    assert '<span class="badge tm-derived">Derived</span>' in html
