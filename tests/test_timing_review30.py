@@ -138,7 +138,14 @@ def test_prevent_and_about_to_be_stopped_responses_are_open_while_a_dilemma_is_p
     )
 
 
-def test_a_window_named_open_elsewhere_must_be_a_response_step_of_another_sequence(tmp_path):
+@pytest.mark.parametrize(
+    ("field", "problem"),
+    [
+        ("also_open", "names 'attempt/begin-triggers', no response step of another 2 sequence"),
+        ("also_see", "names 'attempt/begin-triggers', no step of another 2 sequence"),
+    ],
+)
+def test_steps_named_elsewhere_must_be_of_another_sequence(tmp_path, field, problem):
     import shutil
 
     from judgekit.checks.loader import load_corpus
@@ -155,16 +162,14 @@ def test_a_window_named_open_elsewhere_must_be_a_response_step_of_another_sequen
     path.write_text(
         text.replace(
             old,
-            old.replace("kind: check", "kind: check\n        also_open: [attempt/begin-triggers]"),
+            old.replace("kind: check", f"kind: check\n        {field}: [attempt/begin-triggers]"),
             1,
         )
     )
     found = [
         p.replace(str(root) + "/", "") for p in timing_problems(load_corpus(root, strict=False))
     ]
-    assert [p.split(": ", 1)[1] for p in found] == [
-        "also_open of step '2' names 'attempt/begin-triggers', no response step of another 2 sequence"
-    ]
+    assert [p.split(": ", 1)[1] for p in found] == [f"{field} of step '2' {problem}"]
 
 
 VERSIONS = ["1.1", "call-to-arms", "4"]
@@ -193,3 +198,58 @@ def test_the_order_of_modifications_is_no_official_timing_sequence(client):
     assert data["steps"][0]["actor_label"] == "Each player in turn"
     html = client.get("/timing/modifications?version=4").get_data(as_text=True)
     assert '<span class="badge tm-derived">Derived</span>' in html
+
+
+def test_play_and_draw_says_all_seven_counters_must_be_spent(client):
+    text = step_of(client, "turn", "4", "1")["text"]
+    assert "You must spend all seven counters each turn." in text
+    assert text.endswith("If your deck is empty, you do not have to spend all seven counters.")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_moving_a_ship_needs_unstopped_cards(client, version):
+    step = step_of(client, "move-ship", version, "1.a")
+    assert (
+        step["text"]
+        .replace("*", "")
+        .startswith("You may use only unstopped personnel and ships to execute orders")
+    )
+    assert step["cites"][0]["target"] == "general-rules"
+
+
+@pytest.mark.parametrize(
+    ("version", "exception"),
+    [
+        ("4", "Any dilemma is returned face up to the bottom of its owner's dilemma pile."),
+        ("call-to-arms", "Any dilemma is returned to the bottom of its owner’s dilemma pile."),
+    ],
+)
+def test_removed_damage_goes_to_the_discard_pile(client, version, exception):
+    step = step_of(client, "engagement", version, "7.a")
+    assert (
+        step["text"]
+        .replace("*", "")
+        .startswith("When you remove a damage card, place it in its owner")
+    )
+    assert step["text"].endswith(exception)
+    assert step["next"] is None  # the last step
+    assert (
+        "does not say where a removed damage card goes"
+        in step_of(client, "engagement", "1.1", "7")["note"]
+    )
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_end_of_the_turn_links_damage_removal_and_the_win_check(client, version):
+    step = step_of(client, "turn", version, "4")
+    assert [(s["sequence"], s["number"]) for s in step["also_see"]] == [
+        ("engagement", "7"),
+        ("win", "1"),
+    ]
+    html = client.get(f"/timing/turn?version={version}&step=4").get_data(as_text=True)
+    assert f'<a href="/timing/win?version={version}&amp;step=1">' in html
+
+
+def test_scoring_a_mission_links_the_win_check(client):
+    step = step_of(client, "mission-attempt", "4", "5.d")
+    assert [(s["sequence"], s["number"]) for s in step["also_see"]] == [("win", "1")]

@@ -33,7 +33,7 @@ ACTOR_LABELS = {
 KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}
 # The parts of a step that are the editors', not the rulebook's (the page marks them so).
 EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "wording", "windows")
-EDITORIAL += ("counterparts",)
+EDITORIAL += ("counterparts", "also_see")
 RESPONSES = "response-actions"
 GENERIC_WINDOW = (
     "This version prints no response windows: “when” text may be used each time its trigger "
@@ -140,15 +140,22 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     ] + [_other_window(timing, seq, ref, how) for ref in step.also_open]
 
 
-def _other_window(timing: Timing, seq: Sequence, ref: str, how: str | None) -> dict[str, Any]:
-    # A window another sequence of this version keeps open here (checked: a response step).
+def _elsewhere(timing: Timing, seq: Sequence, ref: str) -> dict[str, Any]:
+    """A step of another sequence of this version ("sequence/step", checked to exist)."""
     seq_id, _, step_id = ref.partition("/")
     other = timing.get(seq_id, seq.version)
-    window = other.find(step_id)
     return {
-        **step_ref(other, window),
+        **step_ref(other, other.find(step_id)),
         "sequence": other.id,
         "sequence_title": other.title,
+    }
+
+
+def _other_window(timing: Timing, seq: Sequence, ref: str, how: str | None) -> dict[str, Any]:
+    # A window another sequence of this version keeps open here (checked: a response step).
+    window = timing.get(ref.partition("/")[0], seq.version).find(ref.partition("/")[2])
+    return {
+        **_elsewhere(timing, seq, ref),
         "text": window.text,
         "triggers": list(dict.fromkeys(window.triggers + window.wording)),
         "here": False,
@@ -191,6 +198,7 @@ def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[s
         "prev": step_ref(seq, seq.prev_of(step)),
         "next": step_ref(seq, seq.next_of(step)),
         "see": {"id": see.id, "title": see.title, "url": sequence_url(see)} if see else None,
+        "also_see": [_elsewhere(timing, seq, ref) for ref in step.also_see],
         "note": step.note,
         "url": sequence_url(seq, step),
         "counterparts": counterparts,

@@ -168,18 +168,21 @@ def counterpart_problems(timing: Timing) -> list[str]:
 
 
 def also_open_problems(timing: Timing) -> list[str]:
-    """Each window a step says is open there too is a response step of its version's sequences."""
+    """Each window a step says is open there too is a response step of its version's sequences;
+    each step it links to (also_see) is a step of another sequence of its version."""
     problems = []
     for seq in timing:
         for step in seq.flat:
-            for ref in step.also_open:
+            refs = [(r, "also_open", "response step") for r in step.also_open]
+            refs += [(r, "also_see", "step") for r in step.also_see]
+            for ref, field, what in refs:
                 seq_id, _, step_id = ref.partition("/")
                 other = timing.get(seq_id, seq.version)
                 found = other.find(step_id) if other and other is not seq else None
-                if found is None or found.kind != "response":
+                if found is None or (field == "also_open" and found.kind != "response"):
                     problems.append(
-                        f"{step.location}: also_open of step {step.number!r} names {ref!r}, "
-                        f"no response step of another {seq.version} sequence"
+                        f"{step.location}: {field} of step {step.number!r} names {ref!r}, "
+                        f"no {what} of another {seq.version} sequence"
                     )
     return problems
 

@@ -76,6 +76,8 @@ class Step:
     wording: tuple[str, ...] = ()
     # Response steps of other sequences of this version open here too ("sequence/step", editorial).
     also_open: tuple[str, ...] = ()
+    # Steps of other sequences of this version that arise from this one ("sequence/step", editorial).
+    also_see: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

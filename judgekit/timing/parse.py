@@ -62,7 +62,7 @@ def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ..
 
 STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
 STEP_FIELDS |= {"next", "see", "note", "children", "printed", "counterparts", "open_until"}
-STEP_FIELDS |= {"also_open"}
+STEP_FIELDS |= {"also_open", "also_see"}
 STEP_FIELDS |= {"wording"}
 
 
@@ -205,6 +205,7 @@ def _step(
         open_until=_text(item, "open_until", path, probs, False),
         wording=_wording(item, number, path, probs),
         also_open=_wording(item, number, path, probs, "also_open"),
+        also_see=_wording(item, number, path, probs, "also_see"),
     )
 
 
