@@ -253,3 +253,54 @@ def test_the_end_of_the_turn_links_damage_removal_and_the_win_check(client, vers
 def test_scoring_a_mission_links_the_win_check(client):
     step = step_of(client, "mission-attempt", "4", "5.d")
     assert [(s["sequence"], s["number"]) for s in step["also_see"]] == [("win", "1")]
+
+
+@pytest.mark.parametrize(("number", "other"), [("1", "1.a"), ("2", "1.b"), ("3", "1.c")])
+def test_call_to_arms_prints_the_when_and_while_text_of_1_1(client, number, other):
+    old = step_of(client, "response-actions", "1.1", number)
+    cta = step_of(client, "response-actions", "call-to-arms", other)
+    assert cta["text"] == old["text"]
+    found = next(c for c in old["counterparts"] if c["version"] == "call-to-arms")
+    assert other in [s["number"] for s in found["steps"]]
+
+
+@pytest.mark.parametrize(
+    ("sequence", "number", "old_number", "words"),
+    [
+        ("mission-attempt", "3.a", "3", "killed or stopped by dilemmas"),
+        ("win", "1", "1", "needs the winner to command them"),
+    ],
+)
+@pytest.mark.parametrize("old", ["1.1", "call-to-arms"])
+def test_counterparts_show_a_changed_rule(client, sequence, number, old_number, words, old):
+    v4 = step_of(client, sequence, "4", number)
+    pair = next(c for c in v4["counterparts"] if c["version"] == old)
+    assert [s["number"] for s in pair["steps"]][0] == old_number
+    assert len(pair["changed"]) == 1 and words in pair["changed"][0]
+    # The other side of the pair shows it too.
+    back = step_of(client, sequence, old, old_number)
+    assert (
+        next(c for c in back["counterparts"] if c["version"] == "4")["changed"] == pair["changed"]
+    )
+    html = client.get(f"/timing/{sequence}?version={old}&step={old_number}").get_data(as_text=True)
+    assert '<span class="tm-changed"><strong>Changed:</strong>' in html
+
+
+def test_a_change_is_said_only_of_a_counterpart(tmp_path):
+    import shutil
+
+    from judgekit.checks.loader import load_corpus
+    from judgekit.timing.check import timing_problems
+
+    from .conftest import DATA
+
+    root = tmp_path / "corpus"
+    shutil.copytree(DATA / "timing", root)
+    path = root / "rules/demo-rulebook/2.timing.yaml"
+    old = '            counterparts: {"1": none}\n'
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, old + '            changed: {"1": Newer.}\n', 1))
+    found = [p.split(": ", 1)[1] for p in timing_problems(load_corpus(root, strict=False))]
+    assert found == [
+        "step '1.a' of attempt 2 says what changed in '1', where it names no counterpart"
+    ]

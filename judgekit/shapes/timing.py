@@ -92,6 +92,9 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
         if other.version == seq.version:
             continue
         found = timing.counterparts(seq, step, other.version)
+        # What changed, said on either side of the pair.
+        changed = [step.changed[other.version]] if other.version in step.changed else []
+        changed += [s.changed[seq.version] for s in found or () if seq.version in s.changed]
         out.append(
             {
                 "version": other.version,
@@ -99,6 +102,7 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
                 "official": other.official,
                 "recorded": found is not None,
                 "steps": [step_ref(other, s) for s in found or ()],
+                "changed": list(dict.fromkeys(changed)),
                 # Where there is none, the switch opens the sequence's start and says so.
                 "url": sequence_url(other, found[0]) if found else sequence_url(other),
             }

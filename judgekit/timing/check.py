@@ -153,6 +153,11 @@ def counterpart_problems(timing: Timing) -> list[str]:
                     if key not in ids_found
                 )
             links = timing.counterpart_map.get((seq.id, seq.version, step.id), {})
+            problems.extend(
+                f"{step.location}: {where} says what changed in {version!r}, where it names no counterpart"
+                for version in step.changed
+                if not links.get(version)
+            )
             for version in others:
                 if version not in links:
                     problems.append(

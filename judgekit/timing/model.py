@@ -78,6 +78,8 @@ class Step:
     also_open: tuple[str, ...] = ()
     # Steps of other sequences of this version that arise from this one ("sequence/step", editorial).
     also_see: tuple[str, ...] = ()
+    # version -> how the rule changed against its counterpart there (the editors' words).
+    changed: dict[str, str] = field(default_factory=dict, hash=False)
 
     @property
     def label(self) -> str:
