@@ -560,7 +560,8 @@ def test_card_wording_finds_its_step(client, version, query, first):
         # Stop words ("when", "you", "a", "is", "are", "this") are left out; forms are stemmed.
         ("when you reveal a dilemma", ("mission-attempt", "3.b"), "about to (be) reveal(ed)"),
         ("when a dilemma is revealed", ("mission-attempt", "3.b"), "about to (be) reveal(ed)"),
-        ("when dilemmas are drawn", ("mission-attempt", "2.a"), "about to draw dilemmas"),
+        # "drawn", as written, is 2.c's trigger, after the draw (issue 30), not 2.a's "about to draw".
+        ("when dilemmas are drawn", ("mission-attempt", "2.c"), "drawn dilemmas"),
         ("when this mission is attempted", ("mission-attempt", "1.b"), "begins a mission attempt"),
         ("interrupt during dilemma", ("play-interrupt", "1"), None),  # 2 of its 3 words
         ("Order", ("turn", "2"), None),  # the title "Execute Orders" before "in any order"

@@ -304,3 +304,19 @@ def test_a_change_is_said_only_of_a_counterpart(tmp_path):
     assert found == [
         "step '1.a' of attempt 2 says what changed in '1', where it names no counterpart"
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "number", "matched"),
+    [
+        ("When you have drawn dilemmas", "2.c", "When . . . drawn dilemmas"),
+        ("when dilemmas are drawn", "2.c", "When . . . drawn dilemmas"),
+        ("when you are about to draw dilemmas", "2.a", "When . . . about to draw dilemmas"),
+    ],
+)
+def test_the_step_for_card_wording_tells_drawn_from_about_to_draw(client, query, number, matched):
+    html = client.get(f"/timing/mission-attempt?version=4&q={query}").get_data(as_text=True)
+    results = html.split('<section class="tm-results"', 1)[1].split("</section>", 1)[0]
+    top = results.split("<li>")[1]
+    assert top.startswith(f'<a href="/timing/mission-attempt?version=4&amp;step={number}">')
+    assert f"matched <q>{matched}</q>" in top

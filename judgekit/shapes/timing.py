@@ -6,6 +6,7 @@ counterparts) is marked as editorial in the shapes, so a page can tell it from t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -316,29 +317,40 @@ def _stems(text: str) -> set[str]:
     return set(stems(normalize_typography(text)))
 
 
+def _words(text: str) -> set[str]:
+    # Words as written: stemming makes "drawn" and "draw" one term; the tense tells the steps apart.
+    return set(re.findall(r"[a-z]+", normalize_typography(text).casefold()))
+
+
 def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> list[dict[str, Any]]:
     """Steps of every sequence of this version by how many of the query's words they hold, best first.
 
     A step's words are its text, title, triggers and card wordings; among steps holding as many, one
-    whose trigger or wording holds the most comes first, then one whose title does, then reading order.
+    whose trigger or wording holds the most comes first, then one whose matched trigger or wording
+    holds the most of the query's words as written ("drawn dilemmas", not "about to draw dilemmas",
+    for "when you have drawn dilemmas"), then one whose title does, then reading order.
     """
     wanted = set(list(dict.fromkeys(stems(normalize_typography(query))))[:20])
     if not wanted:
         return []
+    written = {w for w in _words(query) if stems(w)}  # stop words ("when", "is") count for nothing
     ranked = []
     for other in timing:
         if (other.document, other.version) != (seq.document, seq.version):
             continue
         for step in other.flat:
             phrases = [(len(_stems(t) & wanted), t) for t in (*step.triggers, *step.wording)]
-            best, matched = max(phrases, key=lambda p: p[0], default=(0, None))
+            best, matched = max(
+                phrases, key=lambda p: (p[0], len(_words(p[1]) & written)), default=(0, None)
+            )
+            as_written = len(_words(matched) & written) if best else 0
             titled = len(_stems(step.title or "") & wanted)
             words = (_stems(step.text) | _stems(step.title or "")) & wanted
             held = len(words | set().union(*(_stems(t) & wanted for _, t in phrases)))
             if held:
-                key = (-held, -best, -titled, len(ranked))
+                key = (-held, -best, -as_written, -titled, len(ranked))
                 ranked.append((*key, other, step, matched if best else None))
-    ranked.sort(key=lambda r: r[:4])
+    ranked.sort(key=lambda r: r[:5])
     return [
         {
             **step_ref(other, step),
@@ -349,7 +361,7 @@ def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> li
             "held": -held,
             "of": len(wanted),
         }
-        for held, _, _, _, other, step, matched in ranked[:limit]
+        for held, _, _, _, _, other, step, matched in ranked[:limit]
     ]
 
 
