@@ -320,3 +320,24 @@ def test_the_step_for_card_wording_tells_drawn_from_about_to_draw(client, query,
     top = results.split("<li>")[1]
     assert top.startswith(f'<a href="/timing/mission-attempt?version=4&amp;step={number}">')
     assert f"matched <q>{matched}</q>" in top
+
+
+def test_no_response_window_line_during_set_up(client):
+    # The generic line once said "when" text works "here as anywhere", during set-up too.
+    for version in VERSIONS:
+        data = client.get(f"/api/timing/setup?version={version}").get_json()
+        assert [s["windows"] for s in flat(data["steps"])] == [[]] * len(list(flat(data["steps"])))
+    assert "here as anywhere" not in step_of(client, "turn", "1.1", "1")["windows"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    "sequence", ["turn", "play-interrupt", "combat", "engagement", "move-ship", "win"]
+)
+def test_version_4_derived_sequences_say_what_it_prints_on_windows(client, sequence):
+    data = client.get(f"/api/timing/{sequence}?version=4").get_json()
+    for step in flat(data["steps"]):
+        assert [w["text"] for w in step["windows"]] == [
+            "This version prints response windows only for attempting a mission and playing a "
+            "card; elsewhere its glossary says of a response action: “Any time the trigger is met, "
+            "you may use the text one time.”"
+        ]

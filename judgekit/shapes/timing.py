@@ -38,8 +38,16 @@ EDITORIAL += ("counterparts", "also_see")
 RESPONSES = "response-actions"
 GENERIC_WINDOW = (
     "This version prints no response windows: “when” text may be used each time its trigger "
-    "occurs, here as anywhere, and “while” text while its condition is true."
+    "occurs, and “while” text while its condition is true."
 )  # the sequence that says how a response window is worked through
+# Version 4 prints windows for two sequences; its other (derived) ones have only the general rule.
+PRINTED_ELSEWHERE = (
+    "This version prints response windows only for attempting a mission and playing a card; "
+    "elsewhere its glossary says of a response action: “Any time the trigger is met, you may use "
+    "the text one time.”"
+)
+# Sequences where no card text is yet in play, or that are no timing at all: no window line.
+NO_WINDOWS = ("setup", "modifications")
 
 
 def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
@@ -126,9 +134,13 @@ def _prints_windows(timing: Timing, seq: Sequence) -> bool:
 def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     responses = timing.get(RESPONSES, seq.version)
     how = sequence_url(responses) if responses else None
+    if seq.id in NO_WINDOWS:
+        return []
     if responses and seq.id != RESPONSES and not _prints_windows(timing, seq):
-        # 1.1 and Call to Arms print no windows: "when" text answers its trigger wherever it occurs.
+        # 1.1 and Call to Arms print no windows: "when" text answers its trigger when it occurs.
         return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
+    if responses and seq.id != RESPONSES and not seq.official:
+        return [{"generic": True, "text": PRINTED_ELSEWHERE, "how": how, "here": False}]
     return [
         {
             **step_ref(seq, w),
