@@ -341,3 +341,8 @@ def test_version_4_derived_sequences_say_what_it_prints_on_windows(client, seque
             "card; elsewhere its glossary says of a response action: “Any time the trigger is met, "
             "you may use the text one time.”"
         ]
+
+
+def test_a_dilemma_added_at_step_5_is_faced_at_step_3(client):
+    step = step_of(client, "mission-attempt", "4", "5")
+    assert [b["goto"] for b in step["branches"]] == ["5.a", "3"]
