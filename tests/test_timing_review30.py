@@ -8,16 +8,8 @@ from pathlib import Path
 
 import pytest
 
-
-def flat(steps):
-    for step in steps:
-        yield step
-        yield from flat(step["children"])
-
-
-def step_of(client, sequence, version, number):
-    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
-    return next(s for s in flat(data["steps"]) if s["number"] == number)
+from .test_timing import V2, broken, edit, problems  # noqa: F401 (broken: a fixture)
+from .test_timing_api import flat, step_of
 
 
 def test_win_check_meets_the_pending_card_text_rule_before_the_game_ends(client):
@@ -145,31 +137,11 @@ def test_prevent_and_about_to_be_stopped_responses_are_open_while_a_dilemma_is_p
         ("also_see", "names 'attempt/begin-triggers', no step of another 2 sequence"),
     ],
 )
-def test_steps_named_elsewhere_must_be_of_another_sequence(tmp_path, field, problem):
-    import shutil
-
-    from judgekit.checks.loader import load_corpus
-    from judgekit.timing.check import timing_problems
-
-    from .conftest import DATA
-
-    root = tmp_path / "corpus"
-    shutil.copytree(DATA / "timing", root)
-    path = root / "rules/demo-rulebook/2.timing.yaml"
-    text = path.read_text()
+def test_steps_named_elsewhere_must_be_of_another_sequence(broken, field, problem):  # noqa: F811
     old = '        kind: check\n        cites:\n          - gl-attempting-missions\n          - {ref: attempting, para: "wrong type"}'
-    assert old in text
-    path.write_text(
-        text.replace(
-            old,
-            old.replace("kind: check", f"kind: check\n        {field}: [attempt/begin-triggers]"),
-            1,
-        )
-    )
-    found = [
-        p.replace(str(root) + "/", "") for p in timing_problems(load_corpus(root, strict=False))
-    ]
-    assert [p.split(": ", 1)[1] for p in found] == [f"{field} of step '2' {problem}"]
+    new = old.replace("kind: check", f"kind: check\n        {field}: [attempt/begin-triggers]")
+    edit(broken, V2, old, new)
+    assert [p.split(": ", 1)[1] for p in problems(broken)] == [f"{field} of step '2' {problem}"]
 
 
 VERSIONS = ["1.1", "call-to-arms", "4"]
@@ -286,22 +258,10 @@ def test_counterparts_show_a_changed_rule(client, sequence, number, old_number, 
     assert '<span class="tm-changed"><strong>Changed:</strong>' in html
 
 
-def test_a_change_is_said_only_of_a_counterpart(tmp_path):
-    import shutil
-
-    from judgekit.checks.loader import load_corpus
-    from judgekit.timing.check import timing_problems
-
-    from .conftest import DATA
-
-    root = tmp_path / "corpus"
-    shutil.copytree(DATA / "timing", root)
-    path = root / "rules/demo-rulebook/2.timing.yaml"
+def test_a_change_is_said_only_of_a_counterpart(broken):  # noqa: F811
     old = '            counterparts: {"1": none}\n'
-    assert old in path.read_text()
-    path.write_text(path.read_text().replace(old, old + '            changed: {"1": Newer.}\n', 1))
-    found = [p.split(": ", 1)[1] for p in timing_problems(load_corpus(root, strict=False))]
-    assert found == [
+    edit(broken, V2, old, old + '            changed: {"1": Newer.}\n')
+    assert [p.split(": ", 1)[1] for p in problems(broken)] == [
         "step '1.a' of attempt 2 says what changed in '1', where it names no counterpart"
     ]
 
