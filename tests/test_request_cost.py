@@ -114,7 +114,7 @@ def padded(path: str, length: int) -> str:
 WORDS = "ab+" * 2600  # 2,600 words: each would be scored against every title's words
 A100, A101 = "a" * MAX_ASKED, "a" * (MAX_ASKED + 1)
 PART, OVER = "a" * MAX_PATH_PART, "a" * (MAX_PATH_PART + 1)
-DILEMMAS = ",".join(["space:99:dup:placed"] * 100)
+DILEMMAS = ",".join(["space:99:placed"] + ["space:99:dup:placed"] * 99)
 CALC = "/api/timing/mission-attempt/calculate?personnel=5&mission=planet"
 TOO_LONG = "no page has a name of {:,} characters (at most 512)"
 

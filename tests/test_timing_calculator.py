@@ -68,18 +68,15 @@ def test_start_message_and_notes():
             2,
             -9,
             (
-                "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are "
-                "drawn and nothing may be spent.",
+                # The limit is 0 or 4 (the text does not say): not "nothing may be spent".
+                "The modifiers (-9) bring the number (4) below zero (-5): no dilemmas are drawn.",
             ),
         ),
         (
             6,
             2,
             -4,
-            (
-                "The modifiers (-4) bring the number (4) to 0: no dilemmas are drawn and "
-                "nothing may be spent.",
-            ),
+            ("The modifiers (-4) bring the number (4) to 0: no dilemmas are drawn.",),
         ),
         (
             2,
@@ -398,9 +395,14 @@ def test_a_dilemma_placed_elsewhere_is_not_overcome_or_beneath_the_mission():
 
 def test_placed_and_modifiers_parse():
     inp = parse_input(
-        {"personnel": "4", "modifiers": "-1", "mission": "planet", "dilemmas": "dual:1:dup:placed"}
+        {
+            "personnel": "4",
+            "modifiers": "-1",
+            "mission": "planet",
+            "dilemmas": "dual:1, dual:1:dup:placed",
+        }
     )
-    assert inp.modifiers == -1 and inp.dilemmas == (Dilemma("dual", 1, True, True),)
-    assert inp.dilemmas[0].token == "dual:1:dup:placed"
+    assert inp.modifiers == -1 and inp.dilemmas[1] == Dilemma("dual", 1, True, True)
+    assert inp.dilemmas[1].token == "dual:1:dup:placed"
     with pytest.raises(CalcError, match="^modifiers must be from -99 to 99, not 100$"):
         parse_input({"personnel": "4", "modifiers": "100"})

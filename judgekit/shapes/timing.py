@@ -6,6 +6,7 @@ counterparts) is marked as editorial in the shapes, so a page can tell it from t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -33,12 +34,20 @@ ACTOR_LABELS = {
 KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}
 # The parts of a step that are the editors', not the rulebook's (the page marks them so).
 EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "wording", "windows")
-EDITORIAL += ("counterparts",)
+EDITORIAL += ("counterparts", "also_see")
 RESPONSES = "response-actions"
 GENERIC_WINDOW = (
     "This version prints no response windows: “when” text may be used each time its trigger "
-    "occurs, here as anywhere, and “while” text while its condition is true."
+    "occurs, and “while” text while its condition is true."
 )  # the sequence that says how a response window is worked through
+# Version 4 prints windows for two sequences; its other (derived) ones have only the general rule.
+PRINTED_ELSEWHERE = (
+    "This version prints response windows only for attempting a mission and playing a card; "
+    "elsewhere its glossary says of a response action: “Any time the trigger is met, you may use "
+    "the text one time.”"
+)
+# Sequences where no card text is yet in play, or that are no timing at all: no window line.
+NO_WINDOWS = ("setup", "modifications")
 
 
 def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
@@ -92,6 +101,9 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
         if other.version == seq.version:
             continue
         found = timing.counterparts(seq, step, other.version)
+        # What changed, said on either side of the pair.
+        changed = [step.changed[other.version]] if other.version in step.changed else []
+        changed += [s.changed[seq.version] for s in found or () if seq.version in s.changed]
         out.append(
             {
                 "version": other.version,
@@ -99,6 +111,7 @@ def _counterparts(lib: Library, timing: Timing, seq: Sequence, step: Step) -> li
                 "official": other.official,
                 "recorded": found is not None,
                 "steps": [step_ref(other, s) for s in found or ()],
+                "changed": list(dict.fromkeys(changed)),
                 # Where there is none, the switch opens the sequence's start and says so.
                 "url": sequence_url(other, found[0]) if found else sequence_url(other),
             }
@@ -121,9 +134,13 @@ def _prints_windows(timing: Timing, seq: Sequence) -> bool:
 def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     responses = timing.get(RESPONSES, seq.version)
     how = sequence_url(responses) if responses else None
+    if seq.id in NO_WINDOWS:
+        return []
     if responses and seq.id != RESPONSES and not _prints_windows(timing, seq):
-        # 1.1 and Call to Arms print no windows: "when" text answers its trigger wherever it occurs.
+        # 1.1 and Call to Arms print no windows: "when" text answers its trigger when it occurs.
         return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
+    if responses and seq.id != RESPONSES and not seq.official:
+        return [{"generic": True, "text": PRINTED_ELSEWHERE, "how": how, "here": False}]
     return [
         {
             **step_ref(seq, w),
@@ -137,7 +154,32 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
             "generic": False,
         }
         for w in seq.open_windows(step)
-    ]
+    ] + [_other_window(timing, seq, ref, how) for ref in step.also_open]
+
+
+def _elsewhere(timing: Timing, seq: Sequence, ref: str) -> dict[str, Any]:
+    """A step of another sequence of this version ("sequence/step", checked to exist)."""
+    seq_id, _, step_id = ref.partition("/")
+    other = timing.get(seq_id, seq.version)
+    return {
+        **step_ref(other, other.find(step_id)),
+        "sequence": other.id,
+        "sequence_title": other.title,
+    }
+
+
+def _other_window(timing: Timing, seq: Sequence, ref: str, how: str | None) -> dict[str, Any]:
+    # A window another sequence of this version keeps open here (checked: a response step).
+    window = timing.get(ref.partition("/")[0], seq.version).find(ref.partition("/")[2])
+    return {
+        **_elsewhere(timing, seq, ref),
+        "text": window.text,
+        "triggers": list(dict.fromkeys(window.triggers + window.wording)),
+        "here": False,
+        "until": None,
+        "how": how,
+        "generic": False,
+    }
 
 
 def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[str, Any]:
@@ -173,6 +215,7 @@ def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[s
         "prev": step_ref(seq, seq.prev_of(step)),
         "next": step_ref(seq, seq.next_of(step)),
         "see": {"id": see.id, "title": see.title, "url": sequence_url(see)} if see else None,
+        "also_see": [_elsewhere(timing, seq, ref) for ref in step.also_see],
         "note": step.note,
         "url": sequence_url(seq, step),
         "counterparts": counterparts,
@@ -286,29 +329,40 @@ def _stems(text: str) -> set[str]:
     return set(stems(normalize_typography(text)))
 
 
+def _words(text: str) -> set[str]:
+    # Words as written: stemming makes "drawn" and "draw" one term; the tense tells the steps apart.
+    return set(re.findall(r"[a-z]+", normalize_typography(text).casefold()))
+
+
 def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> list[dict[str, Any]]:
     """Steps of every sequence of this version by how many of the query's words they hold, best first.
 
     A step's words are its text, title, triggers and card wordings; among steps holding as many, one
-    whose trigger or wording holds the most comes first, then one whose title does, then reading order.
+    whose trigger or wording holds the most comes first, then one whose matched trigger or wording
+    holds the most of the query's words as written ("drawn dilemmas", not "about to draw dilemmas",
+    for "when you have drawn dilemmas"), then one whose title does, then reading order.
     """
     wanted = set(list(dict.fromkeys(stems(normalize_typography(query))))[:20])
     if not wanted:
         return []
+    written = {w for w in _words(query) if stems(w)}  # stop words ("when", "is") count for nothing
     ranked = []
     for other in timing:
         if (other.document, other.version) != (seq.document, seq.version):
             continue
         for step in other.flat:
             phrases = [(len(_stems(t) & wanted), t) for t in (*step.triggers, *step.wording)]
-            best, matched = max(phrases, key=lambda p: p[0], default=(0, None))
+            best, matched = max(
+                phrases, key=lambda p: (p[0], len(_words(p[1]) & written)), default=(0, None)
+            )
+            as_written = len(_words(matched) & written) if best else 0
             titled = len(_stems(step.title or "") & wanted)
             words = (_stems(step.text) | _stems(step.title or "")) & wanted
             held = len(words | set().union(*(_stems(t) & wanted for _, t in phrases)))
             if held:
-                key = (-held, -best, -titled, len(ranked))
+                key = (-held, -best, -as_written, -titled, len(ranked))
                 ranked.append((*key, other, step, matched if best else None))
-    ranked.sort(key=lambda r: r[:4])
+    ranked.sort(key=lambda r: r[:5])
     return [
         {
             **step_ref(other, step),
@@ -319,7 +373,7 @@ def find_steps(timing: Timing, seq: Sequence, query: str, limit: int = 20) -> li
             "held": -held,
             "of": len(wanted),
         }
-        for held, _, _, _, other, step, matched in ranked[:limit]
+        for held, _, _, _, _, other, step, matched in ranked[:limit]
     ]
 
 

@@ -17,6 +17,7 @@ MAX_COST = 99
 MAX_MODIFIER = 99
 MAX_DILEMMAS = 100
 MAX_DIGITS = 9  # more is out of every range, and said so without reading the number
+FIRST_COPY = "dilemma 1 is marked :dup (a second copy), but no dilemma is revealed before it"
 PARAMS = (
     "personnel",
     "overcome",
@@ -103,7 +104,10 @@ def parse_dilemmas(raw: str) -> tuple[Dilemma, ...]:
     tokens = [t.strip() for t in re.split(r"[,;\n]", raw or "") if t.strip()]
     if len(tokens) > MAX_DILEMMAS:
         raise CalcError(f"at most {MAX_DILEMMAS} dilemmas, not {len(tokens)}")
-    return tuple(_dilemma(position, token) for position, token in enumerate(tokens, 1))
+    dilemmas = tuple(_dilemma(position, token) for position, token in enumerate(tokens, 1))
+    if dilemmas and dilemmas[0].duplicate:
+        raise CalcError(FIRST_COPY)
+    return dilemmas
 
 
 def parse_input(args: Mapping[str, str]) -> CalcInput:

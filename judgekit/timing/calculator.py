@@ -182,9 +182,19 @@ def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[Dil
                 else "no personnel are left in the attempt"
             )
             message = f"Overcome without being faced: {why}."
+            # 1.1 and Call to Arms overcome what remains once the personnel are "killed or
+            # stopped by dilemmas": before the first, that is the editors' reading.
+            unrun = inp.no_personnel_after == 0 and not _is_v4(config)
             results.append(
                 DilemmaResult(
-                    position, dilemma, "overcome", (rest_reason,), spent, "overcome", message
+                    position,
+                    dilemma,
+                    "overcome",
+                    (rest_reason,),
+                    spent,
+                    "overcome",
+                    message,
+                    points=("no_personnel_first",) if unrun else (),
                 )
             )
             continue
@@ -300,20 +310,23 @@ def _merge(runs: dict[Reading, list[DilemmaResult]], points: set[str]) -> list[D
     return merged
 
 
-def _start_notes(inp: CalcInput, difference: int) -> list[str]:
+def _start_notes(inp: CalcInput, difference: int, limits: tuple[int, ...]) -> list[str]:
     # Say which of the two took the number to nothing: the overcome dilemmas, or the modifiers.
     total = difference + inp.modifiers
     if total > 0 or (total == 0 and inp.modifiers >= 0):
         return []  # the start line says it; no modifier took the number down to nothing
+    # Nothing may be spent only where every reading's limit is 0: in 1.1 and Call to Arms the
+    # modifiers change the number drawn, not the limit (and Version 4 does not say).
+    spend = " and nothing may be spent" if set(limits) == {0} else ""
     if difference < 0:
         return [
             f"The overcome dilemmas ({inp.overcome}) outnumber the personnel ({inp.personnel}): "
-            "no dilemmas are drawn and nothing may be spent."
+            f"no dilemmas are drawn{spend}."
         ]
     where = "to 0" if total == 0 else f"below zero ({total})"
     return [
         f"The modifiers ({inp.modifiers:+d}) bring the number ({difference}) {where}: "
-        "no dilemmas are drawn and nothing may be spent."
+        f"no dilemmas are drawn{spend}."
     ]
 
 
@@ -332,7 +345,7 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
         + (" or ".join(map(str, limits)) + " (undetermined)" if len(limits) > 1 else f"{limit}")
         + "."
     )
-    notes = _start_notes(inp, difference)
+    notes = _start_notes(inp, difference, limits)
     if len(inp.dilemmas) > drawn:
         notes.append(
             f"{_plural(len(inp.dilemmas), 'dilemma')} revealed but {drawn} drawn: "

@@ -153,6 +153,11 @@ def counterpart_problems(timing: Timing) -> list[str]:
                     if key not in ids_found
                 )
             links = timing.counterpart_map.get((seq.id, seq.version, step.id), {})
+            problems.extend(
+                f"{step.location}: {where} says what changed in {version!r}, where it names no counterpart"
+                for version in step.changed
+                if not links.get(version)
+            )
             for version in others:
                 if version not in links:
                     problems.append(
@@ -163,6 +168,26 @@ def counterpart_problems(timing: Timing) -> list[str]:
                     named = ", ".join(sorted(links[version]))
                     problems.append(
                         f"{step.location}: {where} says none in {version}, but {version} names it from {named}"
+                    )
+    return problems
+
+
+def also_open_problems(timing: Timing) -> list[str]:
+    """Each window a step says is open there too is a response step of its version's sequences;
+    each step it links to (also_see) is a step of another sequence of its version."""
+    problems = []
+    for seq in timing:
+        for step in seq.flat:
+            refs = [(r, "also_open", "response step") for r in step.also_open]
+            refs += [(r, "also_see", "step") for r in step.also_see]
+            for ref, field, what in refs:
+                seq_id, _, step_id = ref.partition("/")
+                other = timing.get(seq_id, seq.version)
+                found = other.find(step_id) if other and other is not seq else None
+                if found is None or (field == "also_open" and found.kind != "response"):
+                    problems.append(
+                        f"{step.location}: {field} of step {step.number!r} names {ref!r}, "
+                        f"no {what} of another {seq.version} sequence"
                     )
     return problems
 
@@ -201,4 +226,5 @@ def timing_problems(corpus: Corpus) -> list[str]:
     for seq in timing:
         problems.extend(_check_sequence(corpus, seq))
         problems.extend(label_problems(seq))
-    return problems + counterpart_problems(timing) + note_problems(corpus, timing)
+    problems += counterpart_problems(timing) + also_open_problems(timing)
+    return problems + note_problems(corpus, timing)

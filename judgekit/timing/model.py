@@ -74,6 +74,12 @@ class Step:
     open_until: str | None = None
     # Card wordings that take effect at this step (editorial), so a judge can find the step.
     wording: tuple[str, ...] = ()
+    # Response steps of other sequences of this version open here too ("sequence/step", editorial).
+    also_open: tuple[str, ...] = ()
+    # Steps of other sequences of this version that arise from this one ("sequence/step", editorial).
+    also_see: tuple[str, ...] = ()
+    # version -> how the rule changed against its counterpart there (the editors' words).
+    changed: dict[str, str] = field(default_factory=dict, hash=False)
 
     @property
     def label(self) -> str:

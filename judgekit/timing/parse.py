@@ -62,6 +62,7 @@ def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ..
 
 STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
 STEP_FIELDS |= {"next", "see", "note", "children", "printed", "counterparts", "open_until"}
+STEP_FIELDS |= {"also_open", "also_see", "changed"}
 STEP_FIELDS |= {"wording"}
 
 
@@ -137,6 +138,21 @@ def _branches(item: LMap, path: str, probs: Problems) -> tuple[Branch, ...]:
     return tuple(branches)
 
 
+def _changed(item: LMap, number: str, path: str, probs: Problems) -> dict[str, str]:
+    # {version: the editors' words on how the rule differs from the counterpart there}.
+    data = item.get("changed")
+    if data is None:
+        return {}
+    if not isinstance(data, LMap) or not all(
+        isinstance(v, str) and v.strip() for v in data.values()
+    ):
+        probs.add(
+            path, item.line_of("changed"), f"step {number!r}: changed must map versions to text"
+        )
+        return {}
+    return {str(k): v.strip() for k, v in data.items()}
+
+
 def _counterparts(
     item: LMap, number: str, path: str, probs: Problems
 ) -> dict[str, tuple[str, ...]]:
@@ -166,10 +182,12 @@ def _counterparts(
     return found
 
 
-def _wording(item: LMap, number: str, path: str, probs: Problems) -> tuple[str, ...]:
-    wording = item.get("wording") or []
+def _wording(
+    item: LMap, number: str, path: str, probs: Problems, key: str = "wording"
+) -> tuple[str, ...]:
+    wording = item.get(key) or []
     if not isinstance(wording, list) or not all(isinstance(w, str) and w.strip() for w in wording):
-        probs.add(path, item.line_of("wording"), f"step {number!r}: wording must be a list of text")
+        probs.add(path, item.line_of(key), f"step {number!r}: {key} must be a list of text")
         return ()
     return tuple(w.strip() for w in wording)
 
@@ -201,6 +219,9 @@ def _step(
         counterparts=_counterparts(item, number, path, probs),
         open_until=_text(item, "open_until", path, probs, False),
         wording=_wording(item, number, path, probs),
+        also_open=_wording(item, number, path, probs, "also_open"),
+        also_see=_wording(item, number, path, probs, "also_see"),
+        changed=_changed(item, number, path, probs),
     )
 
 

@@ -44,6 +44,13 @@ POINTS = {
         "Step 2.b draws the number announced “plus or minus any modifiers”; the rule says only "
         "“That number is also the total cost …”, not whether a modified number is.",
     ),
+    "no_personnel_first": Point(
+        "with no personnel left before the first dilemma, every dilemma is overcome unfaced, as "
+        "after one",
+        "the rule does not reach the dilemmas before the first is faced",
+        "This version overcomes the remaining dilemmas when all the personnel attempting “are "
+        "killed or stopped by dilemmas”; before the first dilemma the text is silent.",
+    ),
 }
 
 
@@ -63,6 +70,7 @@ class Reading:
             "unfaced_cost": not self.unfaced_counts,
             "cost_after_fail": not self.cost_after_fail,
             "limit_modified": not self.limit_modified,
+            "no_personnel_first": False,
         }
         return [POINTS[p].other if taken[p] else POINTS[p].reading for p in POINTS if p in points]
 

@@ -8,7 +8,8 @@
   var root = new URL("../../", script ? script.src : window.location.href).href;
   var api = window.judgekit = window.judgekit || {};
   var TYPES = ["planet", "space", "dual"], MISSIONS = ["planet", "space"], REQUIREMENTS = ["met", "unmet"];
-  var MAX_COUNT = 999, MAX_COST = 99, MAX_DILEMMAS = 100, MAX_MODIFIER = 99;
+  var MAX_COUNT = 999, MAX_COST = 99, MAX_DILEMMAS = 100, MAX_MODIFIER = 99, MAX_DIGITS = 9;
+  var FIRST_COPY = "dilemma 1 is marked :dup (a second copy), but no dilemma is revealed before it";
   var FLAGS = {dup: "duplicate", duplicate: "duplicate", placed: "placed"};
   var PARAMS = ["personnel", "overcome", "modifiers", "mission", "dilemmas", "no_personnel_after", "requirements"];
 
@@ -26,7 +27,10 @@
   function number(args, name, low, high, required) {
     var raw = (args.get(name) || "").trim();
     if (!raw) { if (required) throw new CalcError(name + " is required"); return null; }
-    if (!/^[-+]?\d{1,9}$/.test(raw)) throw new CalcError(name + " must be a whole number, not " + quoted(raw));
+    if (!/^[-+]?\d+$/.test(raw)) throw new CalcError(name + " must be a whole number, not " + quoted(raw));
+    if (raw.replace(/^[-+]/, "").replace(/^0+/, "").length > MAX_DIGITS) {
+      throw new CalcError(name + " is too " + (raw.charAt(0) === "-" ? "small" : "large") + ": " + quoted(raw) + " (it must be from " + low + " to " + high + ")");
+    }
     var value = parseInt(raw, 10);
     if (value < low || value > high) throw new CalcError(name + " must be from " + low + " to " + high + ", not " + value);
     return value;
@@ -35,7 +39,7 @@
   function parseDilemmas(raw) {
     var tokens = (raw || "").split(/[,;\n]/).map(function (t) { return t.trim(); }).filter(Boolean);
     if (tokens.length > MAX_DILEMMAS) throw new CalcError("at most " + MAX_DILEMMAS + " dilemmas, not " + tokens.length);
-    return tokens.map(function (token, i) {
+    var dilemmas = tokens.map(function (token, i) {
       var position = i + 1, parts = token.toLowerCase().split(/\s*:\s*|\s+/);
       var flags = parts.slice(2).map(function (p) { return FLAGS[p] || null; });
       if (parts.length < 2 || parts.length > 4 || flags.indexOf(null) !== -1 || new Set(flags).size < flags.length) {
@@ -45,6 +49,8 @@
       if (!/^\d{1,2}$/.test(parts[1])) throw new CalcError("dilemma " + position + " has cost " + quoted(parts[1]) + "; costs are whole numbers from 0 to " + MAX_COST);
       return {type: parts[0], cost: parseInt(parts[1], 10), duplicate: flags.indexOf("duplicate") !== -1, placed: flags.indexOf("placed") !== -1};
     });
+    if (dilemmas.length && dilemmas[0].duplicate) throw new CalcError(FIRST_COPY);
+    return dilemmas;
   }
 
   function parseInput(args) {
@@ -80,7 +86,7 @@
 
   // What the text leaves open (timing/readings.py): the attempt runs under every reading.
   var DEFAULT_READING = {copy_faced: false, unfaced_counts: true, cost_after_fail: true, limit_modified: true};
-  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified"];
+  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified", "no_personnel_first"];
   var WORDS = {"faced": "faced", "overcome": "overcome without being faced", "not-allowed": "overcome without being faced"};
   var REST_OVERCOME = " All remaining dilemmas are overcome too, regardless of their cost.";
   function isV4(config) { return config.cost_counts === "faced"; }
@@ -131,7 +137,9 @@
       if (restReason === null && inp.after !== null && position > inp.after) restReason = "no_personnel";
       if (restReason !== null) {
         var because = restReason === "cost" ? "an earlier dilemma broke the cost limit" : "no personnel are left in the attempt";
-        results.push(Object.assign(result(d, "overcome", [restReason], spent, "overcome", "Overcome without being faced: " + because + "."), {position: position}));
+        // 1.1 and Call to Arms speak of personnel "killed or stopped by dilemmas": before the first, the editors' reading.
+        var unrun = inp.after === 0 && !isV4(config) ? ["no_personnel_first"] : [];
+        results.push(Object.assign(result(d, "overcome", [restReason], spent, "overcome", "Overcome without being faced: " + because + ".", unrun), {position: position}));
         return;
       }
       var res = fate(d, inp, spent, limit, r);
@@ -196,6 +204,17 @@
     });
   }
 
+  // calculator.py's _start_notes: which of the two took the number to nothing, and whether every
+  // reading's limit is 0 (only then may nothing be spent).
+  function startNotes(inp, difference, limits) {
+    var total = difference + inp.modifiers;
+    if (total > 0 || (total === 0 && inp.modifiers >= 0)) return [];
+    var spend = limits.every(function (l) { return l === 0; }) ? " and nothing may be spent" : "";
+    if (difference < 0) return ["The overcome dilemmas (" + inp.overcome + ") outnumber the personnel (" + inp.personnel + "): no dilemmas are drawn" + spend + "."];
+    var where = total === 0 ? "to 0" : "below zero (" + total + ")";
+    return ["The modifiers (" + (inp.modifiers > 0 ? "+" : "") + inp.modifiers + ") bring the number (" + difference + ") " + where + ": no dilemmas are drawn" + spend + "."];
+  }
+
   function calculate(config, inp) {
     var difference = inp.personnel - inp.overcome, drawn = Math.max(0, difference + inp.modifiers);
     var readings = readingsOf(config, inp);
@@ -207,12 +226,11 @@
     var start = inp.personnel + " personnel attempting − " + inp.overcome + " overcome beneath the mission" + modified + " = " +
       (difference + inp.modifiers) + ": your opponent draws " + plural(drawn, "dilemma") + " and may spend a total cost of " +
       (limits.length > 1 ? limits.join(" or ") + " (undetermined)" : String(limit)) + ".";
-    var notes = [];
-    if (difference + inp.modifiers < 0) notes.push("The overcome dilemmas (" + inp.overcome + ") outnumber the personnel (" + inp.personnel + "): no dilemmas are drawn and nothing may be spent.");
+    var notes = startNotes(inp, difference, limits);
     if (inp.dilemmas.length > drawn) notes.push(plural(inp.dilemmas.length, "dilemma") + " revealed but " + drawn + " drawn: only card text can add dilemmas to the stack.");
     var results = merge(runs, limits.length > 1 ? ["limit_modified"] : []);
     var end = ending(inp, notes);
-    return {drawn: drawn, limit: limit, start: start, results: results, end: end, notes: notes};
+    return {drawn: drawn, limit: limit, limits: limits, start: start, results: results, end: end, notes: notes};
   }
 
   /* -- the page: the server's _calculator.html result, under the form ---------------------------- */
