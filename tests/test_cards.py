@@ -263,7 +263,7 @@ def test_card_page_groups_and_escapes(cards_client):
     html = page.get_data(as_text=True)
     order = [html.index(h) for h in ("Rulings and errata", ">Rules<", "Card lists")]
     assert order == sorted(order)
-    assert "Not in the version in force." in html
+    assert "Not in the newest version held here." in html
     note = cards_client.get("/cards/2e/earth").get_data(as_text=True)
     assert "A fixture&#39;s editor&#39;s note &lt;b&gt;not HTML&lt;/b&gt;." in note
     assert "Editor’s note" in note
@@ -418,7 +418,7 @@ def test_cli_card(capsys):
         "\nRulings and errata\n  Demo Rulebook v1\n    U.S.S. Galaxy  /rules/demo-rulebook/1/gl-uss-galaxy\n"
         in out
     )
-    assert "[the version in force still names this card here]" in out
+    assert "[the newest version held here still names this card here]" in out
 
 
 def test_cli_card_several_none_and_bad_edition(capsys):

@@ -103,7 +103,7 @@ def test_an_older_passage_says_whether_version_4_still_names_the_card(client):
     old = galaxy["mentions"][1]
     assert old["standing"] == {
         "status": "still",
-        "text": "the version in force still names this card here",
+        "text": "the newest version held here still names this card here",
         "url": "/rules/2e-rulebook/4/moving-a-ship",
         "title": "Order – Move a Ship",
         "version": "4",

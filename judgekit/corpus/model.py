@@ -135,6 +135,7 @@ class Version:
     released_printed: str
     publisher: str
     supersedes: str | None
+    supersedes_note: str = ""  # set when which came first is the editors' inference
     sources: tuple[Source, ...] = ()
     source_note: str = ""
     note: str | None = None
@@ -167,6 +168,8 @@ class Document:
     versions: tuple[Version, ...] = ()
     external_versions: tuple[dict, ...] = ()
     path: str = ""
+    newer_not_held: bool = False  # later versions exist, outside judgekit
+    status_note: str = ""  # the editors' words on the newest held version's status
 
     def version(self, version_id: str) -> Version | None:
         """The version with this id, or None."""
@@ -177,7 +180,7 @@ class Document:
 
     @property
     def latest(self) -> Version | None:
-        """The version in force: the newest."""
+        """The newest version held (called "in force" in the code; not necessarily current)."""
         return self.versions[-1] if self.versions else None
 
     def order(self) -> dict[str, int]:
@@ -219,7 +222,7 @@ class Corpus:
             yield from doc.versions
 
     def in_force(self, version: Version | None) -> bool:
-        """Whether a version is the one in force: its document's newest."""
+        """Whether a version is its document's newest held (the name is kept; see README)."""
         return version is not None and self.documents[version.document].latest is version
 
 
