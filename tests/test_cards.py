@@ -130,6 +130,27 @@ def test_check_a_mention_whose_name_is_not_in_the_entry(tmp_path):
     assert f"{path}:5: mention of 'engage-cloak': its name is not in 'wormhole'" in problems
 
 
+def test_check_a_1e_type_no_ruling_states_unless_marked_as_inferred(tmp_path):
+    """rulings/cards.yaml: a 1E type only where a ruling states it, or as the editors' inference
+    with the ruling's words, found verbatim in that ruling (issue #29)."""
+    root = _copy(tmp_path)
+    path = root / "rulings" / "cards.yaml"
+    cards = path.read_text()
+    path.write_text(
+        cards.replace("title: Wormhole, type: interrupt", "title: Wormhole, type: event")
+    )
+    problems = check_loaded(load_corpus(root, strict=False), seeds=Path("/nonexistent"))
+    assert any("no ruling naming 'wormhole' states its type 'event'" in p for p in problems)
+    inferred = "title: Wormhole, type: event, type_from: demo-rulings/r1/wormhole, type_words: {}"
+    path.write_text(cards.replace("title: Wormhole, type: interrupt", inferred.format("a moon")))
+    problems = check_loaded(load_corpus(root, strict=False), seeds=Path("/nonexistent"))
+    assert f"{path}:4: type_words of 'wormhole' are not in demo-rulings/r1/wormhole" in problems
+    path.write_text(
+        cards.replace("title: Wormhole, type: interrupt", inferred.format("begins to move"))
+    )
+    assert check_loaded(load_corpus(root, strict=False), seeds=Path("/nonexistent")) == []
+
+
 def test_check_an_unmentioned_card_and_a_repeated_title(tmp_path):
     root = _copy(tmp_path)
     path = root / "rulings" / "cards.yaml"
@@ -345,6 +366,7 @@ def test_a_card_result_in_search_reads_as_a_card(cards_client):
     assert "Cards 2E" not in html and "2E 2E" not in html
     assert cards_client.get("/api/search?q=U.S.S.+Galaxy").get_json()["results"][0]["card"] == {
         "type": "ship",
+        "type_editorial": False,
         "set": "Demo",
         "number": "1",
     }

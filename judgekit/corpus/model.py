@@ -136,6 +136,7 @@ class Version:
     publisher: str
     supersedes: str | None
     supersedes_note: str = ""  # set when which came first is the editors' inference
+    examples_unlabelled: bool = False  # the source labels no example: "Example" is the editors'
     sources: tuple[Source, ...] = ()
     source_note: str = ""
     note: str | None = None
@@ -145,6 +146,14 @@ class Version:
     corrections: tuple[Correction, ...] = ()
     removed: tuple[Removal, ...] = ()
     path: str = ""
+
+    def label_editorial(self, block: Block) -> bool:
+        """Whether an "Example" label on this block is the editors' (the source prints none)."""
+        return (
+            self.examples_unlabelled
+            and block.kind == "example"
+            and not block.text.lstrip().lower().startswith("for example")
+        )
 
     def walk(self) -> Iterator[Entry]:
         """Every entry in reading order (the dict keeps insertion order)."""
@@ -246,6 +255,9 @@ class Card:
     aliases: tuple[str, ...] = ()
     source: str | None = None  # the entry that lists the card (set, number, rarity)
     note: str | None = None
+    # A type no ruling states: the editors' inference from these words of this entry (an address).
+    type_from: str | None = None
+    type_words: str | None = None
     location: str = ""
 
     @property

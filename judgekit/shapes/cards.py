@@ -34,12 +34,27 @@ def card_summary(lib: Library, card: Card) -> dict[str, Any]:
         "unique": card.unique,
         "edition": card.edition,
         "type": card.type,
+        "type_editorial": _type_editorial(lib, card),
         "set": card.set,
         "number": card.number,
         "rarity": card.rarity,
         "url": card_index.card_url(card),
         "api_url": card_index.card_api_url(card),
         "mentions": len(card_index.mentions_of(lib, card)),
+    }
+
+
+def _type_editorial(lib: Library, card: Card) -> dict[str, Any] | None:
+    """Where a type is the editors' inference, not stated by a ruling: the words it rests on."""
+    if card.type_from is None:
+        return None
+    document, version, entry_id = card.type_from.split("/", 2)
+    entry = lib.corpus.entry(document, version, entry_id)
+    return {
+        "note": "The editors' inference: no ruling states this type",
+        "from": lib.citation_title(entry) if entry else card.type_from,
+        "url": lib.entry_url(entry) if entry else None,
+        "words": card.type_words,
     }
 
 

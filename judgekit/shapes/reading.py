@@ -178,7 +178,11 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
         "edition": version.edition,
         "children": [entry_summary(lib, version.entries[c]) for c in entry.children],
         "breadcrumb": [entry_summary(lib, e) for e in lib.breadcrumb(entry)],
-        "blocks": [{"kind": b.kind, "markdown": b.text} for b in entry.body],
+        # label_editorial: an "Example" label the source does not print (the editors', marked ed.)
+        "blocks": [
+            {"kind": b.kind, "markdown": b.text, "label_editorial": version.label_editorial(b)}
+            for b in entry.body
+        ],
         "text": lib.plain(entry),
         "html": lib.html(entry),
         "aliases": list(entry.aliases),

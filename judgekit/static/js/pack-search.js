@@ -931,9 +931,11 @@
     return '<a href="' + escapeHtml(root + "search/index.html?" + query.toString()) + '">' + escapeHtml(text) + "</a>";
   }
   function capitalize(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1).toLowerCase() : ""; }
+  var TYPE_ED = "The editors&#39; inference: no ruling states this type";  // as search/_macros.html
   function cardHTML(r) {
     var e = escapeHtml, c = r.card || {};
-    var facts = c.type || c.set ? '<p class="result-card-facts">' + e(capitalize(c.type || "")) + (c.type && c.set ? " · " : "") +
+    var facts = c.type || c.set ? '<p class="result-card-facts">' + e(capitalize(c.type || "")) +
+      (c.type_editorial ? ' <abbr class="tm-ed-mark" title="' + TYPE_ED + '">ed.</abbr>' : "") + (c.type && c.set ? " · " : "") +
       (c.set ? e(c.set) + (c.number ? " " + e(c.number) : "") : "") + "</p>" : "";
     return '<li class="result result-card result-ed-' + e(r.edition) + (r.exact ? " result-exact" : "") + '">' +
       '<div class="result-head"><a class="result-title" href="' + e(r.url) + '">' + e(r.title) + "</a> " +
