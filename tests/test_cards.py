@@ -315,10 +315,10 @@ def test_unknown_cards_are_404_with_a_message(cards_client, url, message):
 def test_card_names_link_to_card_pages_with_a_popup(cards_client):
     html = cards_client.get("/rules/demo-rulebook/1/moving").get_data(as_text=True)
     assert (
-        '<a class="gloss card-link" href="/cards/2e/uss-galaxy" data-gloss="card-2e-uss-galaxy" '
-        'title="Card: U.S.S. Galaxy">U.S.S. Galaxy</a>’s Range' in html
+        '<a class="gloss card-link ed-link" href="/cards/2e/uss-galaxy" data-gloss="card-2e-uss-galaxy" '
+        'title="Card: U.S.S. Galaxy (link added by the editors)">U.S.S. Galaxy</a>’s Range' in html
     )
-    assert '•<a class="gloss card-link" href="/cards/2e/jean-luc-picard-explorer"' in html
+    assert '•<a class="gloss card-link ed-link" href="/cards/2e/jean-luc-picard-explorer"' in html
     assert (
         '<template id="def-card-2e-uss-galaxy" data-title="U.S.S. Galaxy" '
         'data-url="/cards/2e/uss-galaxy" data-link-text="Open this card&#39;s page">'

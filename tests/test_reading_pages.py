@@ -91,7 +91,7 @@ def test_superseded_version_says_which_is_the_newest_held(rc):
 def test_version_page_links_glossary_terms_in_page(rc):
     html = page(rc, V1 + "/")
     assert (
-        '<a class="gloss" href="#gl-attempting-missions" data-gloss="gl-attempting-missions"'
+        '<a class="gloss ed-link" href="#gl-attempting-missions" data-gloss="gl-attempting-missions"'
         in html
     )
     assert 'id="jk-popover"' in html and "data-popover-toggle" in html
@@ -133,7 +133,7 @@ def test_the_advanced_note_is_only_on_entries_with_advanced_text(rc):
 def test_glossary_terms_link_once_with_definitions(rc):
     html = page(rc, V1 + "/introduction")
     assert html.count('data-gloss="gl-attempting-missions"') == 1
-    assert '<a class="gloss" href="/rules/demo-book/1/gl-attempting-missions"' in html
+    assert '<a class="gloss ed-link" href="/rules/demo-book/1/gl-attempting-missions"' in html
     # a definition per linked term, for the pop-up, and none for terms not on the page
     assert re.findall(r'<template id="def-([^"]+)"', html) == [
         "gl-attempting-missions",

@@ -184,7 +184,7 @@ def test_version_4_links_its_glossary_terms(pages, lib):
     assert linked <= terms
     assert len(linked) > len(terms) // 2, "most glossary terms are used somewhere"
     page_html = pages[lib.version_url(version)]
-    assert 'class="gloss" href="#gl-' in page_html
+    assert 'class="gloss ed-link" href="#gl-' in page_html
 
 
 def test_beaming_across_versions(pages, lib):
