@@ -130,6 +130,27 @@ def test_check_a_mention_whose_name_is_not_in_the_entry(tmp_path):
     assert f"{path}:5: mention of 'engage-cloak': its name is not in 'wormhole'" in problems
 
 
+def test_check_a_1e_type_no_ruling_states_unless_marked_as_inferred(tmp_path):
+    """rulings/cards.yaml: a 1E type only where a ruling states it, or as the editors' inference
+    with the ruling's words, found verbatim in that ruling (issue #29)."""
+    root = _copy(tmp_path)
+    path = root / "rulings" / "cards.yaml"
+    cards = path.read_text()
+    path.write_text(
+        cards.replace("title: Wormhole, type: interrupt", "title: Wormhole, type: event")
+    )
+    problems = check_loaded(load_corpus(root, strict=False), seeds=Path("/nonexistent"))
+    assert any("no ruling naming 'wormhole' states its type 'event'" in p for p in problems)
+    inferred = "title: Wormhole, type: event, type_from: demo-rulings/r1/wormhole, type_words: {}"
+    path.write_text(cards.replace("title: Wormhole, type: interrupt", inferred.format("a moon")))
+    problems = check_loaded(load_corpus(root, strict=False), seeds=Path("/nonexistent"))
+    assert f"{path}:4: type_words of 'wormhole' are not in demo-rulings/r1/wormhole" in problems
+    path.write_text(
+        cards.replace("title: Wormhole, type: interrupt", inferred.format("begins to move"))
+    )
+    assert check_loaded(load_corpus(root, strict=False), seeds=Path("/nonexistent")) == []
+
+
 def test_check_an_unmentioned_card_and_a_repeated_title(tmp_path):
     root = _copy(tmp_path)
     path = root / "rulings" / "cards.yaml"
@@ -263,7 +284,7 @@ def test_card_page_groups_and_escapes(cards_client):
     html = page.get_data(as_text=True)
     order = [html.index(h) for h in ("Rulings and errata", ">Rules<", "Card lists")]
     assert order == sorted(order)
-    assert "Not in the version in force." in html
+    assert "Not in the newest version held here." in html
     note = cards_client.get("/cards/2e/earth").get_data(as_text=True)
     assert "A fixture&#39;s editor&#39;s note &lt;b&gt;not HTML&lt;/b&gt;." in note
     assert "Editor’s note" in note
@@ -294,10 +315,10 @@ def test_unknown_cards_are_404_with_a_message(cards_client, url, message):
 def test_card_names_link_to_card_pages_with_a_popup(cards_client):
     html = cards_client.get("/rules/demo-rulebook/1/moving").get_data(as_text=True)
     assert (
-        '<a class="gloss card-link" href="/cards/2e/uss-galaxy" data-gloss="card-2e-uss-galaxy" '
-        'title="Card: U.S.S. Galaxy">U.S.S. Galaxy</a>’s Range' in html
+        '<a class="gloss card-link ed-link" href="/cards/2e/uss-galaxy" data-gloss="card-2e-uss-galaxy" '
+        'title="Card: U.S.S. Galaxy (link added by the editors)">U.S.S. Galaxy</a>’s Range' in html
     )
-    assert '•<a class="gloss card-link" href="/cards/2e/jean-luc-picard-explorer"' in html
+    assert '•<a class="gloss card-link ed-link" href="/cards/2e/jean-luc-picard-explorer"' in html
     assert (
         '<template id="def-card-2e-uss-galaxy" data-title="U.S.S. Galaxy" '
         'data-url="/cards/2e/uss-galaxy" data-link-text="Open this card&#39;s page">'
@@ -345,6 +366,7 @@ def test_a_card_result_in_search_reads_as_a_card(cards_client):
     assert "Cards 2E" not in html and "2E 2E" not in html
     assert cards_client.get("/api/search?q=U.S.S.+Galaxy").get_json()["results"][0]["card"] == {
         "type": "ship",
+        "type_editorial": False,
         "set": "Demo",
         "number": "1",
     }
@@ -418,7 +440,7 @@ def test_cli_card(capsys):
         "\nRulings and errata\n  Demo Rulebook v1\n    U.S.S. Galaxy  /rules/demo-rulebook/1/gl-uss-galaxy\n"
         in out
     )
-    assert "[the version in force still names this card here]" in out
+    assert "[the newest version held here still names this card here]" in out
 
 
 def test_cli_card_several_none_and_bad_edition(capsys):

@@ -103,7 +103,7 @@ def test_an_older_passage_says_whether_version_4_still_names_the_card(client):
     old = galaxy["mentions"][1]
     assert old["standing"] == {
         "status": "still",
-        "text": "the version in force still names this card here",
+        "text": "the newest version held here still names this card here",
         "url": "/rules/2e-rulebook/4/moving-a-ship",
         "title": "Order – Move a Ship",
         "version": "4",
@@ -156,8 +156,8 @@ def test_card_links_in_a_real_entry(client):
 def test_a_title_two_cards_share_links_the_filtered_list(client):
     html = client.get("/rules/2e-rulebook/4/uniqueness").get_data(as_text=True)
     assert (
-        '●<a class="gloss card-link" href="/cards?q=Jean-Luc+Picard&amp;edition=2e" '
-        'data-gloss="cards-jean-luc-picard" title="Card: Jean-Luc Picard">Jean-Luc Picard</a>'
+        '●<a class="gloss card-link ed-link" href="/cards?q=Jean-Luc+Picard&amp;edition=2e" '
+        'data-gloss="cards-jean-luc-picard" title="Card: Jean-Luc Picard (link added by the editors)">Jean-Luc Picard</a>'
     ) in html
     listed = client.get("/cards?q=Jean-Luc+Picard&edition=2e").get_data(as_text=True)
     shown = re.findall(r'<li data-card-title="([^"]+)">', listed)

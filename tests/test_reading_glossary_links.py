@@ -38,8 +38,8 @@ def linker() -> GlossaryLinker:
 def link(term_id: str, words: str) -> str:
     term = next(t for t in TERMS if t.entry_id == term_id)
     return (
-        f'<a class="gloss" href="{term.href}" data-gloss="{term_id}" '
-        f'title="{escape("Glossary: " + term.title)}">{words}</a>'
+        f'<a class="gloss ed-link" href="{term.href}" data-gloss="{term_id}" '
+        f'title="{escape("Glossary: " + term.title + " (link added by the editors)")}">{words}</a>'
     )
 
 
@@ -138,8 +138,8 @@ def test_terms_are_escaped_in_the_link():
     odd = GlossaryLinker([Term("gl-x", 'a "quoted" <term>', ("x&y",), '/g/"x"')])
     html, _ = odd.link("<p>x&amp;y</p>")
     assert html == (
-        '<p><a class="gloss" href="/g/&quot;x&quot;" data-gloss="gl-x" '
-        'title="Glossary: a &quot;quoted&quot; &lt;term&gt;">x&amp;y</a></p>'
+        '<p><a class="gloss ed-link" href="/g/&quot;x&quot;" data-gloss="gl-x" '
+        'title="Glossary: a &quot;quoted&quot; &lt;term&gt; (link added by the editors)">x&amp;y</a></p>'
     )
 
 
@@ -171,8 +171,8 @@ def test_entry_html_links_the_versions_terms(reading_lib):
         "gl-aligned",
     )
     assert (
-        '<a class="gloss" href="/rules/demo-book/1/gl-attempting-missions" '
-        'data-gloss="gl-attempting-missions" title="Glossary: attempting missions">'
+        '<a class="gloss ed-link" href="/rules/demo-book/1/gl-attempting-missions" '
+        'data-gloss="gl-attempting-missions" title="Glossary: attempting missions (link added by the editors)">'
         "Attempting missions</a> wins the game." in html
     )
     # icon labels ("Dual mission") are not linked; "aligned" in "Non-aligned" is not either
@@ -190,7 +190,7 @@ def test_entry_html_on_a_glossary_entry_skips_itself(reading_lib):
 def test_version_without_glossary_links_nothing(reading_lib):
     entry = reading_lib.corpus.entry("demo-book", "2", "introduction")
     html, linked = entry_html(reading_lib, entry)
-    assert linked == () and 'class="gloss"' not in html
+    assert linked == () and 'class="gloss ed-link"' not in html
 
 
 def test_version_html_links_to_in_page_anchors(reading_lib):

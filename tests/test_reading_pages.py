@@ -46,11 +46,11 @@ def test_home_lists_documents_versions_dates_publishers(rc):
         '<time datetime="2015-04">April 2015</time></td> <td>The Continuing Committee</td>' in html
     )
     assert '<time datetime="2003-08-19">08/19/2003</time></td> <td>Decipher</td>' in html
-    # newest first; the version in force is marked, the older one is not
+    # newest first; the newest held is marked, with its date, the older one is not
     assert html.index("Demo Book, Version 2") < html.index("Demo Book, Version 1")
     row_v2 = html[html.index("Demo Book, Version 2") : html.index("Demo Book, Version 1")]
-    assert "In force" in row_v2
-    assert "In force" not in html[html.index("Demo Book, Version 1") :].split("</tr>")[0]
+    assert "Newest held here (April 2015)</span>" in row_v2
+    assert "Newest held" not in html[html.index("Demo Book, Version 1") :].split("</tr>")[0]
     assert '<a href="/rulings/demo-rulings/2000-02-28/">Demo Current Rulings 2/28/00</a>' in html
     # the ways in, and the documents we only cite
     for url in ("/search", "/diff", "/timing"):
@@ -79,19 +79,19 @@ def test_version_page_nesting_becomes_heading_levels(rc):
     assert re.search(r'id="staffing"[^>]*>\s*<h3 ', html)
 
 
-def test_superseded_version_says_which_is_in_force(rc):
+def test_superseded_version_says_which_is_the_newest_held(rc):
     html = squash(page(rc, V1 + "/"))
     assert (
-        'v1 is not the version in force. The version in force is <a href="/rules/demo-book/2/">'
+        'v1 is not the newest version held here. The newest held is <a href="/rules/demo-book/2/">'
         "v2 (April 2015)</a>."
     ) in html
-    assert "is not the version in force" not in page(rc, "/rules/demo-book/2/")
+    assert "is not the newest version held here" not in page(rc, "/rules/demo-book/2/")
 
 
 def test_version_page_links_glossary_terms_in_page(rc):
     html = page(rc, V1 + "/")
     assert (
-        '<a class="gloss" href="#gl-attempting-missions" data-gloss="gl-attempting-missions"'
+        '<a class="gloss ed-link" href="#gl-attempting-missions" data-gloss="gl-attempting-missions"'
         in html
     )
     assert 'id="jk-popover"' in html and "data-popover-toggle" in html
@@ -133,7 +133,7 @@ def test_the_advanced_note_is_only_on_entries_with_advanced_text(rc):
 def test_glossary_terms_link_once_with_definitions(rc):
     html = page(rc, V1 + "/introduction")
     assert html.count('data-gloss="gl-attempting-missions"') == 1
-    assert '<a class="gloss" href="/rules/demo-book/1/gl-attempting-missions"' in html
+    assert '<a class="gloss ed-link" href="/rules/demo-book/1/gl-attempting-missions"' in html
     # a definition per linked term, for the pop-up, and none for terms not on the page
     assert re.findall(r'<template id="def-([^"]+)"', html) == [
         "gl-attempting-missions",

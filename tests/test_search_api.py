@@ -246,11 +246,12 @@ def test_the_page_renders_the_api_results(sc):
     assert '<span class="badge badge-kind badge-glossary">Glossary</span>' in body
 
 
-def test_the_page_shows_chips_and_the_version_in_force(sc):
+def test_the_page_shows_chips_and_the_newest_version_held(sc):
     body = sc.get("/search?q=beam+").get_data(as_text=True)
     assert (
         '<span class="chip chip-here ed-2E" title="This result is from the Second Edition '
-        'Book v2">2E v2 · in force</span>' in body
+        "Book v2: the newest version judgekit holds, as the editors record it; not necessarily "
+        'current">2E v2 · newest held here (April 2015)</span>' in body
     )
     assert '<a class="chip" href="/rules/book/1/beaming"' in body
 

@@ -146,15 +146,15 @@ def test_every_page_has_unique_ids(pages):
     assert dupes == {}
 
 
-def test_home_marks_versions_in_force(pages, lib):
+def test_home_marks_the_newest_versions_held(pages, lib):
     html = pages["/"]
     for doc in lib.corpus.held():
         assert f'id="doc-{doc.id}"' in html
         for version in doc.versions:
             assert f'<a href="{lib.version_url(version)}">' in html
-    assert html.count('<span class="badge badge-in-force">In force</span>') == len(
-        list(lib.corpus.held())
-    )
+    assert html.count('<span class="badge badge-newest-held"') == len(list(lib.corpus.held()))
+    assert ">Newest held here (April 2015)</span>" in html
+    assert ">Newest held here (2/28/00); later versions exist, not held here</span>" in html
 
 
 def test_citation_of_a_glossary_entry(lib):
@@ -184,7 +184,7 @@ def test_version_4_links_its_glossary_terms(pages, lib):
     assert linked <= terms
     assert len(linked) > len(terms) // 2, "most glossary terms are used somewhere"
     page_html = pages[lib.version_url(version)]
-    assert 'class="gloss" href="#gl-' in page_html
+    assert 'class="gloss ed-link" href="#gl-' in page_html
 
 
 def test_beaming_across_versions(pages, lib):

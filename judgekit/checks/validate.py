@@ -7,6 +7,7 @@ from pathlib import Path
 from judgekit.corpus.check import check_corpus, seeds_dir
 from judgekit.corpus.model import Corpus
 from judgekit.corpus.read import CorpusError, read_corpus
+from judgekit.render.senses import sense_problems
 from judgekit.search.vocabulary import vocabulary_problems
 from judgekit.timing.check import timing_problems
 
@@ -15,7 +16,12 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     """Every problem of a loaded corpus and its timing files; seeds default to ``seeds_dir``."""
     if seeds is None:
         seeds = seeds_dir(corpus.root)
-    return check_corpus(corpus, seeds) + timing_problems(corpus) + vocabulary_problems(corpus)
+    return (
+        check_corpus(corpus, seeds)
+        + timing_problems(corpus)
+        + vocabulary_problems(corpus)
+        + sense_problems(corpus)
+    )
 
 
 def validate(

@@ -50,7 +50,8 @@ def _print_card(lib: Library, card: Card) -> None:
     for group in card_groups(detail):
         print(f"\n{group['title']}")
         for version in group["versions"]:
-            print(f"  {version['label']}{' (in force)' if version['in_force'] else ''}")
+            shown = f" · {version['status']}" if version["in_force"] else ""
+            print(f"  {version['label']}{shown}")
             for m in version["passages"]:
                 print(f"    {m['title']}  {m['url']}")
                 print(f"      {m['snippet']}")

@@ -41,6 +41,8 @@ CARD_FIELDS = {
     "aliases",
     "source",
     "note",
+    "type_from",
+    "type_words",
 }
 
 
@@ -89,6 +91,8 @@ def _load_card(item: LMap, edition: str, path: str, probs: Problems) -> Card | N
         aliases=tuple(aliases),
         source=_text(item, "source", path, probs),
         note=_text(item, "note", path, probs),
+        type_from=_text(item, "type_from", path, probs),
+        type_words=_text(item, "type_words", path, probs),
         location=f"{path}:{item.line}",
     )
 

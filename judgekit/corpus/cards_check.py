@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from judgekit.corpus.cards import (
     CARD_FILES,
     Card,
@@ -26,6 +28,8 @@ def check_cards(corpus: Corpus, index: CardIndex) -> list[str]:
         titles[key] = card.id
         if card.source is not None:
             problems.extend(_check_source(corpus, card))
+        if card.edition == "1E" and card.type is not None:
+            problems.extend(_check_type(corpus, index, card))
     named = {(corpus.documents[m.document].edition, m.card) for m in index.mentions}
     for card in index:
         if (card.edition, card.id) not in named:
@@ -45,6 +49,29 @@ def _check_source(corpus: Corpus, card: Card) -> list[str]:
     if corpus.documents[document].edition != card.edition:
         return [f"{card.location}: source {card.source!r} of {card.id!r} is another edition"]
     return []
+
+
+def _check_type(corpus: Corpus, index: CardIndex, card: Card) -> list[str]:
+    """A 1E type only where a ruling states it, or marked as the editors' with the words it is
+    inferred from (found verbatim in that ruling)."""
+    if card.type_from is not None or card.type_words is not None:
+        document, _, rest = (card.type_from or "").partition("/")
+        version, _, entry_id = rest.partition("/")
+        entry = corpus.entry(document, version, entry_id)
+        if entry is None or card.type_words is None:
+            return [f"{card.location}: {card.id!r} needs type_from (an entry) and type_words"]
+        if fold(card.type_words) not in fold(f"{entry.title} {entry.markdown}"):
+            return [f"{card.location}: type_words of {card.id!r} are not in {card.type_from}"]
+        return []
+    word = re.compile(rf"\b{re.escape(card.type.split()[-1])}s?\b", re.IGNORECASE)
+    for m in index.mentions:
+        entry = corpus.entry(m.document, m.version, m.entry)
+        if m.card == card.id and entry is not None and word.search(entry.markdown):
+            return []
+    return [
+        f"{card.location}: no ruling naming {card.id!r} states its type {card.type!r}: remove"
+        " it, or give type_from and type_words (the editors' inference, marked as such)"
+    ]
 
 
 def _check_version(

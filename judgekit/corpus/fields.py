@@ -237,6 +237,8 @@ RECORDS: dict[str, dict[str, Spec]] = {
         "kind": Spec(one_of(*DOCUMENT_KINDS), default="rulebook"),
         "external": Spec(flag, default=False),
         "versions": Spec(a_list, default=(), record="external version"),
+        "newer_not_held": Spec(flag, default=False),  # later versions exist outside judgekit
+        "status_note": Spec(text, default=""),  # the editors' words on its newest version's status
     },
     "external version": {
         "id": Spec(version_id, required=True),
@@ -255,6 +257,8 @@ RECORDS: dict[str, dict[str, Spec]] = {
         "released_printed": Spec(text),
         "publisher": Spec(text, default=""),
         "supersedes": Spec(version_id, nullable=True),
+        "supersedes_note": Spec(text, default=""),  # the order is the editors' inference: why
+        "examples_unlabelled": Spec(flag, default=False),  # the source prints no "Example" label
         "sources": Spec(a_list, default=(), record="source"),
         "source_note": Spec(text, default=""),
         "toc": Spec(a_list, default=(), record="toc item"),

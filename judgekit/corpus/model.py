@@ -135,6 +135,8 @@ class Version:
     released_printed: str
     publisher: str
     supersedes: str | None
+    supersedes_note: str = ""  # set when which came first is the editors' inference
+    examples_unlabelled: bool = False  # the source labels no example: "Example" is the editors'
     sources: tuple[Source, ...] = ()
     source_note: str = ""
     note: str | None = None
@@ -144,6 +146,14 @@ class Version:
     corrections: tuple[Correction, ...] = ()
     removed: tuple[Removal, ...] = ()
     path: str = ""
+
+    def label_editorial(self, block: Block) -> bool:
+        """Whether an "Example" label on this block is the editors' (the source prints none)."""
+        return (
+            self.examples_unlabelled
+            and block.kind == "example"
+            and not block.text.lstrip().lower().startswith("for example")
+        )
 
     def walk(self) -> Iterator[Entry]:
         """Every entry in reading order (the dict keeps insertion order)."""
@@ -167,6 +177,8 @@ class Document:
     versions: tuple[Version, ...] = ()
     external_versions: tuple[dict, ...] = ()
     path: str = ""
+    newer_not_held: bool = False  # later versions exist, outside judgekit
+    status_note: str = ""  # the editors' words on the newest held version's status
 
     def version(self, version_id: str) -> Version | None:
         """The version with this id, or None."""
@@ -177,7 +189,7 @@ class Document:
 
     @property
     def latest(self) -> Version | None:
-        """The version in force: the newest."""
+        """The newest version held (called "in force" in the code; not necessarily current)."""
         return self.versions[-1] if self.versions else None
 
     def order(self) -> dict[str, int]:
@@ -219,7 +231,7 @@ class Corpus:
             yield from doc.versions
 
     def in_force(self, version: Version | None) -> bool:
-        """Whether a version is the one in force: its document's newest."""
+        """Whether a version is its document's newest held (the name is kept; see README)."""
         return version is not None and self.documents[version.document].latest is version
 
 
@@ -243,6 +255,9 @@ class Card:
     aliases: tuple[str, ...] = ()
     source: str | None = None  # the entry that lists the card (set, number, rarity)
     note: str | None = None
+    # A type no ruling states: the editors' inference from these words of this entry (an address).
+    type_from: str | None = None
+    type_words: str | None = None
     location: str = ""
 
     @property

@@ -82,6 +82,8 @@ def _load_version(
         released_printed=values["released_printed"] or values["released"],
         publisher=values["publisher"],
         supersedes=values["supersedes"],
+        supersedes_note=values["supersedes_note"],
+        examples_unlabelled=values["examples_unlabelled"],
         sources=tuple(Source(s["file"], s["description"]) for s in values["sources"]),
         source_note=values["source_note"],
         note=values["note"],
@@ -162,6 +164,8 @@ def _read_document(folder: Path, probs: Problems) -> tuple[Document, Any] | None
         external=values["external"],
         external_versions=tuple(_external_version(v) for v in values["versions"]),
         path=str(path),
+        newer_not_held=values["newer_not_held"],
+        status_note=values["status_note"],
     )
     return doc, data
 

@@ -11,7 +11,9 @@ from judgekit.corpus.cards import Card, phrase_pattern
 from judgekit.corpus.model import APOSTROPHES, Entry, Version
 from judgekit.render import card_index
 from judgekit.render.library import Library, Memo
+from judgekit.render.senses import Sense, load_senses
 
+_SENSES: Memo[str, tuple[Sense, ...]] = Memo(__name__, "glossary senses not linked")
 _VERSION_CACHES: Memo[tuple[str, str], _VersionCache] = Memo(__name__, "glossary links per version")
 
 # A tag of serialized HTML; quoted attribute values may hold '>' in hand-written input.
@@ -63,12 +65,16 @@ class GlossaryLinker:
 
     FLAGS = re.IGNORECASE
     PREFIX = "Glossary: "
-    CLASS = "gloss"
+    # The rulebook prints no links: every one is the editors', and says so (issue #29).
+    CLASS = "gloss ed-link"
+    SUFFIX = " (link added by the editors)"
 
-    def __init__(self, terms: Iterable[Term]) -> None:
+    def __init__(self, terms: Iterable[Term], blocked: Iterable[str] = ()) -> None:
         self.terms: dict[str, Term] = {}
         self._by_phrase: dict[str, Term] = {}
-        written: set[str] = set()  # as printed: a case-sensitive linker matches these exactly
+        # Phrases in another sense (rules/glossary-senses.yaml): matched, so they consume their
+        # words, but linked to nothing.
+        written: set[str] = set(blocked)  # as printed: a case-sensitive linker matches these
         for term in terms:
             self.terms[term.entry_id] = term
             for phrase in term.phrases:
@@ -107,7 +113,7 @@ class GlossaryLinker:
             out.append(
                 f'<a class="{self.CLASS}" href="{html.escape(term.href)}" '
                 f'data-gloss="{html.escape(term.entry_id)}" '
-                f'title="{html.escape(self.PREFIX + term.title)}">'
+                f'title="{html.escape(self.PREFIX + term.title + self.SUFFIX)}">'
                 f"{html.escape(match.group(0), quote=False)}</a>"
             )
             last = match.end()
@@ -201,11 +207,23 @@ def version_terms(lib: Library, version: Version, in_page: bool = False) -> list
     ]
 
 
+def _senses(lib: Library) -> tuple[Sense, ...]:
+    memo = lib.memo(_SENSES)
+    if "all" not in memo:
+        memo["all"] = load_senses(lib.corpus)[0]
+    return memo["all"]
+
+
 def _linker(lib: Library, version: Version, in_page: bool) -> GlossaryLinker:
     cache = _cache(lib, version)
     mode = "page" if in_page else "entry"
     if mode not in cache.linkers:
-        cache.linkers[mode] = GlossaryLinker(version_terms(lib, version, in_page))
+        senses = _senses(lib)
+        never = {s.term for s in senses if s.never}
+        terms = [t for t in version_terms(lib, version, in_page) if t.entry_id not in never]
+        ids = {t.entry_id for t in terms}
+        blocked = [p for s in senses if s.term in ids for p in s.phrases]
+        cache.linkers[mode] = GlossaryLinker(terms, blocked)
     return cache.linkers[mode]
 
 
@@ -214,7 +232,7 @@ class CardLinker(GlossaryLinker):
 
     FLAGS = 0
     PREFIX = "Card: "
-    CLASS = "gloss card-link"
+    CLASS = "gloss card-link ed-link"
 
 
 def link_cards(lib: Library, entry: Entry, fragment: str) -> tuple[str, tuple[Card, ...]]:

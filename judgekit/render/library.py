@@ -58,14 +58,24 @@ BLOCK_TITLES = {
 }
 
 
-def block_label(kind: str) -> str:
-    """The HTML label printed before a block of this kind ("" for rule text)."""
+# The one mark of an editorial value (templates/macros.html, ed): the timing pages' "ed.".
+ED_MARK = '<abbr class="tm-ed-mark" title="{why}">ed.</abbr>'
+EXAMPLE_LABEL_ED = (
+    "The editors' label: this version prints the passage without \u201cExample\u201d or"
+    " \u201cFor example\u201d (Call to Arms and Version 4 print it as an example)"
+)
+
+
+def block_label(kind: str, editorial: bool = False) -> str:
+    """The HTML label printed before a block of this kind ("" for rule text), marked "ed." where
+    the label is the editors' and not printed."""
     label = BLOCK_LABELS.get(kind)
     if not label:
         return ""
     title = BLOCK_TITLES.get(kind)
     tip = f' title="{title}"' if title else ""
-    return f'<span class="block-label"{tip}>{label}</span>'
+    mark = " " + ED_MARK.format(why=escape(EXAMPLE_LABEL_ED)) if editorial else ""
+    return f'<span class="block-label"{tip}>{label}{mark}</span>'
 
 
 class Library:
@@ -138,10 +148,13 @@ class Library:
         found = self._rendering.get(key)
         if found is None:
             link = self.linker(entry)
+            version = self.corpus.version(entry.document, entry.version)
             parts, texts = [], []
             for block in entry.body:
                 inner = to_html(block.text, self.corpus.icons, link)
-                head = block_label(block.kind)
+                head = block_label(
+                    block.kind, version is not None and version.label_editorial(block)
+                )
                 parts.append(f'<div class="block block-{block.kind}">{head}{inner}</div>')
                 texts.append(html_to_text(inner))  # to_plain, without rendering the Markdown again
             found = self._rendering[key] = ("\n".join(parts), "\n\n".join(texts))

@@ -92,5 +92,10 @@ def describe(lib: Library, hit: Hit) -> dict[str, Any]:
         "breadcrumb": [],
         "in_force": True,
         # What a judge reads on the card itself, so a result can show it as a card.
-        "card": {"type": card.type, "set": card.set, "number": card.number},
+        "card": {
+            "type": card.type,
+            "type_editorial": card.type_from is not None,  # the editors' inference: marked ed.
+            "set": card.set,
+            "number": card.number,
+        },
     }

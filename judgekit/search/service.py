@@ -16,6 +16,7 @@ from typing import Any
 
 from judgekit.corpus.model import ENTRY_KINDS, Corpus
 from judgekit.render.library import Library
+from judgekit.render.status import status
 from judgekit.render.summaries import entry_summary
 from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
@@ -291,7 +292,8 @@ class SearchService:
             "api_url": None,
             "edition": doc.edition,
             "edition_label": EDITION_LABELS.get(doc.edition, doc.edition),
-            "in_force": lib.corpus.in_force(version),
+            "in_force": lib.corpus.in_force(version),  # kept for scripts: newest held
+            "status": status(lib.corpus, version).label,
             "document_title": doc.short_title,
             "version_title": version.short_title,
         }

@@ -10,16 +10,17 @@ from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Entry
 from judgekit.render import card_index
 from judgekit.render.library import Library, Memo
+from judgekit.render.status import status
 
 _ALL_CARDS: Memo[str, dict[str, Any]] = Memo(__name__, "every card")
 _CARD_DETAILS: Memo[tuple[str, str], dict[str, Any]] = Memo(__name__, "card detail")
 
 EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
 STANDING_TEXT = {
-    "in-force": "in the version in force",
-    "still": "the version in force still names this card here",
-    "changed": "the version in force no longer names this card here",
-    "gone": "not in the version in force",
+    "in-force": "in the newest version held here",
+    "still": "the newest version held here still names this card here",
+    "changed": "the newest version held here no longer names this card here",
+    "gone": "not in the newest version held here",
 }
 
 
@@ -33,12 +34,27 @@ def card_summary(lib: Library, card: Card) -> dict[str, Any]:
         "unique": card.unique,
         "edition": card.edition,
         "type": card.type,
+        "type_editorial": _type_editorial(lib, card),
         "set": card.set,
         "number": card.number,
         "rarity": card.rarity,
         "url": card_index.card_url(card),
         "api_url": card_index.card_api_url(card),
         "mentions": len(card_index.mentions_of(lib, card)),
+    }
+
+
+def _type_editorial(lib: Library, card: Card) -> dict[str, Any] | None:
+    """Where a type is the editors' inference, not stated by a ruling: the words it rests on."""
+    if card.type_from is None:
+        return None
+    document, version, entry_id = card.type_from.split("/", 2)
+    entry = lib.corpus.entry(document, version, entry_id)
+    return {
+        "note": "The editors' inference: no ruling states this type",
+        "from": lib.citation_title(entry) if entry else card.type_from,
+        "url": lib.entry_url(entry) if entry else None,
+        "words": card.type_words,
     }
 
 
@@ -86,14 +102,15 @@ def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
         "edition": doc.edition,
         "document_title": doc.short_title,
         "version_title": version.short_title,
-        "in_force": lib.corpus.in_force(version),
+        "in_force": lib.corpus.in_force(version),  # kept for scripts: newest held
+        "status": status(lib.corpus, version).label,
         "standing": _standing(lib, entry, card),
     }
 
 
 def _order(lib: Library, item: dict[str, Any]) -> tuple:
     doc = lib.corpus.documents[item["document"]]
-    version_rank = -doc.order().get(item["version"], 0)  # the version in force first
+    version_rank = -doc.order().get(item["version"], 0)  # the newest held first
     entry_rank = list(doc.version(item["version"]).entries).index(item["id"])
     return (card_index.ROLES.index(item["role"]), item["document"], version_rank, entry_rank)
 
@@ -150,6 +167,7 @@ def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
                         "key": key,
                         "label": f"{item['document_title']} {item['version_title']}",
                         "in_force": item["in_force"],
+                        "status": item["status"],
                         "passages": [],
                     }
                 )

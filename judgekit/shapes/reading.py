@@ -9,12 +9,14 @@ from judgekit.compare import diff
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.corpus.references import Target
 from judgekit.render.library import Library
+from judgekit.render.status import status
 from judgekit.render.summaries import entry_summary
 from judgekit.timing.links import timing_for_entry
 
 
 def version_summary(lib: Library, version: Version) -> dict[str, Any]:
     """A version's metadata."""
+    standing = status(lib.corpus, version)
     return {
         "id": version.id,
         "document": version.document,
@@ -25,7 +27,12 @@ def version_summary(lib: Library, version: Version) -> dict[str, Any]:
         "released_printed": version.released_printed,
         "publisher": version.publisher,
         "supersedes": version.supersedes,
-        "in_force": lib.corpus.in_force(version),
+        # Set when which version came first is the editors' inference, not printed.
+        "supersedes_editorial": version.supersedes_note or None,
+        "in_force": standing.newest_held,  # kept for scripts: the same as newest_held
+        "newest_held": standing.newest_held,
+        "status": standing.label,
+        "status_note": standing.note,
         "sources": [{"file": s.file, "description": s.description} for s in version.sources],
         "source_note": version.source_note,
         "note": version.note,
@@ -42,7 +49,9 @@ def document_summary(lib: Library, doc: Document) -> dict[str, Any]:
         "short_title": doc.short_title,
         "edition": doc.edition,
         "kind": doc.kind,
-        "in_force": doc.latest.id if doc.latest else None,
+        "in_force": doc.latest.id if doc.latest else None,  # kept for scripts: newest_held
+        "newest_held": doc.latest.id if doc.latest else None,
+        "newer_not_held": doc.newer_not_held,
         "versions": [version_summary(lib, v) for v in doc.versions],
     }
 
@@ -169,7 +178,11 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
         "edition": version.edition,
         "children": [entry_summary(lib, version.entries[c]) for c in entry.children],
         "breadcrumb": [entry_summary(lib, e) for e in lib.breadcrumb(entry)],
-        "blocks": [{"kind": b.kind, "markdown": b.text} for b in entry.body],
+        # label_editorial: an "Example" label the source does not print (the editors', marked ed.)
+        "blocks": [
+            {"kind": b.kind, "markdown": b.text, "label_editorial": version.label_editorial(b)}
+            for b in entry.body
+        ],
         "text": lib.plain(entry),
         "html": lib.html(entry),
         "aliases": list(entry.aliases),

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from judgekit.corpus.model import Block
 from judgekit.corpus.references import Target, resolve
 from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library, Memo
@@ -63,6 +64,7 @@ def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
         "citation": lib.citation_title(entry),
         "para": cite.para,
         "block": None,
+        "label_editorial": False,  # an "Example" label the source does not print (marked ed.)
         "text": None,
         "html": None,
     }
@@ -71,6 +73,8 @@ def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
         kind, markdown = matches[0]
         link = lib.linker(entry)
         data["block"] = kind
+        version = lib.corpus.version(entry.document, entry.version)
+        data["label_editorial"] = version.label_editorial(Block(kind, markdown))
         data["text"] = to_plain(markdown, lib.corpus.icons, link)
         data["html"] = to_html(markdown, lib.corpus.icons, link)
     return data

@@ -931,15 +931,19 @@
     return '<a href="' + escapeHtml(root + "search/index.html?" + query.toString()) + '">' + escapeHtml(text) + "</a>";
   }
   function capitalize(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1).toLowerCase() : ""; }
+  var TYPE_ED = "The editors&#39; inference: no ruling states this type";  // as search/_macros.html
   function cardHTML(r) {
     var e = escapeHtml, c = r.card || {};
-    var facts = c.type || c.set ? '<p class="result-card-facts">' + e(capitalize(c.type || "")) + (c.type && c.set ? " · " : "") +
+    var facts = c.type || c.set ? '<p class="result-card-facts">' + e(capitalize(c.type || "")) +
+      (c.type_editorial ? ' <abbr class="tm-ed-mark" title="' + TYPE_ED + '">ed.</abbr>' : "") + (c.type && c.set ? " · " : "") +
       (c.set ? e(c.set) + (c.number ? " " + e(c.number) : "") : "") + "</p>" : "";
     return '<li class="result result-card result-ed-' + e(r.edition) + (r.exact ? " result-exact" : "") + '">' +
       '<div class="result-head"><a class="result-title" href="' + e(r.url) + '">' + e(r.title) + "</a> " +
       '<span class="badge badge-kind badge-card ed-' + e(r.edition) + '" title="A ' + e(r.edition_label) + ' card">Card · ' + e(r.edition) + "</span></div>" +
       facts + "</li>";
   }
+  // templates/search/_macros.html: what "newest held here" rests on.
+  var NEWEST_BASIS = "the newest version judgekit holds, as the editors record it; not necessarily current";
   function resultHTML(r, compact) {
     if (r.kind === "card") return cardHTML(r);
     var e = escapeHtml;
@@ -952,7 +956,7 @@
         e(o.short_title) + ": " + e(o.title) + '">' + e(label) + "</a>" : '<span class="chip">' + e(label) + "</span>") + "</li>";
     }).join("");
     var older = (r.also_in || []).filter(function (o) { return o.snippet; }).map(function (o) {
-      return '<p class="result-older"><span class="older-label">Matches more in ' + e(o.short_title) + " (not in force):</span> " + o.snippet + "</p>";
+      return '<p class="result-older"><span class="older-label">Matches more in ' + e(o.short_title) + " (another version held here):</span> " + o.snippet + "</p>";
     }).join("");
     return '<li class="result result-' + e(r.kind) + " result-ed-" + e(r.edition) + (r.exact ? " result-exact" : "") + '">' +
       '<div class="result-head"><span class="badge badge-ed ed-' + e(r.edition) + '" title="' + e(r.edition_label) + '">' + e(r.edition) + "</span> " +
@@ -961,8 +965,8 @@
       '<ol class="result-crumbs" aria-label="Where"><li>' + e(r.document_title) + " " + e(r.version_title) + "</li>" + crumbs + "</ol>" +
       (r.snippet ? '<p class="result-snippet">' + r.snippet + "</p>" : "") +
       '<ul class="chips" aria-label="Versions"><li><span class="chip chip-here ed-' + e(r.edition) + '" title="This result is from the ' +
-      e(r.edition_label) + " " + e(r.document_title) + " " + e(r.version_title) + '">' + e(r.edition) + " " +
-      e(r.version_title) + (r.in_force ? " · in force" : "") + "</span></li>" + chips + "</ul>" + older + "</li>";
+      e(r.edition_label) + " " + e(r.document_title) + " " + e(r.version_title) + (r.in_force ? ": " + NEWEST_BASIS : "") + '">' + e(r.edition) + " " +
+      e(r.version_title) + (r.in_force ? " · " + e(r.status) : "") + "</span></li>" + chips + "</ul>" + older + "</li>";
   }
   // search/elsewhere.py: the other game's matches when a search is kept to one game.
   function elsewhereOf(data) {
