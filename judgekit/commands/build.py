@@ -5,18 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
+from judgekit.commands.arguments import http_address
 
-def _base_url(text: str) -> str:
-    """An http(s) address where the pack will be published, without query or fragment."""
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(
-            f"must be an http:// or https:// address such as https://you.github.io/judgekit, "
-            f"not {text!r}"
-        )
-    return text.rstrip("/")
+_base_url = http_address("https://you.github.io/judgekit")
 
 
 def cmd_build(args: argparse.Namespace) -> int:

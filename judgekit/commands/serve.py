@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
-from urllib.parse import urlsplit
 
 from judgekit.checks.loader import CorpusError
+from judgekit.commands.arguments import http_address
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -180,11 +180,4 @@ def _host(text: str) -> str:
     return text
 
 
-def _base_url(text: str) -> str:
-    """An http(s) address with a host and no query, as judges will open it."""
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(
-            f"must be an http:// or https:// address such as http://192.168.1.20:8000, not {text!r}"
-        )
-    return text.rstrip("/")
+_base_url = http_address("http://192.168.1.20:8000")

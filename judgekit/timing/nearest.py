@@ -25,15 +25,12 @@ _TEXT_WEIGHT = 0.95
 _NUMBER = re.compile(r"\d+[a-z0-9]*(?:\.[a-z0-9]+)*")
 
 
-_ratio = nearness.ratio
-
-
 def _score(asked: str, names: list[str], words: list[str]) -> float:
     """How near ``asked`` is: to a whole name, or word by word to the words of the title."""
-    best = max((_ratio(asked, n) for n in names), default=0.0)
+    best = max((nearness.ratio(asked, n) for n in names), default=0.0)
     asked_words = _WORD.findall(asked)
     if asked_words and words:
-        per_word = [max(_ratio(w, t) for t in words) for w in asked_words]
+        per_word = [max(nearness.ratio(w, t) for t in words) for w in asked_words]
         per_word = [r if r >= WORD_CUTOFF else 0.0 for r in per_word]
         best = max(best, sum(per_word) / len(per_word))
     return best
@@ -54,7 +51,7 @@ def _step_score(step: Step, asked: str) -> float:
     parent = next((n for n in names[1:] if asked.startswith(n + ".")), None)
     if _NUMBER.fullmatch(asked):
         # A number is compared with numbers only: "4.x" is not near a title's words.
-        score = max(_ratio(asked, n) for n in names[1:])
+        score = max(nearness.ratio(asked, n) for n in names[1:])
     else:
         title = (step.title or step.text).casefold()
         words = [w for w in _WORD.findall(title) + step.id.split("-") if len(w) > 2]
