@@ -3,6 +3,7 @@ process, never a file that is not the pack, and nothing left behind however the 
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import os
@@ -174,7 +175,11 @@ def test_stopping_the_server_during_a_build_leaves_no_process_and_no_temporary_f
 def test_what_a_killed_build_left_is_removed_at_the_next_start(cache):
     server = Server(_free_port(), cache, "--workers", "2")
     server.wait_for(lambda: builds(cache) and list(cache.glob(".tmp-*/*")), "no build started")
-    server.stop()  # SIGKILL to every process of the server, the build too: no cleaning up
+    building = builds(cache)
+    server.stop()  # SIGKILL to every process of the server and to the build: no cleaning up
+    for pid in building:  # the build runs in a session of its own
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
     server.wait_for(lambda: not builds(cache), "the build was not killed")
     left = temporary(cache)
     assert left  # what a killed build leaves

@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -84,7 +85,8 @@ import subprocess, sys, time
 from judgekit.web import workers
 def serve(number):
     started = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    print(f"worker {number} started {started.pid}", flush=True)
+    sys.stdout.write(f"worker {number} started {started.pid}\\n")  # one write: lines never mix
+    sys.stdout.flush()
     while True:
         time.sleep(1)
 sys.exit(workers.supervise(2, serve))
@@ -106,12 +108,18 @@ class Supervised:
         self.started: dict[int, int] = {}  # worker number: the process it started
         self.read_until_started(2)
 
-    def read_until_started(self, count: int) -> None:
-        while len(self.started) < count:
-            line = self.proc.stdout.readline()
-            assert line, "the supervisor ended"
-            if match := re.fullmatch(r"worker (\d) started (\d+)\n", line):
-                self.started[int(match[1])] = int(match[2])
+    def read_until_started(self, count: int, seconds: float = 20) -> None:
+        # Bounded: a supervisor that never says it started is killed, which ends the reading.
+        timer = threading.Timer(seconds, self.proc.kill)
+        timer.start()
+        try:
+            while len(self.started) < count:
+                line = self.proc.stdout.readline()
+                assert line, "the supervisor ended (or said nothing in time)"
+                if match := re.fullmatch(r"worker (\d) started (\d+)\n", line):
+                    self.started[int(match[1])] = int(match[2])
+        finally:
+            timer.cancel()
 
     def workers(self) -> list[int]:
         return children(self.proc.pid)

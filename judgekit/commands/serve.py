@@ -109,6 +109,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     """Serve from several processes on one bound socket, each answering at once."""
     import gc
 
+    from judgekit.web.pages.pack import zip_job
     from judgekit.web.server import make_server
     from judgekit.web.workers import supervise
 
@@ -121,7 +122,10 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
         _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock))
 
-    return supervise(workers, serve)
+    try:
+        return supervise(workers, serve)
+    finally:
+        zip_job(app).clean_after_stop()  # the workers' pack build was killed with them
 
 
 def _run(server) -> None:

@@ -216,6 +216,9 @@ class PackZip:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 pass_fds=(lock,) if lock is not None else (),
+                # Out of the worker's process group, which a stopping worker kills at once: the
+                # build ends on its own SIGTERM (its parent gone), removing its temporary folder.
+                start_new_session=True,
             )
             code = self._finish(self._child)
         finally:
@@ -271,6 +274,21 @@ class PackZip:
         return wait
 
     # -- cleaning ----------------------------------------------------------------------------
+    def clean_after_stop(self) -> None:
+        """Once the server's processes are stopped (a build with them, killed too fast to clean up
+        after itself): remove its temporary files, unless another server's build holds the lock."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: close() removed them
+            return
+        with contextlib.suppress(OSError):
+            fd = os.open(self.folder / LOCK_NAME, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # OSError: a build runs
+                self.remove_leftovers()
+            finally:
+                os.close(fd)
+
     def remove_leftovers(self) -> None:
         """Remove what interrupted builds left (call under the lock: no build is running)."""
         for path in self.folder.glob(f"{TEMP_MARK}*"):
