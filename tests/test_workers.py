@@ -116,8 +116,10 @@ class Supervised:
             while len(self.started) < count:
                 line = self.proc.stdout.readline()
                 assert line, "the supervisor ended (or said nothing in time)"
-                if match := re.fullmatch(r"worker (\d) started (\d+)\n", line):
-                    self.started[int(match[1])] = int(match[2])
+                # Unbuffered, the parent's print of "serving from …" is two writes: a worker's
+                # line may come between them, so it is looked for anywhere in a line.
+                for number, pid in re.findall(r"worker (\d) started (\d+)", line):
+                    self.started[int(number)] = int(pid)
         finally:
             timer.cancel()
 
