@@ -175,9 +175,14 @@ def test_stopping_the_server_during_a_build_leaves_no_process_and_no_temporary_f
 def test_what_a_killed_build_left_is_removed_at_the_next_start(cache):
     server = Server(_free_port(), cache, "--workers", "2")
     server.wait_for(lambda: builds(cache) and list(cache.glob(".tmp-*/*")), "no build started")
+    # SIGKILL to every process of the server and to the build, which runs in a session of its
+    # own: frozen first, so that it cannot clean up on the SIGTERM its parent's death sends it.
     building = builds(cache)
-    server.stop()  # SIGKILL to every process of the server and to the build: no cleaning up
-    for pid in building:  # the build runs in a session of its own
+    for pid in building:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP)
+    server.stop()
+    for pid in building:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     server.wait_for(lambda: not builds(cache), "the build was not killed")
