@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 
@@ -44,7 +45,11 @@ def _warm(app, process: str = "") -> None:
 
     start_zip_build(app)  # the pack's zip, shared by every process: built once, in the background
     start = time.perf_counter()
-    app.extensions["judgekit"]["search"].warm()
+    search = app.extensions["judgekit"]["search"]
+    search.warm()
+    if app.config.get("SEARCH_MEANING") != "off" and search.meaning.state != "ready":
+        # The first start embeds the corpus (a minute or two): searches go by words till then.
+        print(f"search by meaning: {search.load_meaning()}" + (f", {process}" if process else ""))
     count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
     # What is prepared lives as long as the server: the collector need not walk it again, which
     # makes its pauses during searches fewer and shorter.
@@ -73,6 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from judgekit.web.workers import listen
 
     overrides = {"CORPUS_DIR": args.root} if args.root else {}
+    overrides["SEARCH_MEANING"] = os.environ.get("JUDGEKIT_SEARCH_MEANING", "kept")
     if args.pack_url:
         overrides["PACK_URL"] = args.pack_url
     try:

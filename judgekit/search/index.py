@@ -4,6 +4,7 @@ service.py shapes the answer), with what they read of the index."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from whoosh import query as Q
@@ -11,6 +12,7 @@ from whoosh import scoring
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
+from judgekit.meaning.model import MeaningModel
 from judgekit.search import ranking
 from judgekit.search.analysis import (
     Positions,
@@ -42,6 +44,7 @@ from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 # An exact card title beats everything (the card page gathers its rulings), then an exact
 # term or ruling topic; any other exact title comes next (tier 3). (As on main, issue #15.)
 EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
+MEANING_WORDS = 3  # fewer words than this are looked up by words alone
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
 
 
@@ -77,6 +80,7 @@ class Outcome:
     read_as: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (judge's words, rulebook's words)
     named_edition: str | None = None  # the game the question named, when it kept to it
     without_edition: str = ""  # then the question without that name: searches both games
+    by_meaning: bool = False  # whether meaning took part in the ranking
 
 
 class SearchIndex:
@@ -91,6 +95,7 @@ class SearchIndex:
         self.vocab = Vocabulary()
         self.versions: tuple[VersionName, ...] = ()  # how questions name versions
         self.known_words: frozenset[str] = english_words()
+        self.meaning: MeaningModel | None = None  # see use_meaning
         # Ranking reads a few fields of every match, results their text: keep them in memory
         # rather than unpickle (and decompress) stored fields on every query.
         with ix.searcher() as searcher:
@@ -131,6 +136,10 @@ class SearchIndex:
         self.vocab = vocab
         self.known_words = english_words() | vocab.known_words()
         self.speller.learn(sorted(vocab.known_words() - set(self.speller.freq)))
+
+    def use_meaning(self, meaning: MeaningModel | None) -> None:
+        """Rank by meaning as well as words from now on (None: by words alone)."""
+        self.meaning = meaning
 
     def use_versions(self, names: tuple[VersionName, ...]) -> None:
         """Recognise versions named in a question ("beaming in 1.1")."""
@@ -193,22 +202,31 @@ class SearchIndex:
         filters: Filters = Filters(),
         all_versions: bool = False,
         limit: int = 20,
+        meaning: bool = True,
     ) -> Outcome:
         """Rank items for a judge's query; collapse versions of a topic unless all_versions.
 
         "Did you mean" is offered only when the correction changes the answer: when the words
         as typed, uncorrected, would find other entries first.
         """
-        found = self._search(query, filters, all_versions, limit)
+        found = self._search(query, filters, all_versions, limit, meaning=meaning)
         if found.suggestion:
             # Only its first three are compared: build no more results than that.
-            literal = self._search(query, filters, all_versions, min(limit, 3), fuzzy=False)
+            literal = self._search(
+                query, filters, all_versions, min(limit, 3), fuzzy=False, meaning=meaning
+            )
             if _top(literal) == _top(found):
                 found = replace(found, suggestion=None)
         return found
 
     def _search(
-        self, query: str, filters: Filters, all_versions: bool, limit: int, fuzzy: bool = True
+        self,
+        query: str,
+        filters: Filters,
+        all_versions: bool,
+        limit: int,
+        fuzzy: bool = True,
+        meaning: bool = True,
     ) -> Outcome:
         typed = query  # plan the query
         # A version named in the question is no word to look for: it says where to look.
@@ -234,6 +252,7 @@ class SearchIndex:
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
         # A version named ("battle in Call to Arms") is of one game: lean to it, as its words.
         lean = None if filters.edition else self.game_of(mentioned) or lean_of(self.vocab, seq)
+        near = self._nearness(query, plan) if meaning else None
         question = ranking.Question(
             plan,
             wanted,
@@ -242,10 +261,29 @@ class SearchIndex:
             lean or DEFAULT_LEAN,
             lean is not None,
             mentioned,
+            near,
+            allowed,
         )
         ranked, every = ranking.rank(self.items, acc, question, limit, self._positions)
         total, hits = collapse(self.items, ranked, all_versions, limit, mentioned, every)
-        return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
+        return Outcome(
+            total,
+            hits,
+            terms,
+            suggestion,
+            plan.unknown,
+            plan.read_as,
+            named,
+            unnamed,
+            near is not None,
+        )
+
+    def _nearness(self, query: str, plan: Plan) -> Sequence[float] | None:
+        """Each item's nearness to the question by meaning, when it is a question (a few words
+        at least) and the model is loaded; else None."""
+        if self.meaning is None or len(plan.groups) < MEANING_WORDS:
+            return None
+        return self.meaning.nearness(query)
 
     def _positions(self, docnum: int) -> Positions:
         """Where each term of an item's text stands (prepared once)."""

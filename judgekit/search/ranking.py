@@ -32,6 +32,14 @@ MENTIONED = 1.5  # a version the question names ("under Call to Arms") is prefer
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
 SUBSECTION_RERANK = 50  # how many of the best hits may give way to a sub-section
 QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
+# Meaning joins the words as a share of each item's value: (1 - MEANING_SHARE) of its value by
+# words (as a share of the best's) plus MEANING_SHARE of its nearness by meaning, counted from
+# MEANING_SPAN below the nearest item's (0) to the nearest's (1). Words keep most of the say:
+# meaning reorders close calls and brings in what no word found, it does not outvote words.
+MEANING_SHARE = 0.3
+MEANING_SPAN = 0.1
+MEANING_DEPTH = 30  # the nearest items by meaning that may join the results words did not find
+MEANING_FLOOR = 0.3  # and only if at least this near
 
 
 @dataclass(frozen=True)
@@ -125,6 +133,8 @@ class Question:
     lean: str  # the game leaned to
     strong: bool  # leaned to by the question's words or a version named, not by default
     mentioned: frozenset[tuple[str, str]]  # versions named (document, version)
+    near: Sequence[float] | None = None  # each item's nearness by meaning, when asked
+    allowed: frozenset[int] | None = None  # the items the filters let through (None: all)
 
 
 def rank(
@@ -171,7 +181,49 @@ def rank(
     ranked = best_of(every, max(limit, PROXIMITY_RERANK) * 3)
     if len(q.wanted) > 1 or q.number:
         _by_proximity(ranked, q, positions)
+    if q.near is not None:
+        ranked = fuse(ranked, every, q, base, factor)
     return quoted_first(items, prefer_subsections(items, ranked)), every
+
+
+def by_meaning(near: Sequence[float], allowed: Iterable[int], weight: Sequence[float]) -> list:
+    """(nearness × weight, item) of the allowed items, nearest first (then by item number): the
+    weight scales meaning as words are scaled (an older version a little down, the other game
+    down when leaning)."""
+    return sorted(((near[d] * weight[d], d) for d in allowed), key=lambda s: (-s[0], s[1]))
+
+
+def fuse(
+    ranked: list, every: list, q: Question, base: Sequence[float], factor: Sequence[float]
+) -> list:
+    """Join the value by words with the nearness by meaning (see MEANING_SHARE); tiers stay.
+
+    ranked is in order. The nearest items by meaning that words did not find join the results
+    and the count of matches."""
+    assert q.near is not None
+    weight = [b * f for b, f in zip(base, factor, strict=True)]
+    nearest = by_meaning(q.near, range(len(q.near)) if q.allowed is None else q.allowed, weight)
+    if not nearest:
+        return ranked
+    low = nearest[0][0] - MEANING_SPAN
+
+    def meaning(docnum: int) -> float:
+        return MEANING_SHARE * max(0.0, (q.near[docnum] * weight[docnum] - low) / MEANING_SPAN)
+
+    held = {item[2] for item in every}
+    joined = [
+        [0, 0.0, d, 0] for s, d in nearest[:MEANING_DEPTH] if s >= MEANING_FLOOR and d not in held
+    ]
+    every.extend(joined)
+    best = max((item[1] for item in ranked if not item[0]), default=0.0) or 1.0
+    for item in ranked:
+        words = item[1] / best if not item[0] else 1.0
+        item[1] = (1 - MEANING_SHARE) * words + meaning(item[2])
+    for item in joined:
+        item[1] = meaning(item[2])
+    ranked = ranked + joined
+    sort_ranked(ranked)
+    return ranked
 
 
 def _by_proximity(ranked: list, q: Question, positions: Callable[[int], Positions]) -> None:

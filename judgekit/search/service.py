@@ -23,6 +23,7 @@ from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.collapse import Hit
 from judgekit.search.index import Filters, Outcome, SearchIndex
+from judgekit.search.meaning import Meaning
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
 from judgekit.search.snippets import snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
@@ -50,6 +51,7 @@ class SearchParams:
     filters: Filters
     all_versions: bool
     limit: int
+    meaning: bool = True  # False: by words alone (meaning=0)
 
 
 def _known(what: str, value: str, known: list[str], of: str = "") -> SearchParamError:
@@ -113,15 +115,22 @@ def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ..
     version = _version(corpus, params, document)
     kind = _choice(params, "kind", kinds)
     edition = _choice(params, "edition", EDITIONS)
-    flag = (params.get("all_versions") or "").strip().lower()
-    if flag not in TRUE + FALSE:
-        raise SearchParamError(f"all_versions must be 1 or 0, not {quoted(params['all_versions'])}")
     return SearchParams(
         q=q,
         filters=Filters(document, version, kind, edition),
-        all_versions=flag in TRUE,
+        all_versions=_flag(params, "all_versions", False),
         limit=_limit(params),
+        meaning=_flag(params, "meaning", True),
     )
+
+
+def _flag(params: Mapping[str, str], name: str, default: bool) -> bool:
+    flag = (params.get(name) or "").strip().lower()
+    if not flag:
+        return default
+    if flag not in TRUE + FALSE:
+        raise SearchParamError(f"{name} must be 1 or 0, not {quoted(params[name])}")
+    return flag in TRUE
 
 
 class SearchService:
@@ -138,6 +147,7 @@ class SearchService:
         self._static: dict[tuple[str, ...], dict] = {}  # see _where
         self._index: SearchIndex | None = None
         self._lock = threading.Lock()
+        self.meaning = Meaning(cache_dir)
 
     @classmethod
     def for_library(cls, lib: Library, cache_dir: str | Path | None = "default") -> SearchService:
@@ -171,6 +181,15 @@ class SearchService:
         )
         return index
 
+    def load_meaning(self, only_if_kept: bool = False) -> str:
+        """Load the model and the corpus's vectors (embedding what no cache holds, unless
+        only_if_kept) and search by meaning from then on; returns the state (Meaning.state)."""
+        index = self.index
+        model = self.meaning.load(index.meta, index.texts, only_if_kept)
+        if model is not None:
+            index.use_meaning(model)
+        return self.meaning.state
+
     def warm(self) -> int:
         """Do now what the first queries would otherwise do (a server's background warm-up): read
         every term's scores, prepare every item's words and describe every item; returns the count."""
@@ -183,7 +202,9 @@ class SearchService:
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:
         """The API's answer to these parameters (README: the search API's answer)."""
         parsed = parse_params(self.lib.corpus, params, self.kinds)
-        outcome = self.index.search(parsed.q, parsed.filters, parsed.all_versions, parsed.limit)
+        outcome = self.index.search(
+            parsed.q, parsed.filters, parsed.all_versions, parsed.limit, parsed.meaning
+        )
         return self.shape(parsed, outcome)
 
     def shape(self, parsed: SearchParams, outcome: Outcome) -> dict[str, Any]:
@@ -205,6 +226,9 @@ class SearchService:
             # The game named in the question when a chosen one kept the search to another.
             "edition_set_aside": aside,
             "query_without_edition": outcome.without_edition if named else unnamed or None,
+            # Whether meaning took part in this answer, and why not (Meaning.state).
+            "by_meaning": outcome.by_meaning,
+            "meaning": self.meaning.state if parsed.meaning else "off",
         }
 
     def _set_aside(self, parsed: SearchParams) -> tuple[str | None, str]:

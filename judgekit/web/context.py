@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Flask, current_app
 
 from judgekit.checks.loader import load_corpus
@@ -10,8 +13,10 @@ from judgekit.search.cache import default_cache_dir
 from judgekit.search.service import SearchService
 from judgekit.timing.load import sequences_for
 from judgekit.timing.model import Timing
+from judgekit.web.memory import not_kept
 
 KEY = "judgekit"
+MEANING_MODES = ("now", "kept", "off")
 
 
 def init_app(app: Flask) -> None:
@@ -25,6 +30,15 @@ def init_app(app: Flask) -> None:
     app.extensions[KEY] = {"library": library, "timing": timing, "search": search}
     if app.config.get("SEARCH_PRELOAD", True):
         search.index  # noqa: B018 -- build or open it now, not on the first judge's query
+    # SEARCH_MEANING: "now" (load the model, embedding what no cache holds), "kept" (load it now
+    # only if the cache holds every vector: `serve` embeds the rest in the background), "off".
+    meaning = app.config.get("SEARCH_MEANING", "now")
+    if meaning not in MEANING_MODES:
+        raise ValueError(
+            f"SEARCH_MEANING must be one of {', '.join(MEANING_MODES)}, not {meaning!r}"
+        )
+    if meaning != "off":
+        search.load_meaning(only_if_kept=meaning == "kept")
 
 
 def library_of(app: Flask) -> Library:
@@ -35,6 +49,15 @@ def library_of(app: Flask) -> Library:
 def current_library() -> Library:
     """The current app's Library."""
     return current_app.extensions[KEY]["library"]
+
+
+def search_answer(params: Mapping[str, str]) -> dict[str, Any]:
+    """The current app's search answer; one given while meaning loads is not kept in memory
+    (the same question asked later is answered by meaning too). SearchParamError as search."""
+    data = current_search().search(params)
+    if data["meaning"] == "loading":
+        not_kept()
+    return data
 
 
 def current_timing() -> Timing:

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from judgekit.search.service import SearchParamError
-from judgekit.web.context import current_search
+from judgekit.web.context import search_answer
 
 bp = Blueprint("api_search", __name__, url_prefix="/api")
 
@@ -15,7 +15,7 @@ bp = Blueprint("api_search", __name__, url_prefix="/api")
 def search() -> ResponseReturnValue:
     """GET /api/search?q=&document=&version=&kind=&edition=&all_versions=&limit="""
     try:
-        data = current_search().search(request.args)
+        data = search_answer(request.args)
     except SearchParamError as exc:
         abort(400, description=str(exc))
     return jsonify(data)

@@ -23,7 +23,7 @@ from judgekit.search.elsewhere import elsewhere
 from judgekit.search.query import unnamed
 from judgekit.search.service import SearchParamError, SearchService
 from judgekit.web.context import current_library as library
-from judgekit.web.context import current_search
+from judgekit.web.context import current_search, search_answer
 from judgekit.web.pagekey import page_address
 
 bp = Blueprint("search", __name__)
@@ -135,7 +135,7 @@ def _run(template: str):
     params = with_choice(request.args, judging())
     data, error, other = None, None, None
     try:
-        data = svc.search(params)
+        data = search_answer(params)
         other = elsewhere(svc, data)
     except SearchParamError as exc:
         error = str(exc)

@@ -1,0 +1,78 @@
+"""The model a search asks: the encoder and the corpus's items, loaded once per index."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from safetensors.numpy import load_file, save_file
+
+from judgekit.meaning import weights
+from judgekit.meaning.encoder import Encoder
+from judgekit.meaning.passages import Passages, VectorCache
+
+log = logging.getLogger(__name__)
+QUESTION_TOKENS = 64  # a question's pieces embedded: bounds a query's cost
+
+
+@dataclass(frozen=True)
+class MeaningModel:
+    """How near each item is to a question, by meaning."""
+
+    encoder: Encoder
+    passages: Passages
+
+    def nearness(self, question: str) -> np.ndarray:
+        """Each item's nearness (cosine, rounded) to the question, by item number."""
+        vector = self.encoder.embed_ids(self.encoder.pieces(question)[:QUESTION_TOKENS])
+        return self.passages.nearness(vector)
+
+
+def integer_tensors(files: weights.ModelFiles, cache_dir: Path | None) -> dict[str, np.ndarray]:
+    """The integer form of the weights, made once and kept beside the vectors."""
+    path = cache_dir / f"model-{files.digest()}.safetensors" if cache_dir else None
+    if path is not None and path.is_file():
+        try:
+            return load_file(str(path))
+        except (OSError, ValueError) as err:
+            log.warning("meaning cache %s unreadable (%s): converting again", path, err)
+    tensors = weights.integer_form(load_file(str(files.weights)))
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            save_file(tensors, str(tmp))
+            tmp.replace(path)
+        except OSError as err:
+            log.warning("meaning cache %s not written: %s", path, err)
+    return tensors
+
+
+_ENCODERS: dict[str, Encoder] = {}  # per process: one encoder serves every corpus
+
+
+def encoder(files: weights.ModelFiles, cache_dir: Path | None) -> Encoder:
+    """The encoder of the installed model (made once per process)."""
+    found = _ENCODERS.get(files.digest())
+    if found is None:
+        found = _ENCODERS[files.digest()] = Encoder(
+            integer_tensors(files, cache_dir), files.tokenizer
+        )
+    return found
+
+
+def load(
+    items: Sequence[tuple[str, str]], cache_dir: Path | None, embed: bool = True
+) -> MeaningModel | None:
+    """The model over these (title, text) items; ModelMissing when its package is not here.
+    With embed False, None unless every item's vectors are already on disk."""
+    files = weights.find()
+    enc = encoder(files, cache_dir)
+    cache = VectorCache(cache_dir)
+    passages = Passages.embed(
+        items, enc.pieces, enc.embed_ids if embed else None, files.digest(), cache
+    )
+    return None if passages is None else MeaningModel(enc, passages)

@@ -1,0 +1,131 @@
+"""The corpus's items embedded, and how near each is to a question.
+
+An item (an entry, a card, a timing step, a ruling) is embedded in chunks of at most
+MAX_TOKENS pieces, each headed by the item's title, whole paragraphs together where they fit:
+a long section is many rules, and a question is about one. An item is as near a question as
+its nearest chunk. Vectors are kept on disk by the hash of their chunk, so a corpus edit
+embeds only the chunks it changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from judgekit.meaning.weights import MAX_TOKENS
+
+log = logging.getLogger(__name__)
+ROOM = MAX_TOKENS - 2  # [CLS] and [SEP]
+DECIMALS = 6  # nearness is rounded so that the last bit of a sum never reorders two items
+
+
+def chunks(
+    title: Sequence[int], paragraphs: Sequence[Sequence[int]], room: int = ROOM
+) -> list[list[int]]:
+    """Pieces of an item to embed: its title (with its colon), then whole paragraphs while they
+    fit; a paragraph longer than the room is cut into windows that overlap by a quarter."""
+    body = max(room - len(title), room // 2)
+    head = list(title)[: room - body]
+    out: list[list[int]] = []
+    current: list[int] = []
+    for para in paragraphs:
+        para = list(para)
+        if current and len(current) + len(para) > body:
+            out.append(head + current)
+            current = []
+        if len(para) <= body:
+            current += para
+            continue
+        step = body * 3 // 4
+        for start in range(0, len(para) - body + step, step):
+            out.append(head + para[start : start + body])
+    if current or not out:
+        out.append(head + current)
+    return out
+
+
+def chunk_key(digest: str, pieces: Sequence[int]) -> str:
+    """The cache's key for a chunk's vector: the model and the pieces."""
+    return hashlib.sha256(f"{digest}:{','.join(map(str, pieces))}".encode()).hexdigest()[:32]
+
+
+class VectorCache:
+    """Chunk vectors on disk, one .npz of keys and vectors, replaced atomically."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.path = folder / "vectors.npz" if folder else None
+
+    def read(self) -> dict[str, np.ndarray]:
+        """Every vector kept, by key ({} when there is no cache or it is unreadable)."""
+        if self.path is None or not self.path.is_file():
+            return {}
+        try:
+            with np.load(self.path) as data:
+                return dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+        except (OSError, ValueError, KeyError) as err:
+            log.warning("meaning cache %s unreadable (%s): embedding again", self.path, err)
+            return {}
+
+    def write(self, vectors: dict[str, np.ndarray]) -> None:
+        """Keep these vectors (and only these), if the folder is writable."""
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".npz")
+            with os.fdopen(fd, "wb") as f:
+                np.savez(f, keys=np.array(list(vectors)), vectors=np.array(list(vectors.values())))
+            os.replace(tmp, self.path)
+        except OSError as err:
+            log.warning("meaning cache %s not written: %s", self.path, err)
+
+
+class Passages:
+    """Every item's chunk vectors, and the nearness of a question to each item."""
+
+    def __init__(self, vectors: np.ndarray, owners: np.ndarray, count: int) -> None:
+        self.vectors = vectors  # one unit vector per chunk, float64
+        self.owners = owners  # the item number of each chunk, ascending
+        self.starts = np.searchsorted(owners, np.arange(count))
+        self.count = count
+
+    @classmethod
+    def embed(
+        cls,
+        items: Sequence[tuple[str, str]],
+        pieces: Callable[[str], list[int]],
+        embed_ids: Callable[[Sequence[int]], np.ndarray] | None,
+        digest: str,
+        cache: VectorCache,
+    ) -> Passages | None:
+        """Embed each (title, text) item's chunks, reading kept vectors and keeping new ones
+        (with no embed_ids: None when a vector is not kept)."""
+        kept = cache.read()
+        used: dict[str, np.ndarray] = {}
+        vectors, owners = [], []
+        for number, (title, text) in enumerate(items):
+            paragraphs = [pieces(p) for p in text.split("\n") if p.strip()]
+            for chunk in chunks(pieces(f"{title}:"), paragraphs):
+                key = chunk_key(digest, chunk)
+                vector = kept.get(key)
+                if vector is None:
+                    if embed_ids is None:
+                        return None
+                    vector = embed_ids(chunk)
+                used[key] = vector
+                vectors.append(vector)
+                owners.append(number)
+        if used.keys() != kept.keys():
+            cache.write(used)
+        return cls(np.array(vectors, dtype=np.float64), np.array(owners), len(items))
+
+    def nearness(self, query: np.ndarray) -> np.ndarray:
+        """Each item's cosine to the question's unit vector: its nearest chunk's, rounded."""
+        sims = np.maximum.reduceat(self.vectors @ query, self.starts)
+        return np.round(sims, DECIMALS)
