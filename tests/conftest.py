@@ -41,6 +41,9 @@ def pytest_configure(config) -> None:
     """Every app the tests build (and every server they start) caches its index and its pack zip
     in a temp folder."""
     os.environ["JUDGEKIT_SEARCH_CACHE_DIR"] = _CACHE
+    # Apps and servers search by words unless a test asks for meaning (as the real-corpus app
+    # does): answers do not depend on whether a background embedding has finished.
+    os.environ["JUDGEKIT_SEARCH_MEANING"] = "off"
     os.environ["JUDGEKIT_PACK_CACHE_DIR"] = os.path.join(_CACHE, "pack")
 
 
@@ -87,8 +90,8 @@ def vocab_client(vocab_app):
 
 @pytest.fixture(scope="session")
 def app():
-    """The app on the real corpus."""
-    return create_app({"TESTING": True})
+    """The app on the real corpus, searching by meaning too, as a judge's does."""
+    return create_app({"TESTING": True, "SEARCH_MEANING": "now"})
 
 
 @pytest.fixture()

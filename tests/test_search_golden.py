@@ -38,6 +38,11 @@ def test_server_gives_every_golden_answer(app, golden):
         got = project(answer.get_json())
         if got != item["answer"]:
             wrong.append((item["q"], item["params"], item["answer"], got))
+        if "by_words" in item:
+            words = {"q": item["q"], **item["params"], "meaning": "0"}
+            got = project(client.get("/api/search", query_string=words).get_json())
+            if got != item["by_words"]:
+                wrong.append((item["q"], words, item["by_words"], got))
     shown = "\n".join(
         f"{q!r} {p}\n  golden {want}\n  server {got}" for q, p, want, got in wrong[:3]
     )

@@ -1,7 +1,7 @@
 """Embedding a text with the integer form of the model (weights.py), in numpy.
 
 The pack's JavaScript (static/js/pack-meaning.js) computes the same steps in the same order:
-a matrix's input is rounded per row to whole numbers from -127 to 127, multiplied exactly
+a matrix's input is rounded per row to whole numbers from -255 to 255, multiplied exactly
 (see weights.py), then scaled back; everything between matrices is in 64-bit floats. A
 difference in the last bit between the two (a sum added in another order) changes a rounded
 input only when it falls within that bit of a half: the two embeddings agree to about 1e-15.
@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
-from tokenizers import Tokenizer
 
+from judgekit.meaning.tokens import WordPiece
 from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 
 CLS, SEP = 101, 102
 EPS = 1e-12  # the model's layer-norm epsilon
-HALF = 768  # inputs summed at once: 768 × 127 × 127 < 2**24, exact in a 32-bit float
+LEVELS = 255  # a matrix's input, rounded per row to whole numbers from -LEVELS to LEVELS
+SPAN = 512  # inputs summed at once: 512 × 255 × 127 < 2**24, exact in a 32-bit float
 # erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
 # JavaScript has no erf, so both sides compute this one.
 ERFC = (
@@ -62,9 +62,9 @@ def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarra
 
 
 def round_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row as whole numbers from -127 to 127 (float32) and the row's scale."""
+    """Each row as whole numbers from -LEVELS to LEVELS (float32) and the row's scale."""
     peak = np.abs(x).max(axis=1)
-    scale = np.where(peak > 0, peak, 127.0) / 127.0
+    scale = np.where(peak > 0, peak, float(LEVELS)) / LEVELS
     return np.floor(x / scale[:, None] + 0.5).astype(np.float32), scale
 
 
@@ -79,19 +79,17 @@ class Linear:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         xq, sx = round_rows(x)
         acc = np.zeros((x.shape[0], self.q.shape[1]))
-        for start in range(0, self.q.shape[0], HALF):
-            acc += (xq[:, start : start + HALF] @ self.q[start : start + HALF]).astype(np.float64)
+        for start in range(0, self.q.shape[0], SPAN):
+            acc += (xq[:, start : start + SPAN] @ self.q[start : start + SPAN]).astype(np.float64)
         return acc * sx[:, None] * self.scale + self.bias
 
 
 class Encoder:
     """all-MiniLM-L6-v2 in its integer form: a text's unit vector of 384 numbers."""
 
-    def __init__(self, tensors: Mapping[str, np.ndarray], tokenizer: Path) -> None:
+    def __init__(self, tensors: Mapping[str, np.ndarray], vocabulary: Sequence[str]) -> None:
         t = {k: np.asarray(v) for k, v in tensors.items()}
-        self.tokenizer = Tokenizer.from_file(str(tokenizer))
-        self.tokenizer.no_padding()
-        self.tokenizer.no_truncation()
+        self.tokenizer = WordPiece(vocabulary)
         self.words, self.word_scale = t["words"], t["words.scale"].astype(np.float64)
         self.start = t["positions"].astype(np.float64) + t["type0"].astype(np.float64)
         self.norm = (t["norm.weight"].astype(np.float64), t["norm.bias"].astype(np.float64))
@@ -108,7 +106,7 @@ class Encoder:
 
     def pieces(self, text: str) -> list[int]:
         """The text's WordPiece ids, without [CLS] and [SEP]."""
-        return self.tokenizer.encode(text, add_special_tokens=False).ids
+        return self.tokenizer.pieces(text)
 
     def embed(self, text: str) -> np.ndarray:
         """The unit vector of a text's first MAX_TOKENS - 2 pieces."""

