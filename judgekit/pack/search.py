@@ -179,6 +179,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
         "stops": sorted(analysis.STOPS),
         "questions": sorted(analysis.QUESTION_WORDS),
+        "ordinary": sorted(analysis.ORDINARY),
         "numbers": sorted(analysis.NUMBER_STEMS),
         "kinds": list(svc.kinds),
         "settings": {

@@ -28,6 +28,7 @@ from judgekit.search.query import (
     Plan,
     VersionName,
     concepts,
+    not_in_rules,
     strip_named,
     strip_versions,
     suggest,
@@ -36,7 +37,7 @@ from judgekit.search.query import (
 )
 from judgekit.search.ranking import DEFAULT_LEAN
 from judgekit.search.scoring import TermScores, score
-from judgekit.search.snippets import text_stems
+from judgekit.search.snippets import Asked, asked_of, text_stems
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
 # An exact card title beats everything (the card page gathers its rulings), then an exact
@@ -77,6 +78,7 @@ class Outcome:
     read_as: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (judge's words, rulebook's words)
     named_edition: str | None = None  # the game the question named, when it kept to it
     without_edition: str = ""  # then the question without that name: searches both games
+    asked: Asked = Asked()  # what snippets look for: the judge's words and what stands for them
 
 
 class SearchIndex:
@@ -170,7 +172,8 @@ class SearchIndex:
             if any(self._has(stem) for stem in group.terms):
                 live.add(i)
             elif not group.part.phrase and not group.correction:
-                unknown.append(group.part.text)
+                unknown.append(i)
+        absent = {groups[i].part.text for i in unknown}
         found = [
             c
             for c in concepts(self.vocab, groups, edition, query)
@@ -182,9 +185,9 @@ class SearchIndex:
                 tuple(dict.fromkeys(t for term in c.said for t in term.means)),
             )
             for c in found
-            if any(groups[i].part.text in unknown for i in c.covers)
+            if any(groups[i].part.text in absent for i in c.covers)
         )
-        return Plan(groups, found, frozenset(live), tuple(unknown), read_as)
+        return Plan(groups, found, frozenset(live), not_in_rules(groups, unknown, found), read_as)
 
     # -- searching ---------------------------------------------------------------------------
     def search(
@@ -224,8 +227,11 @@ class SearchIndex:
         wanted = plan.live.union(*(c.covers for c in plan.concepts))
         terms = frozenset(stem for g in plan.all for stem in g.terms)
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
+        asked = asked_of(plan)
         if not wanted:
-            return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
+            return Outcome(
+                0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked
+            )
         allowed = self.scores.allowed(filters)  # score
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
         # rank
@@ -245,7 +251,9 @@ class SearchIndex:
         )
         ranked, every = ranking.rank(self.items, acc, question, limit, self._positions)
         total, hits = collapse(self.items, ranked, all_versions, limit, mentioned, every)
-        return Outcome(total, hits, terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
+        return Outcome(
+            total, hits, terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked
+        )
 
     def _positions(self, docnum: int) -> Positions:
         """Where each term of an item's text stands (prepared once)."""

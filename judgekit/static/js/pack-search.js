@@ -106,6 +106,7 @@
     D = self.JUDGEKIT_SEARCH;
     D.stopSet = new Set(D.stops);
     D.questionSet = new Set(D.questions);
+    D.ordinarySet = new Set(D.ordinary);
     D.numberSet = new Set(D.numbers);
     // Compiled once, like the other patterns (a question's search compiles none of its own).
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
@@ -406,8 +407,9 @@
       var any = false;
       g.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
       if (any) live.add(i);
-      else if (!g.part.phrase && !g.correction) unknown.push(g.part.text);
+      else if (!g.part.phrase && !g.correction) unknown.push(i);
     });
+    var absent = unknown.map(function (i) { return groups[i].part.text; });
     var concepts = conceptsOf(groups, edition, query).filter(function (c) {
       var any = c.phrases.length > 0;
       c.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
@@ -416,12 +418,20 @@
     var readAs = [];
     concepts.forEach(function (c) {
       var covered = Array.from(c.covers).sort(function (a, b) { return a - b; });
-      if (!covered.some(function (i) { return unknown.indexOf(groups[i].part.text) !== -1; })) return;
+      if (!covered.some(function (i) { return absent.indexOf(groups[i].part.text) !== -1; })) return;
       var means = [];
       c.said.forEach(function (t) { D.judge.terms[t].said.forEach(function (m) { if (means.indexOf(m) === -1) means.push(m); }); });
       readAs.push({words: covered.map(function (i) { return groups[i].part.text; }).join(" "), means: means});
     });
-    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: unknown, readAs: readAs};
+    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: notInRules(groups, unknown, concepts), readAs: readAs};
+  }
+  // query.py: not_in_rules: the words no rule uses that the judge is told of (not an ordinary
+  // word, unless the vocabulary read it as rulebook words).
+  function notInRules(groups, unknown, concepts) {
+    var read = new Set();
+    concepts.forEach(function (c) { c.covers.forEach(function (i) { read.add(i); }); });
+    return unknown.filter(function (i) { return read.has(i) || !D.ordinarySet.has(groups[i].part.text); })
+      .map(function (i) { return groups[i].part.text; });
   }
 
   function suggestion(query, groups) {
