@@ -33,7 +33,6 @@ QUESTION_WORDS = frozenset(
 )
 
 
-
 def _ordinary_words() -> frozenset[str]:
     """The words of ordinary-words.txt (its comments say why each group is there)."""
     text = Path(__file__).with_name("ordinary-words.txt").read_text(encoding="utf-8")

@@ -255,7 +255,9 @@ def concepts(
     return out
 
 
-def not_in_rules(groups: list[Group], unknown: Sequence[int], found: list[Group]) -> tuple[str, ...]:
+def not_in_rules(
+    groups: list[Group], unknown: Sequence[int], found: list[Group]
+) -> tuple[str, ...]:
     """The words no rule uses (unknown: their groups) that the judge is told of: not an ordinary
     word ("put", "guys"), unless the vocabulary read it as rulebook words (found: the concepts)."""
     read = {i for concept in found for i in concept.covers}

@@ -16,7 +16,6 @@ from functools import lru_cache
 from judgekit.search.analysis import TOKEN_RE, stem_token, stems
 from judgekit.search.query import EXPANSION_WEIGHT, Plan
 
-
 # A sentence ends at a full stop, question or exclamation mark (and the quotes or brackets
 # closing on it) before a space: "For example: ..." runs on, ". . ." ends three times.
 SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]* ")
@@ -154,49 +153,73 @@ def snippet(
     return _snippet(text, held, tuple(word for word in words if word), width)
 
 
-def _where(flat: _Flat, stems: tuple[str, ...]) -> list[int]:
-    """The sentences in which these terms stand in a row (one term: where it stands), in order."""
-    first, rest, seq = flat.at.get(stems[0], ()), len(stems) - 1, flat.stems
-    found = [
-        flat.sentence_of[i]
-        for i in first
-        if not rest
-        or (
-            i + rest < len(seq)
-            and seq[i : i + rest + 1] == stems
-            and flat.sentence_of[i + rest] == flat.sentence_of[i]
-        )
-    ]
-    return sorted(set(found))
+def _places(flat: _Flat, run: tuple[str, ...]) -> list[int]:
+    """Where these terms stand in a row in one sentence (one term: where it stands), in order."""
+    first, rest = flat.at.get(run[0], ()), len(run) - 1
+    if not rest:
+        return list(first)
+    seq, sentence = flat.stems, flat.sentence_of
+    return [i for i in first if seq[i : i + rest + 1] == run and sentence[i + rest] == sentence[i]]
 
 
-def best_sentence(flat: _Flat, words: tuple[Word, ...]) -> int:
-    """The sentence holding most of the words asked (by weight), then the rarest of them in this
-    text (a word's weight over how many sentences hold it); the first of equals; -1 if none."""
-    cover: dict[int, float] = {}
-    rare: dict[int, float] = {}
-    for word in words:  # in the question's order: the same sums as pack-search.js
-        best: dict[int, tuple[float, float]] = {}
-        for stems, weight in word:
-            where = _where(flat, stems)
-            share = weight / len(where) if where else 0.0
-            for sentence in where:
-                was = best.get(sentence, (0.0, 0.0))
-                best[sentence] = (max(was[0], weight), max(was[1], share))
-        for sentence, (weight, share) in best.items():
-            cover[sentence] = cover.get(sentence, 0.0) + weight
-            rare[sentence] = rare.get(sentence, 0.0) + share
-    return max(sorted(cover), key=lambda s: (cover[s], rare[s]), default=-1)
+def _occurrences(flat: _Flat, words: tuple[Word, ...]) -> list[tuple[int, int, float, float]]:
+    """Each place a word asked stands in the text, in text order: (place, word, weight, the
+    weight over how many sentences hold it there: a word rare in the text singles a passage out)."""
+    found = []
+    for n, word in enumerate(words):
+        for run, weight in word:
+            places = _places(flat, run)
+            if places:
+                share = weight / len({flat.sentence_of[i] for i in places})
+                found += [(i, n, weight, share) for i in places]
+    found.sort()
+    return found
+
+
+def _credit(
+    found: list[tuple[int, int, float, float]], lo: int, hi: int, count: int
+) -> tuple[float, float]:
+    """How much of the question the words lo to hi hold: each word asked by its best weight, and
+    by its best share; summed in the question's order, one addition at a time (as the pack)."""
+    weights, shares = [0.0] * count, [0.0] * count
+    for _place, n, weight, share in found[bisect_left(found, (lo,)) : bisect_left(found, (hi,))]:
+        weights[n] = max(weights[n], weight)
+        shares[n] = max(shares[n], share)
+    cover = rare = 0.0
+    for n in range(count):
+        cover += weights[n]
+        rare += shares[n]
+    return cover, rare
+
+
+def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
+    """The sentence holding most of the question (its words by weight), then whose window holds
+    most, then holding the rarest of them, then whose window does; the first of equals; -1 if none."""
+    found = _occurrences(flat, words)
+    best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
+    ends = (*flat.sentences[1:], len(flat.text))
+    for k, begin in enumerate(flat.sentences):
+        lo = bisect_left(flat.starts, begin)
+        cover, rare = _credit(found, lo, bisect_left(flat.starts, ends[k]), len(words))
+        if not cover:
+            continue
+        seen = _credit(found, lo, bisect_left(flat.starts, begin + width - 30), len(words))
+        key = (cover, seen[0], rare, seen[1])
+        if key > best_key:
+            best, best_key = k, key
+    return best
 
 
 def _window(flat: _Flat, hits: list[int], words: tuple[Word, ...], width: int) -> tuple[int, int]:
     """Where a long text's window begins, and the place it must show: the best sentence from its
     start if its marks show from there, else from some words before its best window of marks."""
     starts = flat.starts
-    sentence = best_sentence(flat, words)
+    sentence = best_sentence(flat, words, width)
     if sentence >= 0:
         lowest = flat.sentences[sentence]
-        after = flat.sentences[sentence + 1] if sentence + 1 < len(flat.sentences) else len(flat.text)
+        after = (
+            flat.sentences[sentence + 1] if sentence + 1 < len(flat.sentences) else len(flat.text)
+        )
         hits = [i for i in hits if lowest <= starts[i] < after] or hits
         if starts[hits[-1]] < lowest + width - 30:
             return lowest, lowest
