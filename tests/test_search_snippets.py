@@ -32,17 +32,15 @@ def test_a_long_sections_snippet_is_the_sentence_that_answers_not_its_first_matc
     answer = svc.search({"q": "he put two of the same obstacle in his stack"})
     assert answer["results"][0]["id"] == "facing-obstacles"
     shown = first_snippet(svc, "he put two of the same obstacle in his stack")
-    assert "reveals more than one copy of the [same] [obstacle]" in shown
-    assert "face down in a stack" not in shown
+    assert shown.startswith("…If your opponent reveals more than one copy of the [same] [obstacle]")
 
 
 def test_a_snippet_reads_the_judges_words_as_the_vocabularys_rulebook_words(svc):
     # "guys" is the crew (rules/vocabulary.yaml): the sentence holding "crew" answers; without
     # it, an earlier sentence holds as much of the question.
-    assert "If the [crew] is [stopped]" in first_snippet(
-        svc, "my guys are stopped, what about the stack"
-    )
-    assert "A [stopped] card stays [stopped]" in first_snippet(svc, "stopped stack")
+    guys = first_snippet(svc, "my guys are stopped, what about the stack")
+    assert guys.startswith("…If the [crew] is [stopped]")
+    assert first_snippet(svc, "stopped stack").startswith("…A [stopped] card stays [stopped]")
 
 
 def test_ordinary_words_no_rule_uses_are_not_announced(svc):

@@ -2,7 +2,8 @@
 
 A sentence answers best when it holds the most of the judge's words (each by its own stem, a
 completion, a correction or the vocabulary's rulebook words for it, at the plan's weights), and
-among those, the words that are rarest in that text (the ones that single out the passage).
+among those, the words that are rarest in that text (the ones that single out the passage);
+between equals, the one whose window (what the snippet shows from it) holds most.
 pack-search.js (snippet) picks the same sentence and window."""
 
 from __future__ import annotations
@@ -193,8 +194,8 @@ def _credit(
 
 
 def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
-    """The sentence holding most of the question (its words by weight), then whose window holds
-    most, then holding the rarest of them, then whose window does; the first of equals; -1 if none."""
+    """The sentence holding most of the question (its words by weight), then the rarest of them;
+    between equals, the one whose window holds most, then the rarest; then the first. -1: none."""
     found = _occurrences(flat, words)
     best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
     ends = (*flat.sentences[1:], len(flat.text))
@@ -204,7 +205,7 @@ def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
         if not cover:
             continue
         seen = _credit(found, lo, bisect_left(flat.starts, begin + width - 30), len(words))
-        key = (cover, seen[0], rare, seen[1])
+        key = (cover, rare, *seen)
         if key > best_key:
             best, best_key = k, key
     return best

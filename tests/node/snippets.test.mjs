@@ -51,13 +51,14 @@ test("a long section's snippet is the sentence that answers, not its first match
   const answer = await ask("he put two of the same obstacle in his stack");
   assert.equal(answer.results[0].id, "book/1/facing-obstacles");
   const shown = plain(answer.results[0].snippet);
-  assert.ok(shown.includes("reveals more than one copy of the same obstacle"), shown);
-  assert.ok(!shown.includes("face down in a stack"), shown);
+  assert.ok(shown.startsWith("…If your opponent reveals more than one copy of the same obstacle"), shown);
 });
 
 test("a snippet reads the judge's words as the vocabulary's rulebook words", async () => {
-  assert.ok(plain((await ask("my guys are stopped, what about the stack")).results[0].snippet).includes("If the crew is stopped"));
-  assert.ok(plain((await ask("stopped stack")).results[0].snippet).includes("A stopped card stays stopped"));
+  const guys = plain((await ask("my guys are stopped, what about the stack")).results[0].snippet);
+  assert.ok(guys.startsWith("…If the crew is stopped"), guys);
+  const words = plain((await ask("stopped stack")).results[0].snippet);
+  assert.ok(words.startsWith("…A stopped card stays stopped"), words);
 });
 
 test("ordinary words no rule uses are not announced; other words are", async () => {

@@ -792,8 +792,8 @@
     return text.replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"}[c]; });
   }
   // snippets.py: the sentence that answers best, in a window: the one holding most of the
-  // judge's words (by weight), then whose window holds most, then holding the words rarest in
-  // the text, then whose window does; the first of equals. The same sums in the same order.
+  // judge's words (by weight), then the words rarest in the text; between equals, the one whose
+  // window holds most, then the rarest; then the first. The same sums in the same order.
   var SENTENCE_END = /[.!?]["'”’)\]]* /g;
   function lowerBound(list, value, key) {
     var lo = 0, hi = list.length;
@@ -862,7 +862,7 @@
       var own = credit(found, lo, lowerBound(f.toks, end, start), words.length);
       if (!own[0]) return;
       var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), words.length);
-      var key = [own[0], seen[0], own[1], seen[1]];
+      var key = [own[0], own[1], seen[0], seen[1]];
       for (var i = 0; i < 4; i++) {
         if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { best = k; bestKey = key; } return; }
       }
