@@ -113,6 +113,7 @@
     D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
     D.leftovers = D.settings.leftovers.map(function (l) { return [new RegExp(l[0], "g"), l[1]]; });
     D.numberCue = new RegExp(D.settings.number_cue, "i");
+    D.sentenceEnd = new RegExp(D.settings.sentence_end, "g");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
     D.english = null;   // made on the first question about a word's spelling: known()
@@ -794,7 +795,6 @@
   // snippets.py: the sentence that answers best, in a window: the one holding most of the
   // judge's words (by weight), then the words rarest in the text; between equals, the one whose
   // window holds most, then the rarest; then the first. The same sums in the same order.
-  var SENTENCE_END = /[.!?]["'”’)\]]* /g;
   function lowerBound(list, value, key) {
     var lo = 0, hi = list.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (key(list[mid]) < value) lo = mid + 1; else hi = mid; }
@@ -899,8 +899,9 @@
   function flatOf(text) {   // snippets.py: _flat
     var flat = text.split(/\s+/).filter(Boolean).join(" "), m;
     var f = {text: flat, toks: [], at: new Map(), sentences: [0], sentenceOf: []};
-    SENTENCE_END.lastIndex = 0;
-    while ((m = SENTENCE_END.exec(flat)) !== null) f.sentences.push(m.index + m[0].length);
+    var ends = D.sentenceEnd;   // snippets.py: SENTENCE_END
+    ends.lastIndex = 0;
+    while ((m = ends.exec(flat)) !== null) f.sentences.push(m.index + m[0].length);
     var re = TOKENS, k = 0;
     re.lastIndex = 0;
     while ((m = re.exec(flat)) !== null) {
