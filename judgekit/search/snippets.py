@@ -196,6 +196,9 @@ def _credit(
 def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
     """The sentence holding most of the question (its words by weight), then the rarest of them;
     between equals, the one whose window holds most, then the rarest; then the first. -1: none."""
+    # Bounded: the places the question's terms stand (a text's words at most, for each term a
+    # word has: its own, 12 completions or 3 corrections, the vocabulary's), then for each
+    # sentence its places and the question's words (at most analysis.MAX_GROUPS).
     found = _occurrences(flat, words)
     best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
     ends = (*flat.sentences[1:], len(flat.text))
@@ -232,7 +235,7 @@ def _window(flat: _Flat, hits: list[int], words: tuple[Word, ...], width: int) -
     return max(lowest, first - 24), first
 
 
-@lru_cache(maxsize=16384)  # ~1 KB each: a bound of some 16 MB
+@lru_cache(maxsize=16384)  # ~1.5 KB each: a bound of some 24 MB
 def _snippet(text: str, held: frozenset[str], words: tuple[Word, ...], width: int) -> str:
     """The snippet of a text holding these of the query's terms and of its words."""
     flat = _flat(text)
