@@ -106,12 +106,14 @@
     D = self.JUDGEKIT_SEARCH;
     D.stopSet = new Set(D.stops);
     D.questionSet = new Set(D.questions);
+    D.ordinarySet = new Set(D.ordinary);
     D.numberSet = new Set(D.numbers);
     // Compiled once, like the other patterns (a question's search compiles none of its own).
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
     D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
     D.leftovers = D.settings.leftovers.map(function (l) { return [new RegExp(l[0], "g"), l[1]]; });
     D.numberCue = new RegExp(D.settings.number_cue, "i");
+    D.sentenceEnd = new RegExp(D.settings.sentence_end, "g");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
     D.english = null;   // made on the first question about a word's spelling: known()
@@ -406,8 +408,9 @@
       var any = false;
       g.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
       if (any) live.add(i);
-      else if (!g.part.phrase && !g.correction) unknown.push(g.part.text);
+      else if (!g.part.phrase && !g.correction) unknown.push(i);
     });
+    var absent = unknown.map(function (i) { return groups[i].part.text; });
     var concepts = conceptsOf(groups, edition, query).filter(function (c) {
       var any = c.phrases.length > 0;
       c.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
@@ -416,12 +419,20 @@
     var readAs = [];
     concepts.forEach(function (c) {
       var covered = Array.from(c.covers).sort(function (a, b) { return a - b; });
-      if (!covered.some(function (i) { return unknown.indexOf(groups[i].part.text) !== -1; })) return;
+      if (!covered.some(function (i) { return absent.indexOf(groups[i].part.text) !== -1; })) return;
       var means = [];
       c.said.forEach(function (t) { D.judge.terms[t].said.forEach(function (m) { if (means.indexOf(m) === -1) means.push(m); }); });
       readAs.push({words: covered.map(function (i) { return groups[i].part.text; }).join(" "), means: means});
     });
-    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: unknown, readAs: readAs};
+    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: notInRules(groups, unknown, concepts), readAs: readAs};
+  }
+  // query.py: not_in_rules: the words no rule uses that the judge is told of (not an ordinary
+  // word, unless the vocabulary read it as rulebook words).
+  function notInRules(groups, unknown, concepts) {
+    var read = new Set();
+    concepts.forEach(function (c) { c.covers.forEach(function (i) { read.add(i); }); });
+    return unknown.filter(function (i) { return read.has(i) || !D.ordinarySet.has(groups[i].part.text); })
+      .map(function (i) { return groups[i].part.text; });
   }
 
   function suggestion(query, groups) {
@@ -781,29 +792,142 @@
   function escapeHtml(text) {
     return text.replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"}[c]; });
   }
-  function snippet(text, terms, width) {
-    width = width || 220;
-    var flat = text.split(/\s+/).filter(Boolean).join(" ");
-    if (!flat) return "";
-    var hits = [], m, re = TOKENS;
+  // snippets.py: the sentence that answers best, in a window: the one holding most of the
+  // judge's words (by weight), then the words rarest in the text; between equals, the one whose
+  // window holds most, then the rarest; then the first. The same sums in the same order.
+  function lowerBound(list, value, key) {
+    var lo = 0, hi = list.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (key(list[mid]) < value) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  function askedOf(p) {   // snippets.py: asked_of
+    var words = p.groups.map(function (g) {
+      var word = new Map();
+      if (g.seq && g.seq.length > 1) word.set(g.seq.join(" "), [g.seq, 1]);
+      else g.terms.forEach(function (w, s) { word.set(s, [[s], w]); });
+      return word;
+    });
+    p.concepts.forEach(function (c) {
+      var targets = [];
+      c.terms.forEach(function (w, s) { targets.push([[s], w]); });
+      c.phrases.forEach(function (seq) { targets.push([seq, D.settings.expansion_weight]); });
+      c.covers.forEach(function (i) {
+        targets.forEach(function (t) {
+          var key = t[0].join(" "), was = words[i].get(key);
+          words[i].set(key, [t[0], Math.max(was ? was[1] : 0, t[1])]);
+        });
+      });
+    });
+    return words.map(function (w) { return Array.from(w.values()); });
+  }
+  function placesOf(f, seq) {   // snippets.py: _places
+    var first = f.at.get(seq[0]) || [], rest = seq.length - 1;
+    if (!rest) return first;
+    return first.filter(function (i) {
+      if (i + rest >= f.toks.length || f.sentenceOf[i + rest] !== f.sentenceOf[i]) return false;
+      for (var k = 1; k <= rest; k++) if (f.toks[i + k][2] !== seq[k]) return false;
+      return true;
+    });
+  }
+  function occurrencesOf(f, words) {   // snippets.py: _occurrences
+    var found = [];
+    words.forEach(function (word, n) {
+      word.forEach(function (alt) {
+        var places = placesOf(f, alt[0]);
+        if (!places.length) return;
+        var share = alt[1] / new Set(places.map(function (i) { return f.sentenceOf[i]; })).size;
+        places.forEach(function (i) { found.push([i, n, alt[1], share]); });
+      });
+    });
+    return found.sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]) || (a[2] - b[2]) || (a[3] - b[3]); });
+  }
+  function credit(found, lo, hi, count) {   // snippets.py: _credit
+    var weights = [], shares = [], cover = 0, rare = 0, n;
+    for (n = 0; n < count; n++) { weights.push(0); shares.push(0); }
+    var first = function (o) { return o[0]; };
+    for (var k = lowerBound(found, lo, first); k < found.length && found[k][0] < hi; k++) {
+      var o = found[k];
+      weights[o[1]] = Math.max(weights[o[1]], o[2]);
+      shares[o[1]] = Math.max(shares[o[1]], o[3]);
+    }
+    for (n = 0; n < count; n++) { cover += weights[n]; rare += shares[n]; }
+    return [cover, rare];
+  }
+  function bestSentence(f, words, width) {   // snippets.py: best_sentence
+    var found = occurrencesOf(f, words), best = -1, bestKey = [0, 0, 0, 0];
+    var start = function (t) { return t[0]; };
+    f.sentences.forEach(function (begin, k) {
+      var end = k + 1 < f.sentences.length ? f.sentences[k + 1] : f.text.length;
+      var lo = lowerBound(f.toks, begin, start);
+      var own = credit(found, lo, lowerBound(f.toks, end, start), words.length);
+      if (!own[0]) return;
+      var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), words.length);
+      var key = [own[0], own[1], seen[0], seen[1]];
+      for (var i = 0; i < 4; i++) {
+        if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { best = k; bestKey = key; } return; }
+      }
+    });
+    return best;
+  }
+  function bestWindow(f, hits, width) {   // snippets.py: _best_window
+    var best = 0, bestCount = -1, j = 0, counts = new Map();
+    hits.forEach(function (h, i) {
+      var reach = f.toks[h][0] + width - 30;
+      while (j < hits.length && f.toks[hits[j]][0] < reach) { var t = f.toks[hits[j]][2]; counts.set(t, (counts.get(t) || 0) + 1); j++; }
+      if (counts.size > bestCount) { best = i; bestCount = counts.size; }
+      var s = f.toks[h][2];
+      counts.set(s, counts.get(s) - 1);
+      if (!counts.get(s)) counts.delete(s);
+    });
+    return hits[best];
+  }
+  function windowOf(f, hits, words, width) {   // snippets.py: _window: [where it begins, what it must show]
+    var at = function (i) { return f.toks[i][0]; };
+    var sentence = bestSentence(f, words, width), lowest = 0;
+    if (sentence >= 0) {
+      lowest = f.sentences[sentence];
+      var after = sentence + 1 < f.sentences.length ? f.sentences[sentence + 1] : f.text.length;
+      var inside = hits.filter(function (i) { return lowest <= at(i) && at(i) < after; });
+      if (inside.length) hits = inside;
+      if (at(hits[hits.length - 1]) < lowest + width - 30) return [lowest, lowest];
+    } else if (at(hits[hits.length - 1]) < at(hits[0]) + width - 30) {
+      return [Math.max(0, at(hits[0]) - 24), at(hits[0])];
+    }
+    var first = at(bestWindow(f, hits, width));
+    return [Math.max(lowest, first - 24), first];
+  }
+  function flatOf(text) {   // snippets.py: _flat
+    var flat = text.split(/\s+/).filter(Boolean).join(" "), m;
+    var f = {text: flat, toks: [], at: new Map(), sentences: [0], sentenceOf: []};
+    var ends = D.sentenceEnd;   // snippets.py: SENTENCE_END
+    ends.lastIndex = 0;
+    while ((m = ends.exec(flat)) !== null) f.sentences.push(m.index + m[0].length);
+    var re = TOKENS, k = 0;
     re.lastIndex = 0;
     while ((m = re.exec(flat)) !== null) {
       var s = stemOf(m[0]);
-      if (s && terms.has(s)) hits.push([m.index, m.index + m[0].length, s]);
+      if (!s) continue;
+      while (k + 1 < f.sentences.length && f.sentences[k + 1] <= m.index) k++;
+      if (!f.at.has(s)) f.at.set(s, []);
+      f.at.get(s).push(f.toks.length);
+      f.sentenceOf.push(k);
+      f.toks.push([m.index, m.index + m[0].length, s]);
     }
+    return f;
+  }
+  function snippet(text, terms, asked, width) {
+    width = width || 220;
+    var f = flatOf(text), flat = f.text;
+    if (!flat) return "";
+    var hits = [];
+    f.toks.forEach(function (t, i) { if (terms.has(t[2])) hits.push(i); });
     var start = 0;
     if (hits.length && flat.length > width) {
-      var best = 0, bestCount = -1, j = 0, counts = new Map();
-      hits.forEach(function (h, i) {
-        while (j < hits.length && hits[j][0] < h[0] + width - 30) { counts.set(hits[j][2], (counts.get(hits[j][2]) || 0) + 1); j++; }
-        if (counts.size > bestCount) { best = i; bestCount = counts.size; }
-        counts.set(h[2], counts.get(h[2]) - 1);
-        if (!counts.get(h[2])) counts.delete(h[2]);
-      });
-      start = Math.min(Math.max(0, hits[best][0] - 24), flat.length - width);
-      if (start) {
+      var w = windowOf(f, hits, asked, width), first = w[1];
+      start = Math.min(w[0], flat.length - width);
+      if (start && flat[start - 1] !== " ") {
         var space = flat.indexOf(" ", start);
-        start = space >= 0 && space < hits[best][0] ? space + 1 : hits[best][0];
+        start = space >= 0 && space < first ? space + 1 : first;
       }
     }
     var end = Math.min(flat.length, start + width);
@@ -812,7 +936,8 @@
       end = sp > start ? sp : end;
     }
     var out = "", pos = start;
-    hits.forEach(function (h) {
+    hits.forEach(function (i) {
+      var h = f.toks[i];
       if (h[0] < start || h[1] > end) return;
       out += escapeHtml(flat.slice(pos, h[0])) + "<mark>" + escapeHtml(flat.slice(h[0], h[1])) + "</mark>";
       pos = h[1];
@@ -824,21 +949,21 @@
   /* -- stage 5, shape the answer like /api/search (service.py: SearchService.shape) ------------- */
   function absolute(rel) { return rel ? new URL(rel, root).href : rel; }
   // A page's first results may show before the texts are here: their snippets follow.
-  function snippetOf(item, terms) {
+  function snippetOf(item, terms, asked) {
     if (!more && partial) { pending = true; return null; }
-    return snippet(textOf(item), terms);
+    return snippet(textOf(item), terms, asked);
   }
-  function resultOf(hit, terms) {
+  function resultOf(hit, terms, asked) {
     var r = JSON.parse(JSON.stringify(hit.item.result));
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
     (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
-    r.snippet = snippetOf(hit.item, terms);
+    r.snippet = snippetOf(hit.item, terms, asked);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
               title: o.item.result.title, url: absolute(o.item.result.url),
-              snippet: o.older ? snippetOf(o.item, terms) : null};
+              snippet: o.older ? snippetOf(o.item, terms, asked) : null};
     });
     return r;
   }
@@ -872,7 +997,7 @@
     var terms = new Set();
     planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
-    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
+    var out = {total: 0, hits: [], terms: terms, asked: askedOf(planned), suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
                named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
     if (!wanted.size) return out;
     var acc = score(planned.all, filters);
@@ -908,7 +1033,7 @@
     ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
     return {
       query: query.trim(), total: found.total,
-      results: found.hits.map(function (h) { return resultOf(h, found.terms); }),
+      results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed
     };
