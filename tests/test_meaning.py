@@ -49,9 +49,10 @@ def _reference(files: weights.ModelFiles, text: str, encoder: Encoder) -> np.nda
     def lin(x, name):
         return x @ w[name + ".weight"].T + w[name + ".bias"]
 
-    x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][
-        : len(ids)
-    ]
+    x = (
+        w["embeddings.word_embeddings.weight"][ids]
+        + w["embeddings.position_embeddings.weight"][: len(ids)]
+    )
     x = norm(x + w["embeddings.token_type_embeddings.weight"][0], "embeddings.LayerNorm")
     erf = np.vectorize(math.erf)
     for i in range(6):
@@ -108,7 +109,9 @@ def test_a_long_paragraph_is_cut_into_overlapping_windows_under_the_title():
     assert all(c[:2] == [1, 2] and len(c) <= 100 for c in out)
     covered = {p for c in out[1:] for p in c[2:]}
     assert covered == set(range(200, 500))  # every piece of the long one, in windows
-    assert out[1][2:][-24:] == out[2][2:][:24]  # that overlap by a quarter
+    shared = set(out[1][2:]) & set(out[2][2:])
+    assert len(shared) >= (100 - 2) // 4  # that overlap by a quarter
+    assert out[2][2 : 2 + len(shared)] == out[1][-len(shared) :]
 
 
 def test_vectors_are_kept_and_only_new_chunks_are_embedded(encoder, tmp_path):
@@ -157,7 +160,9 @@ def test_fusion_keeps_tiers_reorders_close_calls_and_adds_what_words_missed():
 def test_fusion_keeps_to_the_allowed_items():
     ranked = _ranked([(0, 4.0)])
     near = [0.3, 0.9, 0.8]
-    out = ranking.fuse(ranked, list(ranked), _question(near, frozenset({0, 2})), [1.0] * 3, [1.0] * 3)
+    out = ranking.fuse(
+        ranked, list(ranked), _question(near, frozenset({0, 2})), [1.0] * 3, [1.0] * 3
+    )
     assert [item[2] for item in out] == [0, 2]
 
 
@@ -175,7 +180,7 @@ def mini_meaning(tmp_path_factory):
 
 def test_a_question_is_answered_by_meaning_and_by_words_when_asked(mini_meaning):
     client = mini_meaning.test_client()
-    q = "what happens when my ship is stopped"
+    q = "can a stopped ship still move"
     answer = client.get("/api/search", query_string={"q": q}).get_json()
     assert answer["meaning"] == "ready" and answer["by_meaning"] is True
     words = client.get("/api/search", query_string={"q": q, "meaning": "0"}).get_json()
@@ -200,7 +205,7 @@ def test_without_the_model_search_answers_by_words_and_says_so(monkeypatch, tmp_
         }
     )
     client = app.test_client()
-    q = "what happens when my ship is stopped"
+    q = "can a stopped ship still move"
     answer = client.get("/api/search", query_string={"q": q}).get_json()
     assert answer["meaning"] == "missing" and answer["by_meaning"] is False
     assert answer["results"]
@@ -211,7 +216,7 @@ def test_without_the_model_search_answers_by_words_and_says_so(monkeypatch, tmp_
 def test_answers_given_while_meaning_loads_are_not_kept(mini_meaning, monkeypatch):
     """An answer by words while the model loads is not served again once it is ready."""
     svc = mini_meaning.extensions[KEY]["search"]
-    q = {"q": "can a stopped ship still move"}
+    q = {"q": "may stopped personnel beam to a planet"}
     client = mini_meaning.test_client()
     monkeypatch.setattr(svc.meaning, "state", "loading")
     monkeypatch.setattr(svc.index, "meaning", None)
