@@ -147,3 +147,11 @@ def test_the_home_page_line_shows_the_progress_without_a_reload(browser, tmp_pat
             job.progress_path.unlink()
             wait_until(page, "!document.querySelector('.pack-progress')", None, 30)
             assert "a minute or two" in line.inner_text()
+        # On the narrowest phone the phone page's line, bar and all, scrolls nothing sideways.
+        write_progress(job.progress_path, Progress("pages", 840, 1935))
+        narrow = {"width": 320, "height": 640}
+        with guarded_context(browser, BlockedRequests(), viewport=narrow) as context:
+            page = context.new_page()
+            page.goto(base + "/phone")
+            assert page.locator(".pack-download .pack-progress").is_visible()
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
