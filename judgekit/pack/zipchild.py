@@ -35,16 +35,17 @@ PROGRESS_EVERY = 0.5  # seconds between two writes of the progress file
 
 class ProgressFile:
     """The build's progress, written where the server's processes read it: at most every
-    PROGRESS_EVERY seconds, and at the end of each stage."""
+    ``every`` seconds, and at the end of each stage."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, every: float = PROGRESS_EVERY) -> None:
         self.path = path
+        self.every = every
         self.last = 0.0
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         """Record that ``done`` of ``total`` are written in this stage."""
         now = time.monotonic()
-        if done < total and now - self.last < PROGRESS_EVERY:
+        if done < total and now - self.last < self.every:
             return
         self.last = now
         try:
