@@ -49,7 +49,9 @@ def load_pages(path: Path, document: str, version: str, probs: Problems) -> Page
             item["entry"], first, last, item["basis"], evidence, where
         )
     references = tuple(
-        PrintedReference(r["entry"], r["words"], r["pointed_to"], r["target"], f"{path}:{r['_line']}")
+        PrintedReference(
+            r["entry"], r["words"], r["pointed_to"], r["target"], f"{path}:{r['_line']}"
+        )
         for r in data["references"]
     )
     return PagesFile(places, references, data["note"])

@@ -73,9 +73,7 @@ def _load_version(
     roots = load_entries(ctx, values["entries"], entries, None, 0)
     toc = _toc(values["toc"], path, probs)
     corrections, removed = load_corrections(path.with_name(f"{version_id}.corrections.yaml"), probs)
-    pages = load_pages(
-        path.with_name(f"{version_id}.pages.yaml"), doc.id, version_id, probs
-    )
+    pages = load_pages(path.with_name(f"{version_id}.pages.yaml"), doc.id, version_id, probs)
     return Version(
         document=doc.id,
         id=version_id,
