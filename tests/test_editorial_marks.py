@@ -49,6 +49,8 @@ KINDS = {
     "supersession order (1.1 before Call to Arms, both August 2003)": "supersedes_editorial",
     "card type no ruling states": "type_editorial",
     "Example label the source does not print (v1.1)": "label_editorial",
+    "page the contents do not print (read from page numbers or bounds)": "page_editorial",
+    "where a printed reference pointed": "reference_editorial",
 }
 
 
@@ -119,3 +121,35 @@ def test_every_unprinted_example_label_is_marked_on_its_page(app, found):
     page = _page(client, "/rules/2e-rulebook/1.1/skills")
     assert '<span class="block-label">Example</span>' in page
     assert f"Example {ED}" not in page
+
+
+def test_every_page_the_editors_read_is_marked_where_its_entry_is_shown(app, found):
+    client = app.test_client()
+    entries = {url: owner for url, owner, _ in found["page_editorial"] if "printed_page" in owner}
+    # Every 2E Call to Arms and Version 4 entry the contents print no page for (issue #29).
+    assert len(entries) == 112  # 52 in Call to Arms, 60 in Version 4
+    for url, entry in entries.items():
+        page = _page(client, "/rules/" + url.removeprefix("/api/entries/"))
+        words = entry["printed_page"]["page_editorial"].replace("'", "&#39;")
+        mark = f'{ED}{words}">ed.</abbr>'
+        assert f"{entry['citation']}</span> {mark}" in page, url
+        assert f"Where the printed book has it: {entry['pages']} {mark}" in page, url
+    # the version pages list each such entry with its page marked
+    for version in ("call-to-arms", "4"):
+        whole = _page(client, f"/rules/2e-rulebook/{version}/")
+        count = sum(1 for e in entries.values() if e["version"] == version)
+        assert (
+            len(re.findall(r'<span class="page-ref">[^<]+</span> ' + re.escape(ED), whole)) == count
+        )
+
+
+def test_every_printed_reference_s_explanation_is_marked_on_its_page(app, found):
+    client = app.test_client()
+    refs = [(url, owner) for url, owner, _ in found["reference_editorial"] if "words" in owner]
+    # Call to Arms 4 (the table layout, the indicator pictured twice, page 32), v4 1, 1.1 1.
+    assert len(refs) == 6
+    for url, ref in refs:
+        page = _page(client, "/rules/" + url.removeprefix("/api/entries/"))
+        words = ref["reference_editorial"].replace("'", "&#39;")
+        assert f'<q>{ref["words"]}</q> {ED}{words}">ed.</abbr>' in page, url
+        assert ref["target"] or "not held here" in ref["pointed_to"], url
