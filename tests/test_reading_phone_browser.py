@@ -111,7 +111,9 @@ def test_copy_short_form(page, blocked, live_server):
     page.goto(live_server + MAIN_PAGES["entry"])
     page.get_by_role("button", name="Copy short form").click()
     expect(page.locator(".copy-status")).to_have_text("Short form copied.")
-    assert page.evaluate("navigator.clipboard.readText()") == "2E v4 pp. 10–13, Order – Beam Personnel"
+    assert (
+        page.evaluate("navigator.clipboard.readText()") == "2E v4 pp. 10–13, Order – Beam Personnel"
+    )
 
 
 def test_long_page_keeps_a_bar_back_to_the_contents(browser, blocked, live_server):
