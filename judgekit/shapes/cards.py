@@ -17,7 +17,7 @@ _CARD_DETAILS: Memo[tuple[str, str], dict[str, Any]] = Memo(__name__, "card deta
 
 EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
 STANDING_TEXT = {
-    "in-force": "in the newest version held here",
+    "newest-held": "in the newest version held here",
     "still": "the newest version held here still names this card here",
     "changed": "the newest version held here no longer names this card here",
     "gone": "not in the newest version held here",
