@@ -143,6 +143,27 @@ def test_every_page_the_editors_read_is_marked_where_its_entry_is_shown(app, fou
         )
 
 
+def test_a_citation_s_page_the_editors_read_is_marked_on_card_and_timing_pages(app, found):
+    client = app.test_client()
+    passages = [(url, o) for url, o, _ in found["page_editorial"] if "snippet" in o]
+    assert passages and all(url.startswith("/api/cards/") for url, _ in passages)
+    for url, passage in passages:
+        page = _page(client, "/cards/" + url.removeprefix("/api/cards/"))
+        words = passage["page_editorial"].replace("'", "&#39;")
+        assert f'{passage["citation"]} {ED}{words}">ed.</abbr></p>' in page, url
+    # The official sequence is quoted from v4's glossary, on pp. 15–20 by the contents' bounds:
+    # the stepper's source line and each step's "Quoted from" say so, as does the calculator.
+    seq = client.get("/api/timing/mission-attempt?version=4").get_json()
+    assert seq["source"]["citation"].endswith("attempting missions, pp. 15–20")
+    mark = f"{ED}{seq['source']['page_editorial']}".replace("'", "&#39;")
+    page = _page(client, "/timing/mission-attempt?version=4&step=1")
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>.' in page
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr></p>' in page
+    calc = _page(client, "/timing/mission-attempt?version=4&personnel=5&overcome=0")
+    rule = re.search(r'<div class="tm-basis tm-basis-rule">.*?</div>', calc, re.S).group(0)
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>' in rule
+
+
 def test_every_printed_reference_s_explanation_is_marked_on_its_page(app, found):
     client = app.test_client()
     refs = [(url, owner) for url, owner, _ in found["reference_editorial"] if "words" in owner]

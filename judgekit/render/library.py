@@ -240,6 +240,11 @@ class Library:
             node = version.entries[node.parent] if node.parent else None
         return None
 
+    def page_editorial(self, entry: Entry) -> str | None:
+        """Why the page a citation gives is the editors' reading (its "ed." mark), or None."""
+        where = self.printed_page(entry)
+        return where.editorial_words if where is not None else None
+
     def citation_title(self, entry: Entry) -> str:
         """ "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, pp. 10–13"."""
         version = self.corpus.version(entry.document, entry.version)

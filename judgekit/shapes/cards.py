@@ -97,6 +97,7 @@ def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
         "url": lib.entry_url(entry),
         "api_url": lib.entry_api_url(entry),
         "citation": lib.citation_title(entry),
+        "page_editorial": lib.page_editorial(entry),  # the citation's page is the editors' reading
         "snippet": card_index.snippet(lib, entry, card),
         "role": role,
         "edition": doc.edition,
