@@ -324,7 +324,7 @@ RECORDS: dict[str, dict[str, Spec]] = {
     },
     "page place": {
         "entry": Spec(slug, required=True),
-        "page": Spec(page),  # one of page and pages (check.py)
+        "page": Spec(page),  # one of page and pages (pages.py)
         "pages": Spec(page_range),
         "basis": Spec(one_of(*PAGE_BASES), required=True),
         "evidence": Spec(a_list, required=True, record="page evidence"),
