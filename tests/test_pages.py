@@ -146,15 +146,20 @@ def real() -> Library:
 @pytest.mark.parametrize(
     ("version", "entry_id", "short"),
     [
-        # the three the issue names: each was its section's first page, contradicting the contents
-        ("call-to-arms", "attempting-a-mission", "2E Call to Arms p. 16, Attempting a Mission"),
+        # the nine the contents' order proved wrong: each was its section's first page
+        ("call-to-arms", "equipment", "2E Call to Arms pp. 3–5, Equipment"),
+        ("call-to-arms", "event", "2E Call to Arms pp. 3–5, Event"),
+        ("call-to-arms", "interrupt", "2E Call to Arms pp. 5–7, Interrupt"),
         ("call-to-arms", "mission", "2E Call to Arms pp. 5–7, Mission"),
+        ("call-to-arms", "showing-your-cards", "2E Call to Arms p. 13, Showing Your Cards"),
+        ("call-to-arms", "attempting-a-mission", "2E Call to Arms p. 16, Attempting a Mission"),
+        ("call-to-arms", "facing-dilemmas", "2E Call to Arms pp. 16–17, Facing dilemmas"),
+        ("call-to-arms", "other-order-actions", "2E Call to Arms pp. 20–21, Other Order Actions"),
         (
             "call-to-arms",
             "discard-excess-cards",
             "2E Call to Arms pp. 20–21, 3. Discard Excess Cards",
         ),
-        ("call-to-arms", "facing-dilemmas", "2E Call to Arms pp. 16–17, Facing dilemmas"),
         ("4", "gl-all", "2E v4 pp. 15–20, all"),
         ("4", "building-a-deck", "2E v4 p. 13, Building a Deck"),
         ("4", "decipher", "2E v4, Decipher, in Credits, p. 20"),
