@@ -133,7 +133,8 @@ def test_every_page_the_editors_read_is_marked_where_its_entry_is_shown(app, fou
         words = entry["printed_page"]["page_editorial"].replace("'", "&#39;")
         mark = f'{ED}{words}">ed.</abbr>'
         assert f"{entry['citation']}</span> {mark}" in page, url
-        assert f"Where the printed book has it: {entry['pages']} {mark}" in page, url
+        heading = "its heading is on " + ("" if entry["page"] else "one of ")
+        assert f"In the printed book: {heading}{entry['pages']} {mark}" in page, url
     # the version pages list each such entry with its page marked
     for version in ("call-to-arms", "4"):
         whole = _page(client, f"/rules/2e-rulebook/{version}/")

@@ -83,13 +83,20 @@ def test_the_json_gives_the_page_its_basis_and_evidence(pc):
 def test_a_page_the_editors_read_is_marked_on_its_page_and_a_printed_one_is_not(pc):
     read = pc.get("/rules/book/4/attempting").get_data(as_text=True)
     assert f"Attempting a Mission, p. 10</span> {ED}The editors&#39; reading" in read
-    assert "Where the printed book has it: p. 10 " + ED in read
+    assert "In the printed book: its heading is on p. 10 " + ED in read
     assert "Source book4.txt, line 15, shows <q>10</q>: the page number 10 follows its heading" in (
         read
     )
+    ranged = pc.get("/rules/book/4/beaming").get_data(as_text=True)
+    assert "In the printed book: its heading is on one of pp. 8–9 " + ED in ranged
+    term = pc.get("/rules/book/4/gl-range").get_data(as_text=True)
+    assert (
+        'In the printed book: in <a href="/rules/book/4/glossary">Glossary</a>, whose heading is '
+        "on p. 15, because:</p>" in term
+    )
     printed = pc.get("/rules/book/4/introduction").get_data(as_text=True)
     assert "Introduction, p. 2</span><br>" in printed
-    assert "Where the printed book has it: p. 2, because:</p>" in printed
+    assert "In the printed book: its heading is on p. 2, because:</p>" in printed
     # the version page lists each entry's own page, the editors' marked
     whole = pc.get("/rules/book/4/").get_data(as_text=True)
     assert f'<span class="page-ref">pp. 8–9</span> {ED}' in whole
