@@ -127,7 +127,7 @@ def test_check_refuses_pages_that_contradict_the_contents_with_file_and_line():
     pages, book = "rules/book/4.pages.yaml", "rules/book/4.yaml"
     assert found == {
         f"{pages}:5: 'INTRODUCTION 3' is not at book4.txt:2",
-        f"{book}:15: contents line 'GLOSSARY' p. 9 is lower than 'Using Range' p. 10, "
+        f"{book}:16: contents line 'GLOSSARY' p. 9 is lower than 'Using Range' p. 10, "
         "printed before it",
         f"{pages}:15: 'beaming' on pp. 8-12 is after 'Glossary', p. 9 by the contents, "
         "which comes after it",
@@ -136,7 +136,10 @@ def test_check_refuses_pages_that_contradict_the_contents_with_file_and_line():
         f"{pages}:21: 'attempting' on p. 7 is lower than 'execute-orders' (p. 8 at the least), "
         "printed before it",
         f"{pages}:26: 'glossary' is on p. 15 here but the contents print p. 9 for it",
-        f"{book}:33: 'using-range' has no page recorded with its evidence in 4.pages.yaml",
+        f"{book}:34: 'using-range' has no page recorded with its evidence in 4.pages.yaml",
+        f"{book}:48: 'gl-range' on p. 12 is lower than 'glossary' (p. 15 at the least), "
+        "printed before it",
+        f"{book}:48: 'gl-range' has no page recorded with its evidence in 4.pages.yaml",
         f"{pages}:32: target 'nowhere': dangling reference 'nowhere': no entry 'nowhere' in book 4",
         f"{pages}:36: 'see the figure' is not in the text of 'beaming'",
     }

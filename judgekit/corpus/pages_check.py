@@ -57,7 +57,12 @@ def _order_problems(version: Version) -> list[str]:
     bounds = _contents_bounds(version)
     floor: tuple[int, str] | None = None
     for entry in version.walk():
-        place = version.pages.get(entry.id)
+        # An entry's own `page` counts where no place is recorded (a version without pages file).
+        place = version.pages.get(entry.id) or (
+            PagePlace(entry.id, entry.page, entry.page, "contents", (), entry.location)
+            if entry.page
+            else None
+        )
         if place is None:
             continue
         own = printed.get(entry.id)
