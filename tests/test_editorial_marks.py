@@ -168,8 +168,9 @@ def test_a_citation_s_page_the_editors_read_is_marked_on_card_and_timing_pages(a
 def test_every_printed_reference_s_explanation_is_marked_on_its_page(app, found):
     client = app.test_client()
     refs = [(url, owner) for url, owner, _ in found["reference_editorial"] if "words" in owner]
-    # Call to Arms 4 (the table layout, the indicator pictured twice, page 32), v4 1, 1.1 1.
-    assert len(refs) == 6
+    # Call to Arms 9 (the table layout, the indicator pictured twice, page 32, the following
+    # pages, described earlier and later), v4 2 (the sample layout, the following pages), 1.1 4.
+    assert len(refs) == 15
     for url, ref in refs:
         page = _page(client, "/rules/" + url.removeprefix("/api/entries/"))
         words = ref["reference_editorial"].replace("'", "&#39;")
