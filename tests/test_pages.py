@@ -4,6 +4,8 @@ say where they pointed; `judgekit check` refuses a page that contradicts the con
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from judgekit import create_app
@@ -200,3 +202,23 @@ def test_the_real_pages_and_references_pass_their_checks():
     from judgekit.corpus.pages_check import page_problems
 
     assert page_problems(load_corpus(), SEEDS) == []
+
+
+def test_a_pages_file_s_format_is_refused_with_file_and_line(tmp_path):
+    root = tmp_path / "corpus"
+    shutil.copytree(PAGES, root)
+    path = root / "rules" / "book" / "4.pages.yaml"
+    text = path.read_text("utf-8").replace('version: "4"', 'version: "5"')
+    text = text.replace("    page: 2\n", '    page: 2\n    pages: "2-3"\n', 1)
+    text = text.replace("  - entry: using-range", "  - entry: attempting", 1)
+    text = text.replace('pages: "8-9"', 'pages: "9-8"')
+    path.write_text(text, "utf-8")
+    found = {p.replace(str(root) + "/", "") for p in run_check(root, PAGES / "seeds")}
+    where = "rules/book/4.pages.yaml"
+    assert found == {
+        f"{where}:1: the pages file must name 'book' version '4'",
+        f"{where}:5: a page place gives one of 'page' and 'pages'",  # both
+        f"{where}:17: field 'pages' must run from a lower page to a higher one, not '9-8'",
+        f"{where}:16: a page place gives one of 'page' and 'pages'",  # the bad range read as none
+        f"{where}:27: entry 'attempting' has two page places",
+    }
