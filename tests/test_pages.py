@@ -211,14 +211,14 @@ def test_a_pages_file_s_format_is_refused_with_file_and_line(tmp_path):
     text = path.read_text("utf-8").replace('version: "4"', 'version: "5"')
     text = text.replace("    page: 2\n", '    page: 2\n    pages: "2-3"\n', 1)
     text = text.replace("  - entry: using-range", "  - entry: attempting", 1)
-    text = text.replace('pages: "8-9"', 'pages: "9-8"')
+    text = text.replace('pages: "8-9"', 'pages: "8-8"')  # one page is 'page'
     path.write_text(text, "utf-8")
     found = {p.replace(str(root) + "/", "") for p in run_check(root, PAGES / "seeds")}
     where = "rules/book/4.pages.yaml"
     assert found == {
         f"{where}:1: the pages file must name 'book' version '4'",
         f"{where}:5: a page place gives one of 'page' and 'pages'",  # both
-        f"{where}:17: field 'pages' must run from a lower page to a higher one, not '9-8'",
+        f"{where}:17: field 'pages' must run from a lower page to a higher one, not '8-8'",
         f"{where}:16: a page place gives one of 'page' and 'pages'",  # the bad range read as none
         f"{where}:27: entry 'attempting' has two page places",
     }
