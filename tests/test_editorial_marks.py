@@ -51,6 +51,7 @@ KINDS = {
     "Example label the source does not print (v1.1)": "label_editorial",
     "page the contents do not print (read from page numbers or bounds)": "page_editorial",
     "where a printed reference pointed": "reference_editorial",
+    "a contents line the source does not print (put back from 1.1)": "toc_editorial",
 }
 
 
@@ -176,3 +177,20 @@ def test_every_printed_reference_s_explanation_is_marked_on_its_page(app, found)
         words = ref["reference_editorial"].replace("'", "&#39;")
         assert f'<q>{ref["words"]}</q> {ED}{words}">ed.</abbr>' in page, url
         assert ref["target"] or "not held here" in ref["pointed_to"], url
+
+
+def test_every_contents_line_the_editors_put_back_is_marked_on_its_version_page(app, found):
+    client = app.test_client()
+    lines = [(url, owner) for url, owner, _ in found["toc_editorial"]]
+    # The twelve lines of Call to Arms's contents neither extraction prints (General Rules to Present).
+    assert len(lines) == 12 and {url for url, _ in lines} == {
+        "/api/documents/2e-rulebook/call-to-arms"
+    }
+    page = _page(client, "/rules/2e-rulebook/call-to-arms/")
+    for _, line in lines:
+        why = line["toc_editorial"].replace("'", "&#39;")
+        assert (
+            f'<a href="#{line["entry"]}">{line["title"]}</a> <small class="muted toc-editorial"'
+            in page
+        )
+        assert f"(not in the printed contents)</small> {ED}{why}" in page, line["title"]

@@ -71,6 +71,10 @@ def version_detail(lib: Library, version: Version) -> dict[str, Any]:
             "entry": t.entry,
             "reconstructed": t.reconstructed,
             "note": t.note,
+            # A line the editors put back: marked "ed." with why, where the contents are shown.
+            "toc_editorial": f"The editors' line, not in the printed contents: {t.note}"
+            if t.reconstructed
+            else None,
         }
         for t in version.toc
     ]
