@@ -19,9 +19,11 @@ from judgekit.timing.model import (
     NONE,
     NUMBER_RE,
     PRINTED_RE,
+    RESERVED_IDS,
     Branch,
     CalculatorConfig,
     Cite,
+    Dispute,
     Note,
     Sequence,
     Step,
@@ -290,7 +292,7 @@ def _check_targets(seq: Sequence, probs: Problems) -> None:
                 )
 
 
-NOTE_FIELDS = {"id", "title", "ruling", "text"}
+NOTE_FIELDS = {"id", "title", "situation", "ruling", "text"}
 
 
 def _notes(items: Any, spath: str, probs: Problems, document: str, version: str) -> list[Note]:
@@ -313,9 +315,51 @@ def _notes(items: Any, spath: str, probs: Problems, document: str, version: str)
                 ruling=_text(item, "ruling", spath, probs) or "",
                 text=_text(item, "text", spath, probs) or "",
                 location=f"{spath}:{item.line}",
+                situation=_text(item, "situation", spath, probs) or "",
             )
         )
     return notes
+
+
+DISPUTE_FIELDS = {"id", "title", "at", "absent", "nearest"}
+
+
+def _disputes(
+    items: Any, spath: str, probs: Problems, document: str, version: str
+) -> list[Dispute]:
+    if not isinstance(items, LList) or not items:
+        probs.add(spath, getattr(items, "line", 1), "'disputes' must be a non-empty list")
+        return []
+    found: list[Dispute] = []
+    for item in items:
+        if not check_keys(item, DISPUTE_FIELDS, spath, probs, "dispute"):
+            continue
+        dispute_id = _text(item, "id", spath, probs) or "?"
+        if not ID_RE.match(dispute_id) or any(d.id == dispute_id for d in found):
+            probs.add(spath, item.line_of("id"), f"invalid or duplicate dispute id {dispute_id!r}")
+        at = _wording(item, dispute_id, spath, probs, "at")
+        absent = _text(item, "absent", spath, probs, False)
+        nearest = item.get("nearest")
+        # Either the steps that settle it, or the editors' word that none does and the rule nearest.
+        if bool(at) == bool(absent) or bool(absent) != (nearest is not None):
+            probs.add(
+                spath,
+                item.line,
+                f"dispute {dispute_id!r} needs either 'at' or both 'absent' and 'nearest'",
+            )
+        found.append(
+            Dispute(
+                id=dispute_id,
+                title=_text(item, "title", spath, probs) or dispute_id,
+                document=document,
+                version=version,
+                at=at,
+                absent=absent,
+                nearest=_cites(nearest, spath, probs, f"dispute {dispute_id!r}") if nearest else (),
+                location=f"{spath}:{item.line}",
+            )
+        )
+    return found
 
 
 def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequence]:
@@ -325,15 +369,15 @@ def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequ
 
 def load_timing_parts(
     path: str | Path, document: str, version: str
-) -> tuple[list[Sequence], list[Note]]:
-    """The sequences and notes of one timing file; raise TimingError listing every problem."""
+) -> tuple[list[Sequence], list[Note], list[Dispute]]:
+    """The sequences, notes and disputes of one timing file; raise TimingError listing every problem."""
     path = Path(path)
     spath, probs = str(path), Problems()
     try:
         data = load_yaml(path)
     except YamlError as exc:
         raise TimingError([str(exc)]) from None
-    keys = {"document", "version", "sequences", "notes"}
+    keys = {"document", "version", "sequences", "notes", "disputes"}
     if not check_keys(data, keys, spath, probs, "timing file"):
         raise TimingError(probs.items)
     if str(data.get("document")) != document:
@@ -341,6 +385,11 @@ def load_timing_parts(
     if str(data.get("version")) != version:
         probs.add(spath, data.line_of("version"), f"version must be {version!r} (the file name)")
     notes = _notes(data.get("notes"), spath, probs, document, version) if "notes" in data else []
+    disputes = (
+        _disputes(data.get("disputes"), spath, probs, document, version)
+        if "disputes" in data
+        else []
+    )
     sequences: list[Sequence] = []
     items = data.get("sequences")
     if "sequences" not in data and notes:
@@ -360,7 +409,7 @@ def load_timing_parts(
                 )
     if probs.items:
         raise TimingError(probs.items)
-    return sequences, notes
+    return sequences, notes, disputes
 
 
 def _sequence(
@@ -371,6 +420,8 @@ def _sequence(
     seq_id = _text(item, "id", spath, probs) or "?"
     if not ID_RE.match(seq_id):
         probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
+    elif seq_id in RESERVED_IDS:
+        probs.add(spath, item.line_of("id"), f"sequence id {seq_id!r} is a page's address")
     if any(s.id == seq_id for s in sequences):
         probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
     official = item.get("official")
