@@ -260,3 +260,16 @@ def test_the_first_edition_page_groups_the_rulings_by_situation(client):
     index = client.get("/timing").get_data(as_text=True)
     assert '<a href="/timing/first-edition">' in index
     assert 'id="note-wormhole"' not in index
+
+
+def test_between_a_dilemmas_actions_the_attempts_printed_windows_are_open(client):
+    for number in ("2", "4"):
+        windows = step_of(client, "dilemma-actions", "4", number)["windows"]
+        assert [(w["sequence"], w["number"]) for w in windows] == [
+            ("mission-attempt", "3.h"),
+            ("response-actions", "3"),
+        ]
+    # Elsewhere in Version 4's derived sequences, the general rule only.
+    assert [w["generic"] for w in step_of(client, "dilemma-actions", "4", "3")["windows"]] == [
+        True
+    ]
