@@ -9,19 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.checks.loader import load_corpus
-from judgekit.timing.check import timing_problems
-
 from .conftest import ROOT
-from .test_timing_api import flat, step_of
+from .test_timing import edit, problems
+from .test_timing_api import SEQUENCES, flat, step_of
 
+# The sequences issue 30 added, in the versions whose text supports them.
 NEW = {
-    "game-end-in-attempt": ["1.1", "call-to-arms", "4"],
-    "dilemma-actions": ["4"],
-    "counters": ["1.1", "call-to-arms", "4"],
-    "end-of-turn": ["1.1", "call-to-arms", "4"],
-    "stopped": ["1.1", "call-to-arms", "4"],
-    "beaming": ["1.1", "call-to-arms", "4"],
+    key: SEQUENCES[key]
+    for key in ("game-end-in-attempt", "dilemma-actions", "counters", "end-of-turn", "stopped")
+    + ("beaming",)
 }
 DISPUTES = [
     "game-ends-in-attempt",
@@ -62,18 +58,9 @@ def real_copy(tmp_path: Path) -> Path:
     return root
 
 
-def _edit(root: Path, name: str, old: str, new: str) -> None:
-    path = root / name
-    text = path.read_text()
-    assert text.count(old) >= 1, old
-    path.write_text(text.replace(old, new, 1))
-
-
 def _problems(root: Path) -> list[str]:
-    return [
-        p.replace(str(root) + "/", "").split(":", 2)[-1].strip()
-        for p in timing_problems(load_corpus(root, strict=False))
-    ]
+    """The timing problems of a corpus copy, without their file and line."""
+    return [p.split(":", 2)[-1].strip() for p in problems(root)]
 
 
 @pytest.mark.parametrize(
@@ -101,7 +88,7 @@ def _problems(root: Path) -> list[str]:
 )
 def test_the_verbatim_checks_cover_the_new_files(real_copy, name, old, new, problem):
     assert _problems(real_copy) == []
-    _edit(real_copy, name, old, new)
+    edit(real_copy, name, old, new)
     assert _problems(real_copy) == [problem]
 
 
@@ -199,7 +186,7 @@ def test_the_index_answers_each_dispute_in_every_version(client):
     ],
 )
 def test_a_dispute_names_real_steps_or_says_why_none(real_copy, old, new, problem):
-    _edit(real_copy, "rules/2e-rulebook/4.timing.yaml", old, new)
+    edit(real_copy, "rules/2e-rulebook/4.timing.yaml", old, new)
     assert problem in " | ".join(_problems(real_copy))
 
 
@@ -214,7 +201,7 @@ def test_every_version_answers_every_dispute(real_copy):
 
 
 def test_no_sequence_may_take_the_first_edition_page_address(real_copy):
-    _edit(
+    edit(
         real_copy,
         "rules/2e-rulebook/4.timing.yaml",
         "  - id: beaming\n    title: Beaming\n",
@@ -270,6 +257,4 @@ def test_between_a_dilemmas_actions_the_attempts_printed_windows_are_open(client
             ("response-actions", "3"),
         ]
     # Elsewhere in Version 4's derived sequences, the general rule only.
-    assert [w["generic"] for w in step_of(client, "dilemma-actions", "4", "3")["windows"]] == [
-        True
-    ]
+    assert [w["generic"] for w in step_of(client, "dilemma-actions", "4", "3")["windows"]] == [True]

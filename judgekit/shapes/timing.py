@@ -145,6 +145,10 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
         # 1.1 and Call to Arms print no windows: "when" text answers its trigger when it occurs.
         return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
     if responses and seq.id != RESPONSES and not seq.official:
+        # A derived step inside a printed sequence (a dilemma's actions, at the attempt's step 3.i)
+        # shows the printed windows open there; elsewhere the general rule.
+        if step.also_open:
+            return [_other_window(timing, seq, ref, how) for ref in step.also_open]
         return [{"generic": True, "text": PRINTED_ELSEWHERE, "how": how, "here": False}]
     return [
         {
