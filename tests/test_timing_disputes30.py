@@ -258,3 +258,17 @@ def test_between_a_dilemmas_actions_the_attempts_printed_windows_are_open(client
         ]
     # Elsewhere in Version 4's derived sequences, the general rule only.
     assert [w["generic"] for w in step_of(client, "dilemma-actions", "4", "3")["windows"]] == [True]
+
+
+def test_a_sequence_says_where_a_version_supports_none(client):
+    data = client.get("/api/timing/dilemma-actions?version=4").get_json()
+    assert [(a["version"], a["dispute"]) for a in data["absent_in"]] == [
+        ("1.1", "prevent-between-actions"),
+        ("call-to-arms", "prevent-between-actions"),
+    ]
+    assert data["absent_in"][0]["absent"].startswith("1.1 has no rule on “prevent” responses")
+    html = client.get("/timing/dilemma-actions?version=4&step=2").get_data(as_text=True)
+    assert '<p class="tm-absent-in">Not in v1.1 <abbr' in html
+    assert '<a href="/rules/2e-rulebook/1.1/when-and-while">' in html
+    # A sequence every version holds says nothing of the kind.
+    assert client.get("/api/timing/beaming?version=4").get_json()["absent_in"] == []

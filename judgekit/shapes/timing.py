@@ -278,9 +278,34 @@ def sequence_dict(lib: Library, timing: Timing, seq: Sequence) -> dict[str, Any]
             "calculator": seq.calculator is not None,
             "url": sequence_url(seq),
             "versions": [sequence_summary(lib, s) for s in timing.versions(seq.id)],
+            "absent_in": _absent_in(lib, timing, seq),
             "steps": [step_dict(lib, timing, seq, step) for step in seq.steps],
         }
     return cache[key]
+
+
+def _absent_in(lib: Library, timing: Timing, seq: Sequence) -> list[dict[str, Any]]:
+    # The versions whose text the editors say supports no such sequence: the disputes this
+    # sequence answers here, answered elsewhere with `absent` (and the rules nearest).
+    answered = {
+        d.id
+        for d in timing.disputes
+        if d.version == seq.version and any(ref.split("/")[0] == seq.id for ref in d.at)
+    }
+    held = {s.version for s in timing.versions(seq.id)}
+    return [
+        {
+            "version": d.version,
+            "version_name": version_name(lib, d),
+            "dispute": d.id,
+            "absent": d.absent,
+            "nearest": [cite_dict(lib, d, cite) for cite in d.nearest],
+            "url": f"{urls.TIMING}#dispute-{d.id}",
+            "editorial": ["absent"],
+        }
+        for d in timing.disputes
+        if d.id in answered and d.absent and d.version not in held
+    ]
 
 
 def note_dict(lib: Library, note: Note) -> dict[str, Any]:
