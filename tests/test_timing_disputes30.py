@@ -272,3 +272,23 @@ def test_a_sequence_says_where_a_version_supports_none(client):
     assert '<a href="/rules/2e-rulebook/1.1/when-and-while">' in html
     # A sequence every version holds says nothing of the kind.
     assert client.get("/api/timing/beaming?version=4").get_json()["absent_in"] == []
+
+
+def test_asking_for_a_version_that_supports_none_says_why(client):
+    response = client.get("/api/timing/dilemma-actions?version=call-to-arms")
+    assert response.status_code == 404
+    data = response.get_json()
+    assert data["message"] == (
+        "sequence 'dilemma-actions' has no version 'call-to-arms' (known: 4); Call to Arms (the "
+        "editors' reading): Call to Arms has no rule on when “prevent” responses are taken and "
+        "does not break a dilemma into actions: its glossary says only that a response action "
+        "may prevent another action, whose costs remain paid."
+    )
+    assert [n["url"] for n in data["nearest"]] == [
+        "/rules/2e-rulebook/call-to-arms/gl-response-actions",
+        "/timing/dilemma-actions?version=4",
+    ]
+    # A version no dispute speaks of gets the plain answer.
+    assert client.get("/api/timing/dilemma-actions?version=9").get_json()["message"] == (
+        "sequence 'dilemma-actions' has no version '9' (known: 4)"
+    )
