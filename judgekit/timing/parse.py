@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -295,17 +296,27 @@ def _check_targets(seq: Sequence, probs: Problems) -> None:
 NOTE_FIELDS = {"id", "title", "situation", "ruling", "text"}
 
 
-def _notes(items: Any, spath: str, probs: Problems, document: str, version: str) -> list[Note]:
+def _records(
+    items: Any, fields: set[str], what: str, spath: str, probs: Problems
+) -> Iterator[tuple[LMap, str]]:
+    """The well-formed records of a list of notes or disputes, each with its (checked) id."""
     if not isinstance(items, LList) or not items:
-        probs.add(spath, getattr(items, "line", 1), "'notes' must be a non-empty list")
-        return []
-    notes: list[Note] = []
+        probs.add(spath, getattr(items, "line", 1), f"'{what}s' must be a non-empty list")
+        return
+    seen: set[str] = set()
     for item in items:
-        if not check_keys(item, NOTE_FIELDS, spath, probs, "note"):
+        if not check_keys(item, fields, spath, probs, what):
             continue
-        note_id = _text(item, "id", spath, probs) or "?"
-        if not ID_RE.match(note_id) or any(n.id == note_id for n in notes):
-            probs.add(spath, item.line_of("id"), f"invalid or duplicate note id {note_id!r}")
+        item_id = _text(item, "id", spath, probs) or "?"
+        if not ID_RE.match(item_id) or item_id in seen:
+            probs.add(spath, item.line_of("id"), f"invalid or duplicate {what} id {item_id!r}")
+        seen.add(item_id)
+        yield item, item_id
+
+
+def _notes(items: Any, spath: str, probs: Problems, document: str, version: str) -> list[Note]:
+    notes: list[Note] = []
+    for item, note_id in _records(items, NOTE_FIELDS, "note", spath, probs):
         notes.append(
             Note(
                 id=note_id,
@@ -327,16 +338,8 @@ DISPUTE_FIELDS = {"id", "title", "at", "absent", "nearest"}
 def _disputes(
     items: Any, spath: str, probs: Problems, document: str, version: str
 ) -> list[Dispute]:
-    if not isinstance(items, LList) or not items:
-        probs.add(spath, getattr(items, "line", 1), "'disputes' must be a non-empty list")
-        return []
     found: list[Dispute] = []
-    for item in items:
-        if not check_keys(item, DISPUTE_FIELDS, spath, probs, "dispute"):
-            continue
-        dispute_id = _text(item, "id", spath, probs) or "?"
-        if not ID_RE.match(dispute_id) or any(d.id == dispute_id for d in found):
-            probs.add(spath, item.line_of("id"), f"invalid or duplicate dispute id {dispute_id!r}")
+    for item, dispute_id in _records(items, DISPUTE_FIELDS, "dispute", spath, probs):
         at = _wording(item, dispute_id, spath, probs, "at")
         absent = _text(item, "absent", spath, probs, False)
         nearest = item.get("nearest")
