@@ -754,7 +754,7 @@ def test_rulings_link_to_their_timing_notes(client):
     )
     assert (
         'Timing note: <a href="/timing/first-edition#note-no-personnel-to-resolve">A dilemma with '
-        "no personnel left to resolve it</a>"
+        'no personnel left to resolve it</a> <abbr class="tm-ed-mark"'
     ) in html
     index = client.get("/timing/first-edition").get_data(as_text=True)
     assert 'id="note-no-personnel-to-resolve"' in index
