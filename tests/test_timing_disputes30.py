@@ -292,3 +292,19 @@ def test_asking_for_a_version_that_supports_none_says_why(client):
     assert client.get("/api/timing/dilemma-actions?version=9").get_json()["message"] == (
         "sequence 'dilemma-actions' has no version '9' (known: 4)"
     )
+
+
+@pytest.mark.parametrize(
+    ("sequence", "number", "old", "words"),
+    [
+        ("game-end-in-attempt", "2", "2", "needs the winner to command them"),
+        ("counters", "2", "1", "(except an interrupt)"),
+        ("beaming", "2", "2", "says “unstopped” in the beaming rule itself"),
+    ],
+)
+@pytest.mark.parametrize("version", ["1.1", "call-to-arms"])
+def test_where_the_versions_differ_the_step_says_how(client, sequence, number, old, words, version):
+    four = step_of(client, sequence, "4", number)
+    pair = next(c for c in four["counterparts"] if c["version"] == version)
+    assert [s["number"] for s in pair["steps"]] == [old]
+    assert len(pair["changed"]) == 1 and words in pair["changed"][0]
