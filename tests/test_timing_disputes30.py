@@ -268,7 +268,8 @@ def test_a_sequence_says_where_a_version_supports_none(client):
     ]
     assert data["absent_in"][0]["absent"].startswith("1.1 has no rule on “prevent” responses")
     html = client.get("/timing/dilemma-actions?version=4&step=2").get_data(as_text=True)
-    assert '<p class="tm-absent-in">Not in v1.1 <abbr' in html
+    assert '<details class="tm-absent-in"><summary>Not in v1.1, Call to Arms <abbr' in html
+    assert "<p>v1.1: 1.1 has no rule on “prevent” responses" in html
     assert '<a href="/rules/2e-rulebook/1.1/when-and-while">' in html
     # A sequence every version holds says nothing of the kind.
     assert client.get("/api/timing/beaming?version=4").get_json()["absent_in"] == []
