@@ -12,7 +12,7 @@ import hashlib
 import re
 import shutil
 import zipfile
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import permutations
@@ -34,11 +34,14 @@ from judgekit.render.library import Library
 from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
+from judgekit.web.zipstatus import PAGES, ZIPPING
 
 PACK_ZIP = "pack.zip"
 # The issue's limit for the whole pack (what a phone stores); `judgekit build` reports against it.
 SIZE_LIMIT = 25_000_000
 SEARCH_API = "/api/search"
+# Told how far a build has come: its stage (PAGES, then ZIPPING), how many done of how many.
+ProgressReport = Callable[[str, int, int], None]
 
 
 class BuildError(Exception):
@@ -167,6 +170,7 @@ def write_answers(
     addresses: Iterable[str],
     merged: Collection[str] = (),
     dropped: Collection[str] = (),
+    progress: ProgressReport | None = None,
 ) -> list[str]:
     """Render and write each address (those in ``merged`` with all their views in one page,
     no link to a JSON twin in ``dropped``); returns the pack files written."""
@@ -185,6 +189,8 @@ def write_answers(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body, encoding="utf-8")
         written.append(target)
+        if progress is not None:
+            progress(PAGES, len(written), len(addresses))
     return written
 
 
@@ -237,17 +243,27 @@ def pack_version(app: Flask, when: datetime) -> dict[str, Any]:
     }
 
 
-def _zip(out: Path, files: list[str], zip_path: Path) -> None:
+def _zip(
+    out: Path, files: list[str], zip_path: Path, progress: ProgressReport | None = None
+) -> None:
     """The pack's files under one top folder named as ``out``: unzipped, it is one folder."""
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in files:
+        for done, name in enumerate(files, 1):
             archive.write(out / name, f"{out.name}/{name}")
+            if progress is not None:
+                progress(ZIPPING, done, len(files))
 
 
 def build(
-    app: Flask, out: Path, *, zip_path: Path | None = None, when: datetime | None = None
+    app: Flask,
+    out: Path,
+    *,
+    zip_path: Path | None = None,
+    when: datetime | None = None,
+    progress: ProgressReport | None = None,
 ) -> BuildResult:
-    """Write the whole pack into ``out`` (emptied first); a zip of it too if asked."""
+    """Write the whole pack into ``out`` (emptied first); a zip of it too if asked; ``progress``
+    is told how far it has come."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -264,7 +280,7 @@ def build(
         SEARCH_API,
         *document_homes(lib),
     ]
-    files = write_answers(app, out, addresses, view_pages(lib), dropped)
+    files = write_answers(app, out, addresses, view_pages(lib), dropped, progress)
     files += copy_static(app, out) + bundles
     files += write_search_data(app, out)
     files += offline.write_calculators(app, out)
@@ -272,7 +288,7 @@ def build(
     files += offline.write_offline_files(app, out, version, files)
     folders = folder_sizes(out, files)
     if zip_path is not None:
-        _zip(out, files, zip_path)
+        _zip(out, files, zip_path, progress)
     return BuildResult(out, len(files), sum(folders.values()), version, zip_path, folders)
 
 
