@@ -74,6 +74,8 @@ def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
         "PAGE_CACHE_BYTES": 0,
         "PACK": True,
         "SEARCH_PRELOAD": False,
+        # The pack's pages hold no search answer: its search runs in the browser.
+        "SEARCH_MEANING": "off",
         "BASE_URL": base_url or "",
     }
     if root:

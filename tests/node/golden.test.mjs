@@ -28,15 +28,31 @@ test("the pack's copy of pack-search.js is the repository's", () => {
     fs.readFileSync(path.join(STATIC_DIR, "js", "pack-search.js"), "utf-8"));
 });
 
+// Until a judge stores the pack's meaning part, the pack answers by words: as the server with
+// meaning=0 (the golden line's by_words where meaning took part). How meaning stands differs by
+// nature (the server's "ready", the pack's "not stored"): it is compared apart.
+function byWords(item) {
+  const want = { ...(item.by_words ?? item.answer), by_meaning: false };
+  delete want.meaning;
+  return want;
+}
+
+function withoutState(answer) {
+  assert.equal(answer.meaning, "not stored");
+  const out = { ...answer };
+  delete out.meaning;
+  return out;
+}
+
 test("the pack answers every golden question as the server does", async () => {
   const page = packPage(DIR);
   const wrong = [];
   for (const item of QUESTIONS) {
-    const got = project(await page.judgekit.search(item.q, item.params));
+    const got = withoutState(project(await page.judgekit.search(item.q, item.params)));
     try {
-      assert.deepStrictEqual(got, item.answer);
+      assert.deepStrictEqual(got, byWords(item));
     } catch {
-      wrong.push({ q: item.q, params: item.params, want: item.answer, got });
+      wrong.push({ q: item.q, params: item.params, want: byWords(item), got });
     }
   }
   assert.equal(wrong.length, 0, report(wrong));
@@ -57,10 +73,11 @@ test("before search-more.js, every answer given is the server's", async () => {
       continue;
     }
     answered += 1;
+    got = withoutState(got);
     try {
-      assert.deepStrictEqual(got, item.answer);
+      assert.deepStrictEqual(got, byWords(item));
     } catch {
-      wrong.push({ q: item.q, params: item.params, want: item.answer, got });
+      wrong.push({ q: item.q, params: item.params, want: byWords(item), got });
     }
   }
   assert.equal(wrong.length, 0, report(wrong));

@@ -1035,7 +1035,10 @@
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
-      edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed
+      edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
+      // Whether meaning took part, and how it stands here: "not stored" until the judge stores
+      // the pack's meaning part (the server's states otherwise: service.py, shape).
+      by_meaning: !!found.byMeaning, meaning: found.meaning || "not stored"
     };
   }
 
