@@ -37,7 +37,7 @@ LINEAR = (
     "intermediate.dense",
     "output.dense",
 )
-FORMAT = 2  # of the integer form below; a change makes every cached copy stale
+FORMAT = 3  # of the integer form below; a change makes every cached copy stale
 
 
 class ModelMissing(RuntimeError):
