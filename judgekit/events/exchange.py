@@ -59,8 +59,18 @@ def event_json(event: Event, rulings: list[Ruling]) -> dict[str, Any]:
 
 
 CSV_COLUMNS = (
-    "number", "recorded_at", "round", "table", "judge", "players", "question", "ruling",
-    "status", "note", "published", "citations",
+    "number",
+    "recorded_at",
+    "round",
+    "table",
+    "judge",
+    "players",
+    "question",
+    "ruling",
+    "status",
+    "note",
+    "published",
+    "citations",
 )
 
 
@@ -128,7 +138,7 @@ def imported(data: Any) -> tuple[str, float, list[tuple[str, list[Citation], lis
     """An export read back: the event's name, its end, and each ruling's judge, citations and
     revisions. FieldError says what is wrong with it."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise fields.FieldError(f"not a judgekit export (no \"format\": \"{FORMAT}\")")
+        raise fields.FieldError(f'not a judgekit export (no "format": "{FORMAT}")')
     if data.get("format_version") != FORMAT_VERSION:
         raise fields.FieldError(f"export format version {data.get('format_version')!r} unknown")
     event = data.get("event") or {}

@@ -21,7 +21,10 @@ LIMITS = {
 }
 MOST_CITATIONS = 8
 # A cite parameter: entry:<document>/<version>/<entry id> or card:<edition>/<card id>.
-CITE_RE = re.compile(r"^(entry):([^/\s]{1,100})/([^/\s]{1,100})/([^/\s]{1,200})$|^(card):(2E|1E)/([^/\s]{1,200})$", re.I)
+CITE_RE = re.compile(
+    r"^(entry):([^/\s]{1,100})/([^/\s]{1,100})/([^/\s]{1,200})$|^(card):(2E|1E)/([^/\s]{1,200})$",
+    re.I,
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

@@ -536,16 +536,34 @@ class Store:
                 for position, c in enumerate(citations):
                     conn.execute(
                         "INSERT INTO citations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (ruling_id, position, c.kind, c.document, c.version, c.entry, c.title,
-                         c.text),
+                        (
+                            ruling_id,
+                            position,
+                            c.kind,
+                            c.document,
+                            c.version,
+                            c.entry,
+                            c.title,
+                            c.text,
+                        ),
                     )
                 for rev in revisions:
                     _add_revision(
-                        conn, ruling_id, rev.number, rev.at, rev.judge, rev.change,
+                        conn,
+                        ruling_id,
+                        rev.number,
+                        rev.at,
+                        rev.judge,
+                        rev.change,
                         {
-                            "round": rev.round, "table": rev.table, "question": rev.question,
-                            "ruling": rev.ruling, "players": rev.players, "status": rev.status,
-                            "note": rev.note, "published": rev.published,
+                            "round": rev.round,
+                            "table": rev.table,
+                            "question": rev.question,
+                            "ruling": rev.ruling,
+                            "players": rev.players,
+                            "status": rev.status,
+                            "note": rev.note,
+                            "published": rev.published,
                         },
                     )
         return self.event(event_id)
@@ -583,13 +601,19 @@ def _add_revision(
 
 def _event(row: sqlite3.Row) -> Event:
     return Event(
-        row["id"], row["name"], row["created_at"], row["ends_at"], bool(row["precedent"]),
+        row["id"],
+        row["name"],
+        row["created_at"],
+        row["ends_at"],
+        bool(row["precedent"]),
         row["source"],
     )
 
 
 def _judge(row: sqlite3.Row) -> Judge:
-    return Judge(row["id"], row["event_id"], row["name"], row["role"], row["removed_at"] is not None)
+    return Judge(
+        row["id"], row["event_id"], row["name"], row["role"], row["removed_at"] is not None
+    )
 
 
 def _citation(row: sqlite3.Row) -> Citation:
@@ -600,7 +624,16 @@ def _citation(row: sqlite3.Row) -> Citation:
 
 def _revision(row: sqlite3.Row) -> Revision:
     return Revision(
-        row["number"], row["at"], row["judge"], row["change"], row["round"], row["table_name"],
-        row["question"], row["ruling"], row["players"], row["status"], row["note"],
+        row["number"],
+        row["at"],
+        row["judge"],
+        row["change"],
+        row["round"],
+        row["table_name"],
+        row["question"],
+        row["ruling"],
+        row["players"],
+        row["status"],
+        row["note"],
         bool(row["published"]),
     )
