@@ -309,20 +309,11 @@ class Store:
         """
         now = time.time() if now is None else now
         given = _normal_code(code)
+        with self.reading() as conn:  # a flood of guesses is refused without writing
+            _check_guesses(conn, address, now)
         with self.writing() as conn:
             conn.execute("DELETE FROM guesses WHERE at < ?", (now - GUESS_WINDOW,))
-            mine, everyone = conn.execute(
-                "SELECT SUM(address = ?), COUNT(*) FROM guesses", (address,)
-            ).fetchone()
-            if (mine or 0) >= GUESSES_PER_ADDRESS:
-                raise TooManyGuesses(
-                    "too many wrong codes from this device: wait 15 minutes, or ask the head judge"
-                )
-            if everyone >= GUESSES_IN_ALL:
-                raise TooManyGuesses(
-                    "too many wrong codes have been tried on this network: the head judge can "
-                    "join judges from the laptop, or wait 15 minutes"
-                )
+            _check_guesses(conn, address, now)  # again, in the transaction that counts this one
             row = conn.execute(
                 "SELECT * FROM events WHERE id = ? AND precedent = 0", (event_id,)
             ).fetchone()
@@ -382,8 +373,9 @@ class Store:
         with self.reading() as conn:
             row = conn.execute(
                 "SELECT judges.* FROM sessions JOIN judges ON judges.id = sessions.judge_id"
-                " WHERE token_hash = ? AND expires_at > ? AND removed_at IS NULL",
-                (_hash(token), now),
+                " JOIN events ON events.id = judges.event_id"
+                " WHERE token_hash = ? AND expires_at > ? AND ends_at > ? AND removed_at IS NULL",
+                (_hash(token), now, now),
             ).fetchone()
         return _judge(row) if row else None
 
@@ -567,6 +559,23 @@ class Store:
                         },
                     )
         return self.event(event_id)
+
+
+def _check_guesses(conn: sqlite3.Connection, address: str, now: float) -> None:
+    """Refuse a guess past the limits of wrong codes (from this address, in all) lately."""
+    mine, everyone = conn.execute(
+        "SELECT SUM(address = ?), COUNT(*) FROM guesses WHERE at >= ?",
+        (address, now - GUESS_WINDOW),
+    ).fetchone()
+    if (mine or 0) >= GUESSES_PER_ADDRESS:
+        raise TooManyGuesses(
+            "too many wrong codes from this device: wait 15 minutes, or ask the head judge"
+        )
+    if everyone >= GUESSES_IN_ALL:
+        raise TooManyGuesses(
+            "too many wrong codes have been tried on this network: the head judge can "
+            "join judges from the laptop, or wait 15 minutes"
+        )
 
 
 def _add_revision(

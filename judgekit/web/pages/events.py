@@ -264,15 +264,18 @@ def desk() -> ResponseReturnValue:
 
 
 def _desk_write():
+    """The event a desk form changes: the head judge's (session, CSRF, Origin checked), or on
+    the laptop the current one (the laptop's own browser, same-origin)."""
     judge = judges.current_judge()
-    if judges.on_this_computer() and (judge is None or not judge.head):
-        judges.check_origin()  # the laptop's own browser: no session needed, still same-origin
-        found = judges.store().current_event()
-        if found is None:
-            abort(404, description="no event is running")
-        return found
-    judges.check_write(judge, head=True)
-    return judges.store().event(judge.event_id)
+    if judge is not None and judge.head:
+        judges.check_write(judge, head=True)
+        return judges.store().event(judge.event_id)
+    judges.require_this_computer()
+    judges.check_origin()
+    found = judges.store().current_event()
+    if found is None:
+        abort(404, description="no event is running")
+    return found
 
 
 @bp.post("/event/desk/code")
