@@ -67,7 +67,9 @@ MIGRATIONS: tuple[str, ...] = (
         event_id INTEGER NOT NULL REFERENCES events(id),
         number INTEGER NOT NULL,
         judge TEXT NOT NULL,
-        UNIQUE (event_id, number)
+        draft TEXT,
+        UNIQUE (event_id, number),
+        UNIQUE (event_id, draft)
     );
     CREATE TABLE revisions (
         id INTEGER PRIMARY KEY,
@@ -407,23 +409,29 @@ class Store:
         fields: dict[str, str],
         citations: list[Citation],
         now: float | None = None,
+        draft: str | None = None,
     ) -> Ruling:
-        """Record a new ruling (its first revision) with its pinned citations."""
+        """Record a new ruling (its first revision) with its pinned citations.
+
+        ``draft`` names the phone's draft: sent again (its answer lost with the Wi-Fi), it gives
+        the ruling already recorded, not a second one.
+        """
         now = time.time() if now is None else now
         with self.writing() as conn:
-            number = conn.execute(
-                "SELECT COALESCE(MAX(number), 0) + 1 FROM rulings WHERE event_id = ?", (event_id,)
-            ).fetchone()[0]
-            ruling_id = conn.execute(
-                "INSERT INTO rulings (event_id, number, judge) VALUES (?, ?, ?)",
-                (event_id, number, judge.name),
-            ).lastrowid
-            for position, c in enumerate(citations):
+            done = (
                 conn.execute(
-                    "INSERT INTO citations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (ruling_id, position, c.kind, c.document, c.version, c.entry, c.title, c.text),
+                    "SELECT number FROM rulings WHERE event_id = ? AND draft = ?", (event_id, draft)
+                ).fetchone()
+                if draft
+                else None
+            )
+            if done is not None:
+                number = done["number"]
+            else:
+                number = _insert_ruling(conn, event_id, judge.name, draft, citations)
+                _add_revision(
+                    conn, _id_of(conn, event_id, number), 1, now, judge.name, "recorded", fields
                 )
-            _add_revision(conn, ruling_id, 1, now, judge.name, "recorded", fields)
         return self.ruling(event_id, number)
 
     def revise(
@@ -520,25 +528,9 @@ class Store:
                 " source) VALUES (?, ?, ?, '', '', 1, ?)",
                 (event_name, time.time(), ends_at, source),
             ).lastrowid
-            for number, (judge, citations, revisions) in enumerate(rulings, 1):
-                ruling_id = conn.execute(
-                    "INSERT INTO rulings (event_id, number, judge) VALUES (?, ?, ?)",
-                    (event_id, number, judge),
-                ).lastrowid
-                for position, c in enumerate(citations):
-                    conn.execute(
-                        "INSERT INTO citations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            ruling_id,
-                            position,
-                            c.kind,
-                            c.document,
-                            c.version,
-                            c.entry,
-                            c.title,
-                            c.text,
-                        ),
-                    )
+            for judge, citations, revisions in rulings:
+                number = _insert_ruling(conn, event_id, judge, None, citations)
+                ruling_id = _id_of(conn, event_id, number)
                 for rev in revisions:
                     _add_revision(
                         conn,
@@ -559,6 +551,31 @@ class Store:
                         },
                     )
         return self.event(event_id)
+
+
+def _insert_ruling(
+    conn: sqlite3.Connection, event_id: int, judge: str, draft: str | None, citations: list
+) -> int:
+    """A ruling's row and its citations; its number, the event's next."""
+    number = conn.execute(
+        "SELECT COALESCE(MAX(number), 0) + 1 FROM rulings WHERE event_id = ?", (event_id,)
+    ).fetchone()[0]
+    ruling_id = conn.execute(
+        "INSERT INTO rulings (event_id, number, judge, draft) VALUES (?, ?, ?, ?)",
+        (event_id, number, judge, draft),
+    ).lastrowid
+    for position, c in enumerate(citations):
+        conn.execute(
+            "INSERT INTO citations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (ruling_id, position, c.kind, c.document, c.version, c.entry, c.title, c.text),
+        )
+    return number
+
+
+def _id_of(conn: sqlite3.Connection, event_id: int, number: int) -> int:
+    return conn.execute(
+        "SELECT id FROM rulings WHERE event_id = ? AND number = ?", (event_id, number)
+    ).fetchone()[0]
 
 
 def _check_guesses(conn: sqlite3.Connection, address: str, now: float) -> None:

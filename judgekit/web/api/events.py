@@ -90,7 +90,9 @@ def record(event_id: int) -> ResponseReturnValue:
         values, pinned = shapes.ruling_input(library(), data, cites)
     except fields.FieldError as exc:
         abort(400, description=str(exc))
-    found = judges.store().record(event_id, judge, values, pinned)
+    draft = data.get("draft")
+    draft = fields.line("q", draft)[:64] if isinstance(draft, str) and draft else None
+    found = judges.store().record(event_id, judge, values, pinned, draft=draft)
     return jsonify(shapes.ruling_dict(library(), found)), 201
 
 

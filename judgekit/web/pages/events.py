@@ -146,7 +146,8 @@ def record() -> ResponseReturnValue:
         data, pinned = shapes.ruling_input(library(), request.form, cites)
     except fields.FieldError as exc:
         return _ruling_form(request.form, cites, str(exc), 400)
-    ruling = judges.store().record(judge.event_id, judge, data, pinned)
+    draft = fields.line("q", request.form.get("draft"))[:64] or None
+    ruling = judges.store().record(judge.event_id, judge, data, pinned, draft=draft)
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
 
 
