@@ -9,6 +9,7 @@ import json
 import re
 import sqlite3
 import time
+from urllib.parse import quote
 
 import pytest
 
@@ -368,6 +369,8 @@ def test_a_card_citation_shows_on_the_card_page(tmp_path):
     assert sam.record(cite=spec, question="About the card").status_code == 303
     assert "About the card" in sam.get(card["url"]).get_data(as_text=True)
     assert "About the card" in sam.get("/event?card=" + spec).get_data(as_text=True)
+    found = sam.get("/search", query_string={"q": card["title"]}).get_data(as_text=True)
+    assert "About the card" in found and f"cite={quote(spec, safe='')}" in found
 
 
 def test_the_event_page_filters_and_searches(app, floor):

@@ -216,3 +216,12 @@ def filters_of(values: dict[str, Any]) -> Filters:
         card=get("card", "q"),
         q=get("q", "q"),
     )
+
+
+def search_target(result: dict[str, Any]) -> tuple[str, str, str, str]:
+    """What a search result cites: (kind, document or edition, entry or card id, cite spec)."""
+    if result.get("kind") == "card" and "." in result.get("id", ""):
+        edition, card_id = result["id"].split(".", 1)
+        return "card", edition.upper(), card_id, f"card:{edition.upper()}/{card_id}"
+    document, version, entry = result["document"], result["version"], result["id"]
+    return "entry", document, entry, f"entry:{document}/{version}/{entry}"

@@ -23,6 +23,7 @@ from itsdangerous import BadSignature, Signer
 
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import Store, default_data_dir
+from judgekit.shapes.events import search_target
 from judgekit.urls import only_this_computer
 from judgekit.web.memory import not_kept
 
@@ -213,3 +214,4 @@ def init_templates(app: Flask) -> None:
     """Give templates ``event_rulings`` and ``csrf_token``."""
     app.add_template_global(event_rulings, "event_rulings")
     app.add_template_global(csrf_token, "csrf_token")
+    app.add_template_global(search_target, "cite_target")
