@@ -121,9 +121,19 @@ def test_twenty_judges_writing_at_once_from_both_workers_lose_nothing(tmp_path):
         threads = [threading.Thread(target=write, args=(n, j)) for n, j in enumerate(judges)]
         for t in threads:
             t.start()
+        # The head judge backs the database up while they write.
+        backup = tmp_path / "backup.sqlite"
+        subprocess.run(
+            [str(EXE), "event", "--data-dir", str(tmp_path), "backup", str(backup)],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         for t in threads:
             t.join(timeout=120)
         assert [s for _, s in results] == [201] * 100
+        copy = Store(backup)
+        assert copy.integrity() == "ok" and len(copy.rulings(event_id)) <= 100
         listed = judges[0].call("GET", f"/api/events/{event_id}")[1]
         assert sorted(r["question"] for r in listed["rulings"]) == sorted(q for q, _ in results)
         assert sorted(r["number"] for r in listed["rulings"]) == list(range(1, 101))
