@@ -198,7 +198,10 @@ def published() -> ResponseReturnValue:
         rulings = [
             shapes.ruling_dict(lib, r) for r in judges.store().rulings(found.id) if r.now.published
         ]
-    return render_template("events/published.html", event=found, rulings=rulings)
+    twin = f"{urls.event_api(found.id)}/published" if found is not None else None
+    return render_template(
+        "events/published.html", event=found, rulings=rulings, alternate_url=twin
+    )
 
 
 def _export_rulings():
