@@ -17,15 +17,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, serving, wait_until
+from tests.conftest import serving, wait_until
 from tests.events_helpers import event_app
 from tests.test_pack_browser import LOOPBACK, guarded_context
+from tests.test_phone_browser import LAN_NAME, LAPTOP, PHONE, lan_browser  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 
-LAN_NAME = "judgekit.lan"
-PHONE = {"width": 360, "height": 740}
-LAPTOP = {"width": 1280, "height": 800}
 RULE = "/rules/demo-rulebook/2/beaming"
 
 
@@ -35,17 +33,6 @@ def venue(tmp_path) -> Iterator[tuple[str, str]]:
     app = event_app(tmp_path)
     with serving(app) as base:
         yield base, f"http://{LAN_NAME}:{urlsplit(base).port}"
-
-
-@pytest.fixture()
-def lan_browser(browser):
-    launched = browser.browser_type.launch(
-        executable_path=CHROMIUM,
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
-        headless=True,
-    )
-    yield launched
-    launched.close()
 
 
 def _join(page, lan: str, code: str, name: str) -> None:
@@ -61,7 +48,7 @@ def _fits(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_browser, venue):
+def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_browser, venue):  # noqa: F811
     laptop_url, lan = venue
     allowed = (*LOOPBACK, LAN_NAME)
     with (

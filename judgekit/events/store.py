@@ -178,6 +178,14 @@ class Store:
         finally:
             conn.close()
 
+    def _row(self, sql: str, row_id: int, what: str) -> sqlite3.Row:
+        """The one row sql finds for row_id; StoreError naming what is missing."""
+        with self.reading() as conn:
+            row = conn.execute(sql, (row_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no {what} {row_id}")
+        return row
+
     def migrate(self) -> int:
         """Create the database, or bring its schema up to date; returns the schema version.
 
@@ -255,11 +263,7 @@ class Store:
 
     def event(self, event_id: int) -> Event:
         """The event with this id; StoreError when there is none."""
-        with self.reading() as conn:
-            row = conn.execute("SELECT * FROM events WHERE id = ?", (event_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"no event {event_id}")
-        return _event(row)
+        return _event(self._row("SELECT * FROM events WHERE id = ?", event_id, "event"))
 
     def events(self) -> list[Event]:
         """Every event, newest first."""
@@ -279,12 +283,7 @@ class Store:
 
     def codes(self, event_id: int) -> tuple[str, str]:
         """The event's judge code and head judge code (shown on the laptop and the CLI only)."""
-        with self.reading() as conn:
-            row = conn.execute(
-                "SELECT judge_code, head_code FROM events WHERE id = ?", (event_id,)
-            ).fetchone()
-        if row is None:
-            raise StoreError(f"no event {event_id}")
+        row = self._row("SELECT judge_code, head_code FROM events WHERE id = ?", event_id, "event")
         return row["judge_code"], row["head_code"]
 
     def change_code(self, event_id: int, which: str = "judge") -> str:
@@ -355,11 +354,7 @@ class Store:
 
     def judge(self, judge_id: int) -> Judge:
         """The judge with this id."""
-        with self.reading() as conn:
-            row = conn.execute("SELECT * FROM judges WHERE id = ?", (judge_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"no judge {judge_id}")
-        return _judge(row)
+        return _judge(self._row("SELECT * FROM judges WHERE id = ?", judge_id, "judge"))
 
     def judges(self, event_id: int) -> list[Judge]:
         """The event's judges, in the order they joined."""
