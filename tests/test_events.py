@@ -114,6 +114,45 @@ def test_export_and_import_as_precedent_round_trip(app, floor, tmp_path):
         other.import_event({**data, "rulings": [{"judge": "x", "revisions": []}]}, "bad.json")
 
 
+def test_imported_precedent_is_shown_apart_and_read_only(app, floor, tmp_path):
+    _laptop, sam, *_ = floor
+    earlier = Store(tmp_path / "earlier.sqlite")
+    earlier.migrate()
+    event, judge_code, _ = earlier.create_event("Last year's Regional", time.time() + 60)
+    judge, _token = earlier.join(event.id, judge_code, "Lee", "10.0.0.1")
+    citation = _pin(app, CITE)
+    earlier.record(
+        event.id,
+        judge,
+        {"round": "1", "table": "2", "question": "Old question", "ruling": "Old answer"},
+        [citation],
+    )
+    _store(app).import_event(event_json(event, earlier.rulings(event.id)), "last-year.json")
+    sam.record(question="New question")
+    page = sam.get("/rules/demo-rulebook/2/beaming").get_data(as_text=True)
+    mine, _, before = page.partition("Precedent from earlier events")
+    assert "New question" in mine and "Old question" not in mine
+    assert "Old question" in before and "Last year&#39;s Regional" in before
+    listing = sam.get("/event").get_data(as_text=True)
+    assert listing.index("New question") < listing.index(
+        "Precedent from earlier events (read-only)"
+    )
+    assert listing.index("Precedent from earlier events") < listing.index("Old question")
+    # Read-only: no judge joins it, and it is never the running event.
+    assert _store(app).current_event().name == "Regional, 5 Dec"
+    precedent = next(e for e in _store(app).events() if e.precedent)
+    with pytest.raises(StoreError):
+        _store(app).join(precedent.id, "", "Eve", "10.0.0.2")
+    with pytest.raises(StoreError):
+        _store(app).change_code(precedent.id)
+
+
+def _pin(app, spec: str):
+    from judgekit.shapes.events import pin
+
+    return pin(app.extensions["judgekit"]["library"], fields.cites([spec])[0])
+
+
 def test_a_backup_is_a_sound_copy(app, floor, tmp_path):
     _laptop, sam, *_ = floor
     sam.record()
