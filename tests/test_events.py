@@ -454,6 +454,16 @@ def test_a_citation_of_an_older_version_links_the_comparison(app, floor):
     assert "words it differently" in html and 'href="/diff/demo-rulebook/1..2#beaming"' in html
 
 
+def test_numbers_past_what_sqlite_holds_are_404s_not_500s(app, floor):
+    _laptop, sam, *_ = floor
+    huge = "9" * 30  # more than SQLite's 64-bit integers
+    for path in (f"/event/rulings/{huge}", f"/api/events/{huge}", f"/api/events/1/rulings/{huge}"):
+        assert sam.get(path).status_code == 404, path
+    token = sam.csrf()
+    answer = sam.post(f"/event/rulings/{huge}/revise", data={"change": "upheld", "csrf": token})
+    assert answer.status_code == 404
+
+
 def test_field_limits_answer_400(app, floor):
     _laptop, sam, *_ = floor
     answer = sam.record(question="x" * (fields.LIMITS["question"] + 1))

@@ -51,7 +51,7 @@ def _writer(event_id: int, head: bool = False) -> Judge:
     return judge
 
 
-@bp.get("/<int:event_id>")
+@bp.get("/<int(max=999999999):event_id>")
 def event(event_id: int) -> ResponseReturnValue:
     """GET /api/events/<id>?round=&table=&judge=&entry=&card=&q=: the event and its rulings."""
     found = _event(event_id)
@@ -68,7 +68,7 @@ def event(event_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.get("/<int:event_id>/rulings/<int:number>")
+@bp.get("/<int(max=999999999):event_id>/rulings/<int(max=999999999):number>")
 def ruling(event_id: int, number: int) -> ResponseReturnValue:
     """GET /api/events/<id>/rulings/<n>: one ruling and its revisions."""
     _judge_of(event_id)
@@ -78,7 +78,7 @@ def ruling(event_id: int, number: int) -> ResponseReturnValue:
         abort(404, description=str(exc))
 
 
-@bp.post("/<int:event_id>/rulings")
+@bp.post("/<int(max=999999999):event_id>/rulings")
 def record(event_id: int) -> ResponseReturnValue:
     """POST /api/events/<id>/rulings: record a ruling (JSON fields, ``cite`` a list)."""
     judge = _writer(event_id)
@@ -96,7 +96,7 @@ def record(event_id: int) -> ResponseReturnValue:
     return jsonify(shapes.ruling_dict(library(), found)), 201
 
 
-@bp.post("/<int:event_id>/rulings/<int:number>/revise")
+@bp.post("/<int(max=999999999):event_id>/rulings/<int(max=999999999):number>/revise")
 def revise(event_id: int, number: int) -> ResponseReturnValue:
     """POST /api/events/<id>/rulings/<n>/revise: {"change": "overturned", "note": …} (head)."""
     judge = _writer(event_id, head=True)
@@ -114,7 +114,7 @@ def revise(event_id: int, number: int) -> ResponseReturnValue:
     return jsonify(shapes.ruling_dict(library(), found))
 
 
-@bp.post("/<int:event_id>/join")
+@bp.post("/<int(max=999999999):event_id>/join")
 def join(event_id: int) -> ResponseReturnValue:
     """POST /api/events/<id>/join {"code", "name"}: a session cookie, and its CSRF token."""
     judges.check_origin()
@@ -150,7 +150,7 @@ def session() -> ResponseReturnValue:
     )
 
 
-@bp.get("/<int:event_id>/published")
+@bp.get("/<int(max=999999999):event_id>/published")
 def published(event_id: int) -> ResponseReturnValue:
     """GET /api/events/<id>/published: the published rulings, for anyone."""
     found = _event(event_id)

@@ -151,7 +151,7 @@ def record() -> ResponseReturnValue:
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
 
 
-@bp.get("/event/rulings/<int:number>")
+@bp.get("/event/rulings/<int(max=999999999):number>")
 def ruling(number: int) -> ResponseReturnValue:
     """GET /event/rulings/<n>: one ruling with every revision."""
     found, judge = _event_and_judge()
@@ -171,7 +171,7 @@ def ruling(number: int) -> ResponseReturnValue:
     )
 
 
-@bp.post("/event/rulings/<int:number>/revise")
+@bp.post("/event/rulings/<int(max=999999999):number>/revise")
 def revise(number: int) -> ResponseReturnValue:
     """POST /event/rulings/<n>/revise: the head judge upholds, overturns, publishes."""
     judge = judges.check_write(judges.current_judge(), head=True)
