@@ -464,6 +464,18 @@ def test_numbers_past_what_sqlite_holds_are_404s_not_500s(app, floor):
     assert answer.status_code == 404
 
 
+def test_an_unusable_data_folder_turns_events_off_and_still_serves_the_rules(tmp_path, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    app = event_app(blocker)
+    assert "event rulings are off" in capsys.readouterr().err
+    client = app.test_client()
+    assert client.get("/rules/demo-rulebook/2/beaming").status_code == 200
+    answer = client.get("/event")
+    assert answer.status_code == 503 and "cannot be used" in answer.get_data(as_text=True)
+    assert client.get("/api/events/session").get_json()["status"] == 503
+
+
 def test_field_limits_answer_400(app, floor):
     _laptop, sam, *_ = floor
     answer = sam.record(question="x" * (fields.LIMITS["question"] + 1))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import sqlite3
+import sys
 import time
 from typing import NoReturn
 from urllib.parse import urlsplit
@@ -22,7 +24,7 @@ from flask import Flask, Response, abort, current_app, g, request
 from itsdangerous import BadSignature, Signer
 
 from judgekit.events.model import Event, Judge
-from judgekit.events.store import Store, default_data_dir
+from judgekit.events.store import Store, StoreError, default_data_dir
 from judgekit.shapes.events import search_target
 from judgekit.urls import only_this_computer
 from judgekit.web.memory import not_kept
@@ -47,8 +49,19 @@ def init_app(app: Flask) -> None:
         f"{app.config.get('DATA_DIR') or default_data_dir()}/events.sqlite"
     )
     found = Store(path)
-    found.migrate()
-    app.extensions[KEY] = {"store": found, "signer": Signer(found.secret(), salt="judge-session")}
+    try:
+        found.migrate()
+        secret = found.secret()
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        # The rules are still served (a read-only home, a full disk, a newer judgekit's file);
+        # the event's pages say why they are off.
+        reason = f"the events database {path} cannot be used: {exc}"
+        print(f"judgekit: event rulings are off: {reason}", file=sys.stderr, flush=True)
+        app.extensions[KEY] = None
+        app.config["EVENTS_OFF"] = reason
+        init_templates(app)
+        return
+    app.extensions[KEY] = {"store": found, "signer": Signer(secret, salt="judge-session")}
     init_templates(app)
 
 
@@ -56,6 +69,9 @@ def store() -> Store:
     """The current app's events database (404 where there is none: a judge pack)."""
     found = current_app.extensions.get(KEY)
     if not found:
+        reason = current_app.config.get("EVENTS_OFF")
+        if reason:
+            abort(503, description=f"event rulings are off: {reason}")
         abort(404, description="this copy of judgekit keeps no events")
     return found["store"]
 

@@ -20,6 +20,7 @@ bp = Blueprint("api_events", __name__, url_prefix="/api/events")
 @bp.before_request
 def _never_kept() -> None:
     not_kept()
+    judges.store()  # where events are off, every page here says so (and why)
 
 
 def _body() -> dict:

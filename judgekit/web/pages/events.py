@@ -24,6 +24,7 @@ DEFAULT_HOURS = 16  # an event started with no end given ends this long after it
 @bp.before_request
 def _never_kept() -> None:
     not_kept()  # every page here shows what judges write, as it is now
+    judges.store()  # where events are off, every page here says so (and why)
 
 
 def _safe_next(value: str | None) -> str:
