@@ -41,28 +41,26 @@ def init_app(app: Flask) -> None:
     ``EVENTS_DB`` names the file; else ``DATA_DIR`` (default: the user's data folder) holds
     ``events.sqlite``. Only the path and the secret are kept: each process connects afresh.
     """
-    if app.config.get("PACK"):
-        app.extensions[KEY] = None
-        init_templates(app)
-        return
+    app.extensions[KEY] = None if app.config.get("PACK") else _open(app)
+    init_templates(app)
+
+
+def _open(app: Flask) -> dict | None:
     path = app.config.get("EVENTS_DB") or (
         f"{app.config.get('DATA_DIR') or default_data_dir()}/events.sqlite"
     )
     found = Store(path)
     try:
         found.migrate()
-        secret = found.secret()
+        return {"store": found, "signer": Signer(found.secret(), salt="judge-session")}
     except (OSError, sqlite3.Error, StoreError) as exc:
         # The rules are still served (a read-only home, a full disk, a newer judgekit's file);
-        # the event's pages say why they are off.
-        reason = f"the events database {path} cannot be used: {exc}"
-        print(f"judgekit: event rulings are off: {reason}", file=sys.stderr, flush=True)
-        app.extensions[KEY] = None
-        app.config["EVENTS_OFF"] = reason
-        init_templates(app)
-        return
-    app.extensions[KEY] = {"store": found, "signer": Signer(secret, salt="judge-session")}
-    init_templates(app)
+        # the event's pages say they are off, and the laptop's output says why.
+        print(f"judgekit: event rulings are off: {path}: {exc}", file=sys.stderr, flush=True)
+        app.config["EVENTS_OFF"] = (
+            "the events database cannot be used (judgekit serve's output on the laptop says why)"
+        )
+        return None
 
 
 def store() -> Store:
