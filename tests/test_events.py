@@ -283,6 +283,23 @@ def test_creating_an_event_needs_the_laptop_itself(app):
     assert foreign.status_code == 403 and _store(app).events() == []
 
 
+def test_joining_goes_back_to_a_local_page_only(app, floor):
+    _laptop, _sam, judge_code, _ = floor
+    for n, (target, landing) in enumerate(
+        [
+            ("/rules/demo-rulebook/2/beaming", "/rules/demo-rulebook/2/beaming"),
+            ("//evil.example/x", "/event"),
+            ("/\t/evil.example", "/event"),
+            ("https://evil.example/", "/event"),
+        ]
+    ):
+        phone = Phone(app.test_client(), f"192.168.2.{n}")
+        answer = phone.post(
+            "/event/join", data={"code": judge_code, "name": f"J{n}", "next": target}
+        )
+        assert answer.status_code == 303 and answer.headers["Location"] == landing, target
+
+
 def test_the_codes_show_on_the_laptop_only(app, floor):
     laptop, sam, judge_code, head_code = floor
     head_phone = Phone(app.test_client(), "192.168.1.40")

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from judgekit import urls
 from judgekit.events import exchange, fields
 from judgekit.events.store import StoreError, TooManyGuesses
+from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
@@ -25,13 +26,6 @@ DEFAULT_HOURS = 16  # an event started with no end given ends this long after it
 def _never_kept() -> None:
     not_kept()  # every page here shows what judges write, as it is now
     judges.store()  # where events are off, every page here says so (and why)
-
-
-def _safe_next(value: str | None) -> str:
-    """A local path to go back to (never another host)."""
-    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
-        return value[:1000]
-    return urls.EVENT
 
 
 def _join_page(message: str = "", status: int = 200, next_url: str = "") -> ResponseReturnValue:
@@ -86,7 +80,7 @@ def event() -> ResponseReturnValue:
 def join() -> ResponseReturnValue:
     """POST /event/join: the judge code and a name give this browser a judge's session."""
     judges.check_origin()
-    next_url = _safe_next(request.form.get("next"))
+    next_url = safe_next(request.form.get("next"), urls.EVENT)
     found = judges.current_event()
     try:
         name = fields.line("name", request.form.get("name"), True, "your name")
