@@ -231,6 +231,7 @@ def printable() -> ResponseReturnValue:
     lib = library()
     return render_template(
         "events/print.html",
+        alternate_url=urls.event_api(found.id),
         event=shapes.event_dict(found),
         rulings=[shapes.ruling_dict(lib, r) for r in sorted(rulings, key=lambda r: r.number)],
     )
