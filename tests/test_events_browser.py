@@ -141,6 +141,18 @@ def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_brows
         sam.evaluate("window.dispatchEvent(new Event('online'))")
         sam.wait_for_url(f"{lan}/event/rulings/2**", timeout=20000)
         assert sam.evaluate("localStorage.getItem('jk-ruling-draft')") is None
+        # A draft left unsent comes back on the next form, until the judge discards it.
+        sam.goto(f"{lan}/event/rulings/new")
+        sam.fill("textarea[name=question]", "Left half-written")
+        sam.goto(f"{lan}{RULE}")
+        sam.click("[data-cite-in-ruling]")
+        sam.wait_for_load_state("load")  # the form's script has run
+        assert sam.input_value("textarea[name=question]") == "Left half-written"
+        sam.click("[data-draft-discard]")
+        assert sam.input_value("textarea[name=question]") == ""
+        sam.reload()
+        assert sam.input_value("textarea[name=question]") == ""
+        assert sam.locator("input[name=cite]").count() == 1  # the citation the tap brought
         kim.goto(f"{lan}/event?q=offline")
         assert "Table 12, round 3, Sam" in kim.inner_text("main")
         assert not (off0 or off1 or off2 or off3)

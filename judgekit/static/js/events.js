@@ -96,6 +96,16 @@
     send();
   }
   form.addEventListener("submit", onSubmit);
+  // A draft kept from before shows again on the next form: the judge can drop it.
+  var discard = form.querySelector("[data-draft-discard]");
+  discard.hidden = false;
+  discard.addEventListener("click", function () {
+    FIELDS.forEach(function (name) { form.elements[name].value = ""; });
+    forget();
+    draft = current(null);
+    save(draft);
+    say("");
+  });
   window.addEventListener("online", function () { if (draft.pending) send(); });
   if (draft.pending && form.reportValidity()) send();
 })();
