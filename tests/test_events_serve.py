@@ -48,13 +48,18 @@ def _serve(data_dir: Path):
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
+    said = []
     while time.monotonic() < deadline:  # until both workers answer
-        line = proc.stdout.readline().decode()
-        if line.startswith("serving from 2 processes"):
+        said.append(proc.stdout.readline().decode())
+        if said[-1].startswith("serving from 2 processes"):
             break
     else:
         proc.kill()
         raise AssertionError("the workers did not start")
+    assert (
+        f"event 'Regional, 5 Dec': judges join at {base}/event (its codes: judgekit event codes)\n"
+        in said
+    )
     return proc, base
 
 

@@ -96,6 +96,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 1
     port = sock.getsockname()[1] if sock else server.effective_port
     _announce(app, args, port)
+    _announce_event(app)
     if sock is None:
         _warm_in_background(app)
         _run(server)
@@ -163,6 +164,19 @@ def _announce(app, args: argparse.Namespace, port: int) -> None:
                 "other judges open",
                 flush=True,
             )
+
+
+def _announce_event(app) -> None:
+    """Say where judges join the event running, if one is."""
+    from judgekit.web.judges import running_event
+
+    event = running_event(app)
+    if event is not None:
+        print(
+            f"event {event.name!r}: judges join at {app.config['BASE_URL']}/event"
+            " (its codes: judgekit event codes)",
+            flush=True,
+        )
 
 
 def _port(text: str) -> int:

@@ -63,6 +63,12 @@ def _open(app: Flask) -> dict | None:
         return None
 
 
+def running_event(app: Flask) -> Event | None:
+    """The event judges of this installation can join now (outside a request: `serve`)."""
+    found = app.extensions.get(KEY)
+    return found["store"].current_event() if found else None
+
+
 def store() -> Store:
     """The current app's events database (404 where there is none: a judge pack)."""
     found = current_app.extensions.get(KEY)
