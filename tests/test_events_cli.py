@@ -48,6 +48,11 @@ def test_new_codes_code_remove_and_backup(capsys, tmp_path):
     assert code == 1 and "exists" in err
 
 
+def test_the_data_folder_may_follow_the_task(capsys, tmp_path):
+    assert main(["event", "new", "Late option", "--data-dir", str(tmp_path)]) == 0
+    assert Store(tmp_path / "events.sqlite").current_event().name == "Late option"
+
+
 def test_no_event_running_is_said(capsys, tmp_path):
     code, _, err = _run(capsys, tmp_path, "codes")
     assert code == 1 and "no event is running" in err

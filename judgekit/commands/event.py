@@ -13,10 +13,15 @@ from pathlib import Path
 HOURS = 16
 
 
-def add_data_dir(parser: argparse.ArgumentParser) -> None:
-    """The --data-dir option: the folder of the events database (events.sqlite)."""
+def add_data_dir(parser: argparse.ArgumentParser, again: bool = False) -> None:
+    """The --data-dir option: the folder of the events database (events.sqlite).
+
+    again: a task's own copy, so that it may follow the task too (unset, it leaves the one given
+    before the task as it is).
+    """
     parser.add_argument(
         "--data-dir",
+        default=argparse.SUPPRESS if again else None,
         help="folder holding events.sqlite (default: the user's data folder; or JUDGEKIT_DATA_DIR)",
     )
 
@@ -43,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     new.add_argument(
         "--hours", type=_hours, default=HOURS, help=f"how long it lasts (default {HOURS})"
     )
-    tasks.add_parser("codes", help="show the running event's codes")
+    codes = tasks.add_parser("codes", help="show the running event's codes")
     code = tasks.add_parser("code", help="give the running event a new judge code")
     code.add_argument("--head", action="store_true", help="change the head judge's code instead")
     remove = tasks.add_parser("remove", help="remove a judge (their sessions end at once)")
@@ -52,6 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     backup.add_argument("path", help="a new file")
     imported = tasks.add_parser("import", help="keep an earlier event's JSON export as precedent")
     imported.add_argument("file")
+    for task in (new, codes, code, remove, backup, imported):
+        add_data_dir(task, again=True)
     event.set_defaults(func=cmd_event)
 
 
