@@ -252,6 +252,16 @@ def test_ten_thousand_code_guesses_are_limited_and_join_no_one(app, floor):
     assert [j.name for j in _store(app).judges(_store(app).current_event().id)] == ["Ann", "Sam"]
     # Even the right code is refused now, from the network; it is not lost for good (15 minutes).
     assert Phone(app.test_client(), "192.168.1.77").join(judge_code, "Kim").status_code == 429
+    # The laptop itself is never locked out: it joins judges and starts events.
+    laptop = app.test_client()
+    joined = laptop.post(
+        "/event/join",
+        data={"code": judge_code, "name": "Kim"},
+        base_url=LAPTOP,
+        headers={"Origin": LAPTOP},
+    )
+    assert joined.status_code == 303
+    assert start_event(app, name="Second event")[1]
 
 
 def test_one_address_gets_ten_wrong_codes(app, floor):

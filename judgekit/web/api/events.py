@@ -124,7 +124,9 @@ def join(event_id: int) -> ResponseReturnValue:
     try:
         name = fields.line("name", data.get("name"), True, "name")
         code = fields.line("code", data.get("code"), True, "code")
-        judge, token = judges.store().join(event_id, code, name, request.remote_addr or "")
+        judge, token = judges.store().join(
+            event_id, code, name, request.remote_addr or "", limited=not judges.on_this_computer()
+        )
     except TooManyGuesses as exc:
         abort(429, description=str(exc))
     except fields.FieldError as exc:

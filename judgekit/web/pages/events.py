@@ -87,7 +87,9 @@ def join() -> ResponseReturnValue:
         code = fields.line("code", request.form.get("code"), True, "the judge code")
         if found is None:
             raise StoreError("no event is running: the head judge starts one on the laptop")
-        judge, token = judges.store().join(found.id, code, name, request.remote_addr or "")
+        judge, token = judges.store().join(
+            found.id, code, name, request.remote_addr or "", limited=not judges.on_this_computer()
+        )
     except TooManyGuesses as exc:
         return _join_page(str(exc), 429, next_url)
     except (fields.FieldError, StoreError) as exc:
@@ -322,7 +324,7 @@ def create_event() -> ResponseReturnValue:
     ends = (datetime.now() + timedelta(hours=hours)).timestamp()
     store = judges.store()
     found, _judge_code, head_code = store.create_event(name, ends)
-    judge, token = store.join(found.id, head_code, head, request.remote_addr or "")
+    judge, token = store.join(found.id, head_code, head, request.remote_addr or "", limited=False)
     response = redirect(url_for("events.desk"), 303)
     judges.start_session(response, token, found)
     return response
