@@ -503,6 +503,22 @@ def test_an_unusable_data_folder_turns_events_off_and_still_serves_the_rules(tmp
     assert client.get("/api/events/session").get_json()["status"] == 503
 
 
+def test_a_database_locked_too_long_is_a_503_and_keeps_nothing(app, floor, monkeypatch):
+    _laptop, sam, *_ = floor
+    token = sam.csrf()
+    monkeypatch.setattr("judgekit.events.store.BUSY_MS", 50)
+    blocker = sqlite3.connect(_store(app).path)
+    blocker.execute("BEGIN IMMEDIATE")  # another process holding the write lock
+    try:
+        answer = sam.record(csrf=token)
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert answer.status_code == 503 and "nothing was kept" in answer.get_data(as_text=True)
+    assert _count(app) == 0
+    assert sam.record(csrf=token).status_code == 303
+
+
 def test_field_limits_answer_400(app, floor):
     _laptop, sam, *_ = floor
     answer = sam.record(question="x" * (fields.LIMITS["question"] + 1))

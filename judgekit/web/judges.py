@@ -21,12 +21,15 @@ from typing import NoReturn
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, g, request
+from flask.typing import ResponseReturnValue
 from itsdangerous import BadSignature, Signer
+from werkzeug.exceptions import ServiceUnavailable
 
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import Store, StoreError, default_data_dir
 from judgekit.shapes.events import search_target
 from judgekit.urls import only_this_computer
+from judgekit.web.errors import http_error
 from judgekit.web.memory import not_kept
 
 KEY = "judgekit_events"
@@ -43,6 +46,18 @@ def init_app(app: Flask) -> None:
     """
     app.extensions[KEY] = None if app.config.get("PACK") else _open(app)
     init_templates(app)
+    app.register_error_handler(sqlite3.OperationalError, _busy)
+
+
+def _busy(exc: sqlite3.OperationalError) -> ResponseReturnValue:
+    """A database that stayed locked (or a disk that failed) past the wait: a 503 saying so,
+    never a 500; nothing was written."""
+    print(f"judgekit: events database: {exc}", file=sys.stderr, flush=True)
+    return http_error(
+        ServiceUnavailable(
+            description="the laptop could not write this now: nothing was kept; try again"
+        )
+    )
 
 
 def _open(app: Flask) -> dict | None:
