@@ -58,6 +58,33 @@ test("the pack answers every golden question as the server does", async () => {
   assert.equal(wrong.length, 0, report(wrong));
 });
 
+// Given the server's nearness by meaning, the pack ranks as the server did (ranking.py: fuse).
+test("with the server's nearness, the pack answers every question the server answered by meaning", async () => {
+  const made = spawnSync(python(), ["-m", "tests.golden.nearness"], { cwd: REPO, encoding: "utf-8", maxBuffer: 1 << 30 });
+  assert.equal(made.status, 0, made.stderr);
+  const nearness = JSON.parse(made.stdout);
+  const page = packPage(DIR);
+  const wrong = [];
+  let asked = 0;
+  for (const item of QUESTIONS.filter((q) => q.answer.by_meaning)) {
+    const question = await page.judgekit.meaningQuestion(item.q, item.params);
+    assert.ok(question in nearness, `the pack asks ${JSON.stringify(question)} of ${JSON.stringify(item.q)}`);
+    asked += 1;
+    const got = project(await page.judgekit.searchWithNearness(item.q, item.params, Float64Array.from(nearness[question])));
+    try {
+      assert.deepStrictEqual(got, item.answer);
+    } catch {
+      wrong.push({ q: item.q, params: item.params, want: item.answer, got });
+    }
+  }
+  assert.ok(asked >= 300, `only ${asked} questions answered by meaning`);
+  assert.equal(wrong.length, 0, report(wrong));
+  // And no question the server answered by words alone is one the pack would ask meaning about.
+  for (const item of QUESTIONS.filter((q) => !q.answer.by_meaning && q.answer.meaning === "ready" && q.answer.results.length)) {
+    assert.equal(await page.judgekit.meaningQuestion(item.q, item.params), null, item.q);
+  }
+});
+
 // An answer with results waits for search-more.js (the texts, for its snippets); one without
 // (a word no rule holds, a stop word, a filter that keeps nothing) is given from the first file.
 test("before search-more.js, every answer given is the server's", async () => {

@@ -627,7 +627,7 @@
     var n = D.items[i].card_words;
     return n ? Math.min(1, bits(inTitle & want) / n) : 1;
   }
-  function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit) {
+  function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit, near, filters) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
     var away = lean !== S.default_lean || strong ? S.lean_away : S.default_away;
@@ -661,7 +661,31 @@
       });
       ranked.sort(order);
     }
+    if (near) ranked = fuse(ranked, every, near, filters, lean, away);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
+  }
+  // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
+  function fuse(ranked, every, near, filters, lean, away) {
+    var S = D.settings, weight = [], nearest = [];
+    D.items.forEach(function (it, d) {
+      weight.push((it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1));
+      if (allowed(d, filters)) nearest.push([near[d] * weight[d], d]);
+    });
+    if (!nearest.length) return ranked;
+    nearest.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
+    var low = nearest[0][0] - S.meaning_span;
+    function meaning(d) { return S.meaning_share * Math.max(0, (near[d] * weight[d] - low) / S.meaning_span); }
+    var held = new Set(every.map(function (item) { return item[2]; })), joined = [];
+    nearest.slice(0, S.meaning_depth).forEach(function (n) {
+      if (n[0] >= S.meaning_floor && !held.has(n[1])) joined.push([0, 0, n[1], 0]);
+    });
+    joined.forEach(function (item) { every.push(item); });
+    var best = 0;
+    ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
+    best = best || 1;
+    ranked.forEach(function (item) { item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]); });
+    joined.forEach(function (item) { item[1] = meaning(item[2]); });
+    return ranked.concat(joined).sort(order);
   }
   function preferSubsections(ranked) {
     var top = ranked.slice(0, D.settings.subsection_rerank), place = new Map(), moved = false;
@@ -975,12 +999,25 @@
   }
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
 
-  function find(query, filters, allVersions, limit, fuzzy) {
-    var S = D.settings, typed = query, mentioned = new Set();
-    var stripped = stripVersions(query);
-    query = stripped.query;
-    if (!filters.version && !filters.document) mentioned = stripped.mentioned;
-    var named = stripEdition(query), before = query;
+  // The question as searched: without the versions and the game it names (index.py: _search).
+  function asSearched(query, filters) {
+    var stripped = stripVersions(query), named = stripEdition(stripped.query);
+    return {stripped: stripped, before: stripped.query, named: named, query: named.query,
+            mentioned: !filters.version && !filters.document ? stripped.mentioned : new Set()};
+  }
+  // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
+  function meaningQuestion(q, opts) {
+    var query = cleanQuery(q || "").slice(0, D.settings.max_query_chars);
+    var searched = asSearched(query, filtersOf(opts || {}));
+    var named = searched.named.edition, filters = filtersOf(opts || {});
+    if (filters.edition || filters.document || filters.version) named = null;
+    var groups = plan(searched.query, filters.edition || named, true).groups.length;
+    return groups >= D.settings.meaning_words ? searched.query : null;
+  }
+  function find(query, filters, allVersions, limit, fuzzy, near) {
+    var S = D.settings, typed = query;
+    var searched = asSearched(query, filters), stripped = searched.stripped, mentioned = searched.mentioned;
+    var named = searched.named, before = searched.before;
     query = named.query;
     // A game named in the question ("2e battle") is where to look, as the judge's choice.
     var chosen = {document: filters.document, version: filters.version, edition: filters.edition};
@@ -1006,25 +1043,32 @@
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
     var number = D.numberCue.test(query);
-    var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
+    near = near && planned.groups.length >= S.meaning_words ? near : null;
+    var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit, near, filters);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
     out.total = found.total;
     out.hits = found.hits;
+    out.byMeaning = !!near;
     return out;
   }
   function top3(found) { return found.hits.slice(0, 3).map(function (h) { return h.item.key; }).join("\n"); }
 
-  function run(q, opts) {
+  function filtersOf(opts) {
+    return {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
+  }
+  // near: each item's nearness to meaningQuestion(q, opts) by meaning (pack-meaning.js), or none.
+  function run(q, opts, near, meaning) {
     opts = opts || {};
     var S = D.settings;
     var query = cleanQuery(q || "").slice(0, S.max_query_chars);
     var limit = parseInt(opts.limit, 10);
     limit = isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit));
-    var filters = {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
+    var filters = filtersOf(opts);
     var allVersions = truthy(opts.all_versions);
-    var found = find(query, filters, allVersions, limit, true);
+    var found = find(query, filters, allVersions, limit, true, near);
     // "Did you mean" only when the correction changes the answer (index.py: search).
-    if (found.suggestion && top3(find(query, filters, allVersions, limit, false)) === top3(found)) found.suggestion = null;
+    if (found.suggestion && top3(find(query, filters, allVersions, limit, false, near)) === top3(found)) found.suggestion = null;
+    found.meaning = meaning;
     return shape(query, filters, found);
   }
   function shape(query, filters, found) {
@@ -1225,8 +1269,25 @@
     if (event.target && event.target.id === "q") load().catch(function () {});
   });
 
+  // Meaning, once pack-meaning.js has it (api.meaning: {state, nearness(question) -> Promise of
+  // each item's nearness}); by words until then, saying how meaning stands.
   api.search = function (q, opts) {
-    return load().then(function () { return settled(function () { return run(q, opts); }); });
+    return load().then(function () {
+      var provider = api.meaning, question = provider && provider.state === "ready" ? settled(function () { return meaningQuestion(q, opts); }) : null;
+      return Promise.resolve(question).then(function (asked) {
+        if (!asked) return settled(function () { return run(q, opts, null, provider ? provider.state : undefined); });
+        return provider.nearness(asked).then(function (near) {
+          return settled(function () { return run(q, opts, near, near ? "ready" : provider.state); });
+        });
+      });
+    });
+  };
+  // The answer with each item's nearness given (tests/node: the server's, for the golden answers).
+  api.searchWithNearness = function (q, opts, near) {
+    return load().then(function () { return settled(function () { return run(q, opts, near, "ready"); }); });
+  };
+  api.meaningQuestion = function (q, opts) {
+    return load().then(function () { return settled(function () { return meaningQuestion(q, opts); }); });
   };
   api.searchIndexLoaded = load;
   api.escapeHtml = escapeHtml;
