@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,8 +28,20 @@ class MeaningModel:
 
     def nearness(self, question: str) -> np.ndarray:
         """Each item's nearness (cosine, rounded) to the question, by item number."""
+        return _nearness(self, question)
+
+    def _compute(self, question: str) -> np.ndarray:
         vector = self.encoder.embed_ids(self.encoder.pieces(question)[:QUESTION_TOKENS])
-        return self.passages.nearness(vector)
+        near = self.passages.nearness(vector)
+        near.flags.writeable = False  # shared by every caller of the memo
+        return near
+
+
+@functools.lru_cache(maxsize=256)
+def _nearness(model: MeaningModel, question: str) -> np.ndarray:
+    # A search with a suggestion asks twice (the literal words too), and one question is often
+    # asked again with another filter: the model's cost is paid once (bounded: 256 questions).
+    return model._compute(question)
 
 
 def integer_tensors(files: weights.ModelFiles, cache_dir: Path | None) -> dict[str, np.ndarray]:
