@@ -224,3 +224,32 @@ def test_answers_given_while_meaning_loads_are_not_kept(mini_meaning, monkeypatc
     assert first["by_meaning"] is False and first["meaning"] == "loading"
     monkeypatch.undo()
     assert client.get("/api/search", query_string=q).get_json()["by_meaning"] is True
+
+
+def test_a_weak_first_result_is_called_a_guess():
+    """Fewer than half the words and not near in meaning: a guess; a title, half the words or a
+    near meaning: an answer."""
+    q = _question([0.2, 0.5, 0.2])
+    q3 = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", False, frozenset(), q.near)
+    assert q.plan.unknown == ()
+    assert ranking.is_guess([[0, 1.0, 0, 1]], q3)  # one word of three, not near
+    assert not ranking.is_guess([[0, 1.0, 1, 1]], q3)  # one word of three, but near in meaning
+    assert not ranking.is_guess([[0, 1.0, 0, 2]], q3)  # two words of three
+    assert not ranking.is_guess([[3, 1.0, 0, 1]], q3)  # its title typed
+    assert ranking.is_guess([[2, 1.0, 0, 1]], q3)  # a title holding the one word found
+    assert not ranking.is_guess([], q3)
+    words = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", False, frozenset())
+    assert ranking.is_guess([[0, 1.0, 1, 1]], words)  # by words alone: the words decide
+
+
+def test_the_page_says_when_the_first_result_is_a_guess(mini_meaning):
+    client = mini_meaning.test_client()
+    asked = {"q": "teleporter transporter beam weather forecast", "meaning": "0"}
+    answer = client.get("/api/search", query_string=asked).get_json()
+    assert answer["results"] and answer["guess"] is True
+    page = client.get("/search", query_string=asked).get_data(as_text=True)
+    assert "No rule matches your question closely" in page
+    sure = client.get("/api/search", query_string={"q": "beam personnel"}).get_json()
+    assert sure["guess"] is False
+    shown = client.get("/search", query_string={"q": "beam personnel"}).get_data(as_text=True)
+    assert "No rule matches your question closely" not in shown

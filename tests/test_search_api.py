@@ -47,6 +47,7 @@ def test_the_answer_has_the_documented_shape(sc):
         "edition_set_aside",
         "query_without_edition",
         "by_meaning",
+        "guess",
         "meaning",
     ]
     assert data["query"] == "dilemma" and data["total"] == 6 and data["suggestion"] is None

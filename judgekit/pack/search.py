@@ -208,6 +208,8 @@ def search_data(app: Flask) -> dict[str, Any]:
             "meaning_depth": ranking.MEANING_DEPTH,
             "meaning_floor": ranking.MEANING_FLOOR,
             "meaning_words": index.MEANING_WORDS,
+            "guess_share": ranking.GUESS_SHARE,
+            "guess_near": ranking.GUESS_NEAR,
             "number_cue": query.NUMBER_CUE.pattern,
             "sentence_end": snippets.SENTENCE_END.pattern,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],

@@ -83,6 +83,7 @@ class Outcome:
     without_edition: str = ""  # then the question without that name: searches both games
     asked: Asked = Asked()  # what snippets look for: the judge's words and what stands for them
     by_meaning: bool = False  # whether meaning took part in the ranking
+    guess: bool = False  # the first result is only a guess (ranking.is_guess)
 
 
 class SearchIndex:
@@ -283,6 +284,7 @@ class SearchIndex:
             unnamed,
             asked,
             near is not None,
+            ranking.is_guess(ranked, question),
         )
 
     def _nearness(self, query: str, plan: Plan) -> Sequence[float] | None:

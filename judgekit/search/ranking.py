@@ -40,6 +40,10 @@ MEANING_SHARE = 0.3
 MEANING_SPAN = 0.1
 MEANING_DEPTH = 30  # the nearest items by meaning that may join the results words did not find
 MEANING_FLOOR = 0.3  # and only if at least this near
+# The best answer is a guess when it holds less than half of the question's words and, where
+# meaning took part, is less near than this: the page says so (is_guess).
+GUESS_SHARE = 0.5
+GUESS_NEAR = 0.4
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,19 @@ def rank(
     if q.near is not None:
         ranked = fuse(ranked, every, q, base, factor)
     return quoted_first(items, prefer_subsections(items, ranked)), every
+
+
+def is_guess(ranked: list, q: Question) -> bool:
+    """Whether the first item is only a guess: not its exact title typed, fewer than half of the
+    question's words in it (counting the words no rule uses, but not ordinary ones: the plan's
+    unknown), and (where meaning took part) not near the question either."""
+    if not ranked or ranked[0][0] >= 3 or not q.wanted:
+        return False
+    unknown = set(q.plan.unknown)
+    asked = q.wanted | {i for i, g in enumerate(q.plan.groups) if g.part and g.part.text in unknown}
+    top = ranked[0]
+    near = q.near[top[2]] if q.near is not None else 0.0
+    return top[3] / len(asked) < GUESS_SHARE and near < GUESS_NEAR
 
 
 def by_meaning(near: Sequence[float], allowed: Iterable[int], weight: Sequence[float]) -> list:

@@ -228,6 +228,8 @@ class SearchService:
             "query_without_edition": outcome.without_edition if named else unnamed or None,
             # Whether meaning took part in this answer, and why not (Meaning.state).
             "by_meaning": outcome.by_meaning,
+            # The first result holds few of the question's words and is not near it in meaning.
+            "guess": outcome.guess,
             "meaning": self.meaning.state if parsed.meaning else "off",
         }
 

@@ -664,6 +664,14 @@
     if (near) ranked = fuse(ranked, every, near, filters, lean, away);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
+  // The first item is only a guess (ranking.py: is_guess).
+  function isGuess(ranked, wanted, near, planned) {
+    if (!ranked.length || ranked[0][0] >= 3 || !wanted.size) return false;
+    var asked = new Set(wanted), unknown = new Set(planned.unknown);
+    planned.groups.forEach(function (g, i) { if (g.part && unknown.has(g.part.text)) asked.add(i); });
+    var top = ranked[0];
+    return top[3] / asked.size < D.settings.guess_share && (near ? near[top[2]] : 0) < D.settings.guess_near;
+  }
   // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
   function fuse(ranked, every, near, filters, lean, away) {
     var S = D.settings, weight = [], nearest = [];
@@ -1049,6 +1057,7 @@
     out.total = found.total;
     out.hits = found.hits;
     out.byMeaning = !!near;
+    out.guess = isGuess(r.ranked, wanted, near, planned);
     return out;
   }
   function top3(found) { return found.hits.slice(0, 3).map(function (h) { return h.item.key; }).join("\n"); }
@@ -1082,7 +1091,7 @@
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
       // the pack's meaning part (the server's states otherwise: service.py, shape).
-      by_meaning: !!found.byMeaning, meaning: found.meaning || "not stored"
+      by_meaning: !!found.byMeaning, guess: !!found.guess, meaning: found.meaning || "not stored"
     };
   }
 
@@ -1175,6 +1184,7 @@
       out += '<p class="not-in-rules">' + quotedList(data.not_in_rules) + ": not in the rules" + (data.read_as.length ? ". Showing the rules about " +
         data.read_as.map(function (r) { return quotedList(r.means); }).join("; ") + " instead" : "") + ".</p>";
     }
+    if (data.guess) out += '<p class="search-guess" role="status">No rule matches your question closely: these are the nearest topics, not an answer. Try the rulebook\'s own words for it.</p>';
     return out;
   }
   function resultsHTML(data, params) {
