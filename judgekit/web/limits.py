@@ -34,7 +34,9 @@ def check_request() -> None:
     params = sum(1 for part in query.split("&") if part)
     if params > MAX_PARAMS:
         abort(400, description=f"{params:,} query parameters (at most {MAX_PARAMS})")
-    for value in (request.view_args or {}).values():
+    # The address's own parts too: a part no route takes (a number too long for <int:…>) is
+    # refused with this message as well, not the generic "not found".
+    for value in [*path.split("/"), *(request.view_args or {}).values()]:
         if isinstance(value, str) and len(value) > MAX_PATH_PART:
             abort(
                 404,
