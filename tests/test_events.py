@@ -313,7 +313,7 @@ def test_joining_goes_back_to_a_local_page_only(app, floor):
 def test_the_codes_show_on_the_laptop_only(app, floor):
     laptop, sam, judge_code, head_code = floor
     head_phone = Phone(app.test_client(), "192.168.1.40")
-    assert head_phone.join(head_code, "Ann").status_code == 303
+    assert head_phone.join(head_code, "Ann on her phone").status_code == 303
     desk = head_phone.get("/event/desk").get_data(as_text=True)
     assert judge_code not in desk and head_code not in desk and "Sam" in desk
     assert judge_code not in sam.get("/event").get_data(as_text=True)
@@ -326,7 +326,7 @@ def test_sessions_end_with_the_event_and_with_removal(app, floor):
     kim = Phone(app.test_client(), "192.168.1.32")
     kim.join(judge_code, "Kim")
     head_phone = Phone(app.test_client(), "192.168.1.40")
-    head_phone.join(head_code, "Ann")
+    head_phone.join(head_code, "Ann on her phone")
     removed = head_phone.post("/event/desk/remove", data={"name": "Kim", "csrf": head_phone.csrf()})
     assert removed.status_code == 303
     assert kim.get("/event/rulings/new").status_code == 401
@@ -367,7 +367,7 @@ def test_xss_in_every_field_is_escaped_everywhere(app, floor):
     )
     assert answer.status_code == 303, answer.get_data(as_text=True)
     head_phone = Phone(app.test_client(), "192.168.1.40")
-    head_phone.join(head_code, "Ann")
+    head_phone.join(head_code, "Ann on her phone")
     head_phone.post(
         "/event/rulings/1/revise",
         data={"change": "overturned", "note": XSS, "csrf": head_phone.csrf()},
@@ -533,7 +533,7 @@ def test_published_rulings_are_for_everyone(app, floor):
     sam.record(question="Published one")
     sam.record(question="Kept among judges")
     head_phone = Phone(app.test_client(), "192.168.1.40")
-    head_phone.join(head_code, "Ann")
+    head_phone.join(head_code, "Ann on her phone")
     head_phone.post(
         "/event/rulings/1/revise", data={"change": "published", "csrf": head_phone.csrf()}
     )
@@ -565,3 +565,19 @@ def test_the_judge_pack_holds_no_event_data(tmp_path, monkeypatch):
             assert word not in data, (path, word)
         if path.suffix in (".html", ".json"):  # pages: no link to the event, no citing button
             assert not re.search(rb"event/|Event rulings|Cite in a ruling|jk-ruling", data), path
+
+
+def test_a_code_never_makes_its_holder_another_judge(app, floor):
+    """Whoever has the floor judges' code cannot become the head judge (or Sam) by typing their
+    name: a name already joined is refused, and the head judge keeps the event."""
+    laptop, sam, judge_code, head_code = floor
+    store = _store(app)
+    head = next(j for j in store.judges(store.current_event().id) if j.role == "head")
+    stranger = Phone(app.test_client(), "192.168.1.66")
+    for name in (head.name, "Sam"):
+        answer = stranger.join(judge_code, name)
+        assert answer.status_code == 403
+        assert f"a judge named {name} has already joined" in answer.get_data(as_text=True)
+    assert stranger.get("/api/events/session").get_json().get("head") is not True
+    roles = {j.name: j.role for j in store.judges(store.current_event().id)}
+    assert roles[head.name] == "head" and roles["Sam"] == "judge" and len(roles) == 2

@@ -103,14 +103,15 @@ def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_brows
 
         # The head judge, on a phone, overturns it on appeal.
         hp = head.new_page()
-        _join(hp, lan, head_code, "Ann")
+        _join(hp, lan, head_code, "Ann on her phone")
         hp.goto(f"{lan}{RULE}")
         hp.click(".event-citing .event-ruling a")
         hp.fill("textarea[name=note]", "Twice, with the right card.")
         hp.click("button:has-text('Overturned')")
         history = hp.inner_text(".ruling-history")
         assert (
-            "Sam recorded" in history and "Ann overturned: “Twice, with the right card.”" in history
+            "Sam recorded" in history
+            and "Ann on her phone overturned: “Twice, with the right card.”" in history
         )
         kim.reload()
         assert "overturned on appeal" in kim.inner_text(".event-citing")

@@ -345,15 +345,18 @@ class Store:
             ).fetchone()
             if judge is not None and judge["removed_at"] is not None:
                 raise StoreError(f"{name} was removed from this event by the head judge")
-            if judge is None:
-                judge_id = conn.execute(
-                    "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
-                    (event_id, name, role, now),
-                ).lastrowid
-            else:
-                judge_id = judge["id"]
-                if role == "head" and judge["role"] != "head":
-                    conn.execute("UPDATE judges SET role = 'head' WHERE id = ?", (judge_id,))
+            if judge is not None:
+                # A name is a judge's: whoever has a code must not become another judge (the
+                # head judge above all) by typing their name. A judge whose phone lost its
+                # session joins under another name; the head judge can remove the old one.
+                raise StoreError(
+                    f"a judge named {name} has already joined this event: choose another name"
+                    " (the head judge can remove the old one)"
+                )
+            judge_id = conn.execute(
+                "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
+                (event_id, name, role, now),
+            ).lastrowid
             token = secrets.token_urlsafe(32)
             conn.execute(
                 "INSERT INTO sessions (token_hash, judge_id, created_at, expires_at)"
