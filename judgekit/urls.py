@@ -97,7 +97,7 @@ def marked_api(document: str, version: str) -> str:
 
 
 def timing_index() -> str:
-    """The list of timing sequences (and the rulings' timing notes)."""
+    """The list of timing sequences (and a link to the rulings' timing notes)."""
     return "/timing"
 
 
@@ -154,6 +154,9 @@ SEARCH = "/search"
 COMPARE = "/diff"
 TIMING = "/timing"
 TIMING_API = "/api/timing"
+# First Edition's timing rulings: a page of their own, never a sequence (the id is reserved).
+TIMING_FIRST_EDITION = "/timing/first-edition"
+TIMING_FIRST_EDITION_API = "/api/timing/first-edition"
 PHONE = "/phone"
 PHONE_API = "/api/phone"
 PHONE_PACK_QR = "/phone/pack-qr.svg"

@@ -10,6 +10,7 @@ import pytest
 
 from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
+from judgekit.search import ranking
 from judgekit.search.index import Filters
 from judgekit.search.service import SearchService
 from judgekit.search.steps import step_heirs
@@ -69,3 +70,44 @@ def test_an_older_step_renamed_in_a_newer_version_continues_as_it():
         ("demo-rulebook", "1", "attempt", "count"): ("demo-rulebook/step/attempt.begin",),
         ("demo-rulebook", "1", "attempt", "reveal"): ("demo-rulebook/step/attempt.check-dilemma",),
     }
+
+
+def _items(cites: dict[int, frozenset[str]]) -> ranking.Items:
+    """Three items: entries "a" (0) and "b" (1), and a step (2), all in force."""
+    topics = ["a", "b", "s"]
+    return ranking.Items(
+        texts=["", "", ""],
+        keys=topics,
+        topics=topics,
+        live_topics=topics,
+        successors=[(), (), ()],
+        parents=[-1, -1, -1],
+        places=[("book", "1")] * 3,
+        shown_first=[(True, 0)] * 3,
+        hit_fields=[()] * 3,
+        version_entry=[("1", t) for t in topics],
+        cited=cites,
+        base=[1.0] * 3,
+        editions=["2E"] * 3,
+        card_words={},
+    )
+
+
+def test_a_step_whose_quoted_entry_matched_counts_a_share_of_its_value():
+    # The step's words are entry a's: it adds none of its own, so entry b, scoring a little
+    # less than the step on its own, is not put below a second showing of a's words.
+    items = _items({2: frozenset({"a"})})
+    ranked = [[0, 1.0, 0, 2], [0, 0.5, 2, 2], [0, 0.45, 1, 2]]
+    assert [item[2] for item in ranking.quoted_first(items, ranked)] == [0, 1, 2]
+    assert ranked[2][1] == 0.5 * ranking.QUOTING_SHARE
+    # Above its entry, it goes below it (never above its share of its own value).
+    ranked = [[0, 1.2, 2, 2], [0, 1.0, 0, 2], [0, 0.45, 1, 2]]
+    assert [item[2] for item in ranking.quoted_first(items, ranked)] == [0, 2, 1]
+    assert ranked[1][1] == min(1.2 * ranking.QUOTING_SHARE, 1.0 * ranking.QUOTE_SHARE)
+
+
+def test_a_step_whose_quoted_entry_did_not_match_keeps_its_value():
+    items = _items({2: frozenset({"a"})})
+    ranked = [[0, 0.5, 2, 2], [0, 0.45, 1, 2]]
+    assert [item[2] for item in ranking.quoted_first(items, ranked)] == [2, 1]
+    assert ranked[0][1] == 0.5

@@ -22,6 +22,12 @@ SEQUENCES = {
     "win": ["1.1", "call-to-arms", "4"],
     "setup": ["1.1", "call-to-arms", "4"],
     "modifications": ["4"],
+    "game-end-in-attempt": ["1.1", "call-to-arms", "4"],
+    "counters": ["1.1", "call-to-arms", "4"],
+    "end-of-turn": ["1.1", "call-to-arms", "4"],
+    "stopped": ["1.1", "call-to-arms", "4"],
+    "beaming": ["1.1", "call-to-arms", "4"],
+    "dilemma-actions": ["4"],
 }
 
 
@@ -126,7 +132,7 @@ def test_response_steps_name_their_triggers(client):
     [
         (
             "/api/timing/nope",
-            "unknown timing sequence 'nope' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
+            "unknown timing sequence 'nope' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, game-end-in-attempt, counters, end-of-turn, stopped, beaming, play-card, modifications, dilemma-actions)",
         ),
         (
             "/api/timing/play-card?version=1.1",
@@ -702,15 +708,27 @@ def test_first_edition_timing_notes_quote_their_rulings(client, corpus):
 
     notes = client.get("/api/timing").get_json()["notes"]
     assert [n["id"] for n in notes] == [
-        "mission-solving-order",
-        "no-personnel-to-resolve",
-        "start-and-end-of-turn",
         "interrupts-during-attempts",
+        "before-the-first-seed-card",
         "between-dilemmas",
+        "scouting-between-dilemmas",
+        "no-personnel-to-resolve",
+        "mission-solving-order",
+        "big-picture-requirements",
+        "wormhole",
+        "tetryon-field",
+        "tactic-placement",
+        "damage-as-a-group",
+        "not-a-valid-response",
+        "start-and-end-of-turn",
+        "one-copy-each-turn",
         "once-each-turn",
+        "stopped-for-a-duration",
+        "variable-attributes",
+        "conceal-before-selection",
     ]
     assert {n["edition"] for n in notes} == {"1E"}
-    solving = notes[0]
+    solving = notes[5]
     assert solving["text"].startswith(
         "When you meet the requirements for solving a mission, you first score"
     )
@@ -735,10 +753,10 @@ def test_rulings_link_to_their_timing_notes(client):
         as_text=True
     )
     assert (
-        'Timing note: <a href="/timing#note-no-personnel-to-resolve">A dilemma with no personnel '
-        "left to resolve it</a>"
+        'Timing note: <a href="/timing/first-edition#note-no-personnel-to-resolve">A dilemma with '
+        'no personnel left to resolve it</a> <abbr class="tm-ed-mark"'
     ) in html
-    index = client.get("/timing").get_data(as_text=True)
+    index = client.get("/timing/first-edition").get_data(as_text=True)
     assert 'id="note-no-personnel-to-resolve"' in index
     assert (
         "If no personnel remain to resolve a dilemma just encountered, replace that dilemma under the mission."

@@ -123,7 +123,7 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 
 def phone_context(browser, blocked, **options):
     """A 360×740 touch phone whose requests off 127.0.0.1 are blocked and counted."""
-    context = browser.new_context(**PHONE, **options)
+    context = browser.new_context(**{**PHONE, **options})
     guard_routes(context, blocked)
     return context
 
@@ -288,6 +288,36 @@ def test_step_links_on_a_rule_page_read_without_gaps(browser, live_server, block
         )
         # No blank box between a step number and its comma (a short link's 24 px minimum width).
         assert set(page.evaluate(GAPS)) == {0}
+    finally:
+        context.close()
+    assert len(blocked) == 0
+
+
+SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_phone_disputes_and_first_edition_rulings(browser, live_server, blocked, width):
+    context = phone_context(browser, blocked, viewport={"width": width, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing")
+        assert page.evaluate(SIDEWAYS) == 0
+        # A dispute's answer in a version opens the step that settles it.
+        dispute = page.locator("#dispute-prevent-between-actions")
+        assert "No sequence" in dispute.locator("dd").nth(0).inner_text()
+        dispute.get_by_role(
+            "link", name="A dilemma's actions and “prevent” responses, step 2"
+        ).tap()
+        page.wait_for_url(re.compile(r"/timing/dilemma-actions\?version=4&step=2$"))
+        assert page.evaluate(SIDEWAYS) == 0
+        page.go_back()
+        page.get_by_role("link", name="the Current Rulings' timing rulings, by situation").tap()
+        page.wait_for_url(re.compile(r"/timing/first-edition$"))
+        assert page.evaluate(SIDEWAYS) == 0
+        page.get_by_role("navigation", name="Situations").get_by_role("link", name="Battle").tap()
+        page.wait_for_url(re.compile(r"#situation-4$"))
+        assert page.evaluate(IN_VIEW, "#note-tactic-placement")
     finally:
         context.close()
     assert len(blocked) == 0

@@ -206,13 +206,21 @@ def test_real_corpus_unknown_step(client):
 def test_real_corpus_unknown_sequence(client):
     known = (
         "mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, "
-        "win, setup, play-card, modifications"
+        "win, setup, game-end-in-attempt, counters, end-of-turn, stopped, beaming, play-card, "
+        "modifications, dilemma-actions"
     )
     assert error_of(client.get("/timing/misison-attempt")) == (
         404,
         "unknown timing sequence 'misison-attempt'; nearest: Attempting missions "
-        f"(mission-attempt); known: {known}",
-        [("/timing/mission-attempt?version=4", "Attempting missions")],
+        "(mission-attempt), When the game ends during a mission attempt (game-end-in-attempt); "
+        f"known: {known}",
+        [
+            ("/timing/mission-attempt?version=4", "Attempting missions"),
+            (
+                "/timing/game-end-in-attempt?version=4",
+                "When the game ends during a mission attempt",
+            ),
+        ],
     )
     assert error_of(client.get("/timing/engagment?step=2"))[1:] == (
         "unknown timing sequence 'engagment'; nearest: Engagement (ships) and damage "

@@ -193,7 +193,10 @@ def test_the_end_of_the_turn_links_damage_removal_and_the_win_check(client, vers
 
 def test_scoring_a_mission_links_the_win_check(client):
     step = step_of(client, "mission-attempt", "4", "5.d")
-    assert [(s["sequence"], s["number"]) for s in step["also_see"]] == [("win", "1")]
+    assert [(s["sequence"], s["number"]) for s in step["also_see"]] == [
+        ("win", "1"),
+        ("game-end-in-attempt", "1"),
+    ]
 
 
 @pytest.mark.parametrize(("number", "other"), [("1", "1.a"), ("2", "1.b"), ("3", "1.c")])

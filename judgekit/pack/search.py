@@ -203,6 +203,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "child_share": ranking.CHILD_SHARE,
             "subsection_rerank": ranking.SUBSECTION_RERANK,
             "quote_share": ranking.QUOTE_SHARE,
+            "quoting_share": ranking.QUOTING_SHARE,
             "meaning_share": ranking.MEANING_SHARE,
             "meaning_span": ranking.MEANING_SPAN,
             "meaning_depth": ranking.MEANING_DEPTH,

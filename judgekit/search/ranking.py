@@ -32,6 +32,9 @@ MENTIONED = 1.5  # a version the question names ("under Call to Arms") is prefer
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
 SUBSECTION_RERANK = 50  # how many of the best hits may give way to a sub-section
 QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
+# A step whose quoted entry matched as well counts this share of its own value: its words are
+# the entry's, so a short step would otherwise outrank other entries on the entry's words.
+QUOTING_SHARE = 0.75
 # Meaning joins the words as a share of each item's value: (1 - MEANING_SHARE) of its value by
 # words (as a share of the best's) plus MEANING_SHARE of its nearness by meaning, counted from
 # MEANING_SPAN below the nearest item's (0) to the nearest's (1). Words keep most of the say:
@@ -356,9 +359,12 @@ def quoted_first(items: Items, ranked: list) -> list:
     """Move a timing step just below the entries it quotes, where they matched as well.
 
     A step's words are the rulebook's, quoted from the entries it cites: the entry is where a
-    judge reads (and cites) the rule, the step where it falls in a sequence. Entries are
-    compared as topics, where their results are shown. A step whose own title the judge typed
-    (a higher tier than the entry's) keeps its place. ranked is in order.
+    judge reads (and cites) the rule, the step where it falls in a sequence. A step whose quoted
+    entry matched too adds no words of its own: it counts QUOTING_SHARE of its value (a step,
+    a few of the entry's sentences, would otherwise outrank other entries on the entry's
+    words), and never more than just below that entry. Entries are compared as topics, where
+    their results are shown. A step whose own title the judge typed (a higher tier than the
+    entry's) keeps its place and value. ranked is in order.
     """
     cited, topics = items.cited, items.topics
     steps = [item for item in ranked if item[2] in cited]
@@ -373,15 +379,16 @@ def quoted_first(items: Items, ranked: list) -> list:
             shown[topic] = item
     moved = False
     for item in steps:
-        below = [
-            s
-            for s in map(shown.get, quoted[item[2]])
-            if s is not None and s[0] >= item[0] and order(s) > order(item)
-        ]
+        quoting = [s for s in map(shown.get, quoted[item[2]]) if s is not None and s[0] >= item[0]]
+        if not quoting:
+            continue
+        value = item[1] * QUOTING_SHARE
+        below = [s for s in quoting if order(s) > order(item)]
         if below:
             last = max(below, key=order)
-            item[0], item[1] = last[0], last[1] * QUOTE_SHARE
-            moved = True
+            item[0], value = last[0], min(value, last[1] * QUOTE_SHARE)
+        item[1] = value
+        moved = True
     if moved:
         sort_ranked(ranked)
     return ranked

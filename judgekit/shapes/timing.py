@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from judgekit import urls
 from judgekit.corpus.model import Block
 from judgekit.corpus.references import Target, resolve
 from judgekit.corpus.typography import normalize_typography
@@ -21,7 +22,7 @@ from judgekit.shapes.reading import ref
 from judgekit.timing.calculator import calculate, parse_input
 from judgekit.timing.check import find_paragraph
 from judgekit.timing.links import note_url, sequence_api_url, sequence_url
-from judgekit.timing.model import END, Cite, Note, Sequence, Step, Timing
+from judgekit.timing.model import END, Cite, Dispute, Note, Sequence, Step, Timing
 
 _SEQUENCE_JSON: Memo[tuple[str, str, int], dict[str, Any]] = Memo(__name__, "sequence JSON")
 _INDEX_JSON: Memo[int, dict[str, Any]] = Memo(__name__, "timing index JSON")
@@ -51,8 +52,8 @@ PRINTED_ELSEWHERE = (
 NO_WINDOWS = ("setup", "modifications")
 
 
-def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
-    """A step's citation: the entry, and the cited paragraph's text when the cite names one."""
+def cite_dict(lib: Library, seq: Sequence | Dispute, cite: Cite) -> dict[str, Any]:
+    """A step's (or dispute's) citation: the entry, and the cited paragraph's text when it names one."""
     found = resolve(lib.corpus, cite.target, seq.document, seq.version)
     entry = lib.get(found) if isinstance(found, Target) and not found.external else None
     if entry is None:
@@ -95,7 +96,7 @@ def step_ref(seq: Sequence, step: Step | None) -> dict[str, Any] | None:
     }
 
 
-def version_name(lib: Library, seq: Sequence) -> str:
+def version_name(lib: Library, seq: Sequence | Dispute) -> str:
     """The version's short name ("v1.1", "Call to Arms", "v4"), never its raw id."""
     return lib.corpus.version(seq.document, seq.version).short_title or seq.version
 
@@ -145,6 +146,10 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
         # 1.1 and Call to Arms print no windows: "when" text answers its trigger when it occurs.
         return [{"generic": True, "text": GENERIC_WINDOW, "how": how, "here": False}]
     if responses and seq.id != RESPONSES and not seq.official:
+        # A derived step inside a printed sequence (a dilemma's actions, at the attempt's step 3.i)
+        # shows the printed windows open there; elsewhere the general rule.
+        if step.also_open:
+            return [_other_window(timing, seq, ref, how) for ref in step.also_open]
         return [{"generic": True, "text": PRINTED_ELSEWHERE, "how": how, "here": False}]
     return [
         {
@@ -162,7 +167,7 @@ def _windows(timing: Timing, seq: Sequence, step: Step) -> list[dict[str, Any]]:
     ] + [_other_window(timing, seq, ref, how) for ref in step.also_open]
 
 
-def _elsewhere(timing: Timing, seq: Sequence, ref: str) -> dict[str, Any]:
+def _elsewhere(timing: Timing, seq: Sequence | Dispute, ref: str) -> dict[str, Any]:
     """A step of another sequence of this version ("sequence/step", checked to exist)."""
     seq_id, _, step_id = ref.partition("/")
     other = timing.get(seq_id, seq.version)
@@ -274,9 +279,34 @@ def sequence_dict(lib: Library, timing: Timing, seq: Sequence) -> dict[str, Any]
             "calculator": seq.calculator is not None,
             "url": sequence_url(seq),
             "versions": [sequence_summary(lib, s) for s in timing.versions(seq.id)],
+            "absent_in": _absent_in(lib, timing, seq),
             "steps": [step_dict(lib, timing, seq, step) for step in seq.steps],
         }
     return cache[key]
+
+
+def _absent_in(lib: Library, timing: Timing, seq: Sequence) -> list[dict[str, Any]]:
+    # The versions whose text the editors say supports no such sequence: the disputes this
+    # sequence answers here, answered elsewhere with `absent` (and the rules nearest).
+    answered = {
+        d.id
+        for d in timing.disputes
+        if d.version == seq.version and any(ref.split("/")[0] == seq.id for ref in d.at)
+    }
+    held = {s.version for s in timing.versions(seq.id)}
+    return [
+        {
+            "version": d.version,
+            "version_name": version_name(lib, d),
+            "dispute": d.id,
+            "absent": d.absent,
+            "nearest": [cite_dict(lib, d, cite) for cite in d.nearest],
+            "url": f"{urls.TIMING}#dispute-{d.id}",
+            "editorial": ["absent"],
+        }
+        for d in timing.disputes
+        if d.id in answered and d.absent and d.version not in held
+    ]
 
 
 def note_dict(lib: Library, note: Note) -> dict[str, Any]:
@@ -298,8 +328,61 @@ def note_dict(lib: Library, note: Note) -> dict[str, Any]:
             "citation": lib.citation_title(entry),
             "url": lib.entry_url(entry),
         },
+        "situation": note.situation,
         "url": note_url(note),
-        "editorial": ["title"],
+        "editorial": ["title", "situation"],
+    }
+
+
+def disputes_dict(lib: Library, timing: Timing) -> list[dict[str, Any]]:
+    """The disputes judges have, each with every version's answer: the steps that settle it, or
+    the editors' word that the version's text supports no sequence, and the rules nearest."""
+    out: dict[str, dict[str, Any]] = {}
+    for dispute in timing.disputes:
+        item = out.setdefault(
+            dispute.id,
+            {
+                "id": dispute.id,
+                "title": dispute.title,
+                "versions": [],
+                "editorial": ["title", "versions.absent"],
+            },
+        )
+        steps = [
+            {
+                **_elsewhere(timing, dispute, at),
+                "official": timing.get(at.split("/")[0], dispute.version).official,
+            }
+            for at in dispute.at
+        ]
+        item["versions"].append(
+            {
+                "version": dispute.version,
+                "version_name": version_name(lib, dispute),
+                "steps": steps,
+                "absent": dispute.absent,
+                "nearest": [cite_dict(lib, dispute, cite) for cite in dispute.nearest],
+            }
+        )
+    return list(out.values())
+
+
+def first_edition_dict(lib: Library, timing: Timing) -> dict[str, Any]:
+    """GET /api/timing/first-edition: the Current Rulings' timing notes, grouped by situation."""
+    situations: dict[str, list[dict[str, Any]]] = {}
+    for note in timing.notes:
+        situations.setdefault(note.situation, []).append(note_dict(lib, note))
+    return {
+        "edition": "1E",
+        "title": "First Edition: timing in the Current Rulings",
+        "documents": sorted({n.document for n in timing.notes}),
+        "situations": [
+            {"title": title, "notes": notes, "editorial": ["title"]}
+            for title, notes in situations.items()
+        ],
+        "url": urls.TIMING_FIRST_EDITION,
+        "api_url": urls.TIMING_FIRST_EDITION_API,
+        "index_url": urls.TIMING,
     }
 
 
@@ -326,7 +409,19 @@ def _index(lib: Library, timing: Timing) -> dict[str, Any]:
                 "url": sequence_url(versions[-1]),
             }
         )
-    return {"sequences": out, "notes": [note_dict(lib, n) for n in timing.notes]}
+    first_edition = {
+        "title": "First Edition: timing in the Current Rulings",
+        "url": urls.TIMING_FIRST_EDITION,
+        "api_url": urls.TIMING_FIRST_EDITION_API,
+        "count": len(timing.notes),
+    }
+    return {
+        "sequences": out,
+        "disputes": disputes_dict(lib, timing),
+        "first_edition": first_edition,
+        # Kept for scripts written before the notes had a page of their own (first_edition).
+        "notes": [note_dict(lib, n) for n in timing.notes],
+    }
 
 
 def _stems(text: str) -> set[str]:

@@ -208,6 +208,54 @@ def note_problems(corpus: Corpus, timing: Timing) -> list[str]:
     return problems
 
 
+def _cite_problems(
+    corpus: Corpus, document: str, version: str, cite: Cite, where: str
+) -> list[str]:
+    """A cite resolves to a held entry of the version's corpus, and its para to one paragraph."""
+    found = resolve(corpus, cite.target, document, version)
+    if isinstance(found, str) or found.external:
+        reason = found if isinstance(found, str) else "external entries are not held"
+        return [f"{cite.location}: {where} cites {cite.target!r}: {reason}"]
+    if not cite.para:
+        return []
+    count = len(find_paragraph(corpus.entry(found.document, found.version, found.id), cite.para))
+    if count != 1:
+        what = "no paragraph" if count == 0 else f"{count} paragraphs"
+        return [f"{cite.location}: para {cite.para!r} of {where} matches {what} of {cite.target!r}"]
+    return []
+
+
+def dispute_problems(corpus: Corpus, timing: Timing) -> list[str]:
+    """Each dispute names steps of its version's sequences, or says why none and cites the rule
+    nearest; every version answering disputes answers the same ones, under the same titles."""
+    problems = []
+    titles: dict[tuple[str, str], str] = {}
+    versions: dict[str, dict[str, set[str]]] = {}
+    for dispute in timing.disputes:
+        where = f"dispute {dispute.id!r} of {dispute.version}"
+        for ref in dispute.at:
+            seq_id, _, step_id = ref.partition("/")
+            seq = timing.get(seq_id, dispute.version)
+            if seq is None or (seq.document != dispute.document) or seq.find(step_id) is None:
+                problems.append(
+                    f"{dispute.location}: {where} names {ref!r}, no step of that version"
+                )
+        for cite in dispute.nearest:
+            problems += _cite_problems(corpus, dispute.document, dispute.version, cite, where)
+        title = titles.setdefault((dispute.document, dispute.id), dispute.title)
+        if title != dispute.title:
+            problems.append(f"{dispute.location}: {where} is titled {title!r} elsewhere")
+        versions.setdefault(dispute.document, {}).setdefault(dispute.version, set()).add(dispute.id)
+    for document, answered in versions.items():
+        every = set().union(*answered.values())
+        problems += [
+            f"{document} {version}: timing answers no dispute {key!r} (answered elsewhere)"
+            for version, ids in answered.items()
+            for key in sorted(every - ids)
+        ]
+    return problems
+
+
 def timing_problems(corpus: Corpus) -> list[str]:
     """Every problem of the corpus's timing files: schema and numbering, then citations and verbatim text."""
     problems = []
@@ -227,4 +275,4 @@ def timing_problems(corpus: Corpus) -> list[str]:
         problems.extend(_check_sequence(corpus, seq))
         problems.extend(label_problems(seq))
     problems += counterpart_problems(timing) + also_open_problems(timing)
-    return problems + note_problems(corpus, timing)
+    return problems + note_problems(corpus, timing) + dispute_problems(corpus, timing)

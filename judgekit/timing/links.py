@@ -27,8 +27,8 @@ def cite_address(seq: Sequence, cite: Cite, corpus: Corpus) -> Target | str:
 
 
 def note_url(note: Note) -> str:
-    """Where a rulings timing note is shown: on the timing index, at its anchor."""
-    return f"{urls.timing_index()}#note-{note.id}"
+    """Where a rulings timing note is shown: on First Edition's timing page, at its anchor."""
+    return f"{urls.TIMING_FIRST_EDITION}#note-{note.id}"
 
 
 def entry_links(timing: Timing, corpus: Corpus, entry: Entry) -> list[dict]:

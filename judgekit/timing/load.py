@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judgekit.corpus.model import Corpus, Version
-from judgekit.timing.model import SUFFIX, Note, Sequence, Timing, TimingError
+from judgekit.timing.model import SUFFIX, Dispute, Note, Sequence, Timing, TimingError
 from judgekit.timing.parse import load_timing_parts
 
 
@@ -22,22 +22,26 @@ def load_sequences(corpus: Corpus) -> Timing:
     """Every timing sequence beside the corpus's versions; raise TimingError on any schema problem."""
     sequences: list[Sequence] = []
     notes: list[Note] = []
+    disputes: list[Dispute] = []
     problems: list[str] = []
     for version in corpus.versions():
         path = timing_path(corpus, version)
         if path.exists():
             try:
-                found, noted = load_timing_parts(path, version.document, version.id)
+                found, noted, disputed = load_timing_parts(path, version.document, version.id)
             except TimingError as exc:
                 problems.extend(exc.problems)
                 continue
             sequences.extend(found)
             notes.extend(noted)
+            disputes.extend(disputed)
     if problems:
         raise TimingError(problems)
     order = {seq_id: i for i, seq_id in enumerate(dict.fromkeys(s.id for s in sequences))}
     # Stable sort: each sequence's versions stay in document order, oldest first.
-    return Timing(tuple(sorted(sequences, key=lambda s: order[s.id])), tuple(notes))
+    return Timing(
+        tuple(sorted(sequences, key=lambda s: order[s.id])), tuple(notes), tuple(disputes)
+    )
 
 
 _CACHE: dict[tuple[str, str, int], Timing] = {}

@@ -23,6 +23,8 @@ CALC_RULES = ("draw", "cost_limit", "duplicate", "type", "cost", "no_personnel",
 CALC_DUPLICATE = ("overcome", "not-allowed")
 CALC_COST_COUNTS = ("faced", "chosen")
 SUFFIX = ".timing.yaml"
+# The address of First Edition's timing rulings page: no sequence may take it.
+RESERVED_IDS = ("first-edition",)
 
 
 class TimingError(CorpusError):
@@ -181,14 +183,31 @@ class Note:
     ruling: str  # the entry it quotes, and links from
     text: str  # verbatim in the ruling
     location: str = ""
+    situation: str = ""  # the editors' heading the note is grouped under
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A question judges dispute, in one version: the steps that settle it, or why none does."""
+
+    id: str
+    title: str  # the editors' words, the same in every version
+    document: str
+    version: str
+    at: tuple[str, ...] = ()  # "sequence/step" of this version's sequences
+    absent: str | None = None  # the editors' words: why this version's text supports no sequence
+    nearest: tuple[Cite, ...] = ()  # with `absent`: the rules nearest the question
+    location: str = ""
 
 
 @dataclass(frozen=True)
 class Timing:
-    """Every loaded sequence, in document and version order, and the rulings' timing notes."""
+    """Every loaded sequence, in document and version order, the rulings' timing notes, and the
+    disputes each version's sequences answer."""
 
     sequences: tuple[Sequence, ...] = ()
     notes: tuple[Note, ...] = ()
+    disputes: tuple[Dispute, ...] = ()
 
     def __iter__(self) -> Iterator[Sequence]:
         return iter(self.sequences)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ from judgekit.timing.model import (
     NONE,
     NUMBER_RE,
     PRINTED_RE,
+    RESERVED_IDS,
     Branch,
     CalculatorConfig,
     Cite,
+    Dispute,
     Note,
     Sequence,
     Step,
@@ -290,20 +293,30 @@ def _check_targets(seq: Sequence, probs: Problems) -> None:
                 )
 
 
-NOTE_FIELDS = {"id", "title", "ruling", "text"}
+NOTE_FIELDS = {"id", "title", "situation", "ruling", "text"}
+
+
+def _records(
+    items: Any, fields: set[str], what: str, spath: str, probs: Problems
+) -> Iterator[tuple[LMap, str]]:
+    """The well-formed records of a list of notes or disputes, each with its (checked) id."""
+    if not isinstance(items, LList) or not items:
+        probs.add(spath, getattr(items, "line", 1), f"'{what}s' must be a non-empty list")
+        return
+    seen: set[str] = set()
+    for item in items:
+        if not check_keys(item, fields, spath, probs, what):
+            continue
+        item_id = _text(item, "id", spath, probs) or "?"
+        if not ID_RE.match(item_id) or item_id in seen:
+            probs.add(spath, item.line_of("id"), f"invalid or duplicate {what} id {item_id!r}")
+        seen.add(item_id)
+        yield item, item_id
 
 
 def _notes(items: Any, spath: str, probs: Problems, document: str, version: str) -> list[Note]:
-    if not isinstance(items, LList) or not items:
-        probs.add(spath, getattr(items, "line", 1), "'notes' must be a non-empty list")
-        return []
     notes: list[Note] = []
-    for item in items:
-        if not check_keys(item, NOTE_FIELDS, spath, probs, "note"):
-            continue
-        note_id = _text(item, "id", spath, probs) or "?"
-        if not ID_RE.match(note_id) or any(n.id == note_id for n in notes):
-            probs.add(spath, item.line_of("id"), f"invalid or duplicate note id {note_id!r}")
+    for item, note_id in _records(items, NOTE_FIELDS, "note", spath, probs):
         notes.append(
             Note(
                 id=note_id,
@@ -313,9 +326,43 @@ def _notes(items: Any, spath: str, probs: Problems, document: str, version: str)
                 ruling=_text(item, "ruling", spath, probs) or "",
                 text=_text(item, "text", spath, probs) or "",
                 location=f"{spath}:{item.line}",
+                situation=_text(item, "situation", spath, probs) or "",
             )
         )
     return notes
+
+
+DISPUTE_FIELDS = {"id", "title", "at", "absent", "nearest"}
+
+
+def _disputes(
+    items: Any, spath: str, probs: Problems, document: str, version: str
+) -> list[Dispute]:
+    found: list[Dispute] = []
+    for item, dispute_id in _records(items, DISPUTE_FIELDS, "dispute", spath, probs):
+        at = _wording(item, dispute_id, spath, probs, "at")
+        absent = _text(item, "absent", spath, probs, False)
+        nearest = item.get("nearest")
+        # Either the steps that settle it, or the editors' word that none does and the rule nearest.
+        if bool(at) == bool(absent) or bool(absent) != (nearest is not None):
+            probs.add(
+                spath,
+                item.line,
+                f"dispute {dispute_id!r} needs either 'at' or both 'absent' and 'nearest'",
+            )
+        found.append(
+            Dispute(
+                id=dispute_id,
+                title=_text(item, "title", spath, probs) or dispute_id,
+                document=document,
+                version=version,
+                at=at,
+                absent=absent,
+                nearest=_cites(nearest, spath, probs, f"dispute {dispute_id!r}") if nearest else (),
+                location=f"{spath}:{item.line}",
+            )
+        )
+    return found
 
 
 def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequence]:
@@ -325,15 +372,15 @@ def load_timing_file(path: str | Path, document: str, version: str) -> list[Sequ
 
 def load_timing_parts(
     path: str | Path, document: str, version: str
-) -> tuple[list[Sequence], list[Note]]:
-    """The sequences and notes of one timing file; raise TimingError listing every problem."""
+) -> tuple[list[Sequence], list[Note], list[Dispute]]:
+    """The sequences, notes and disputes of one timing file; raise TimingError listing every problem."""
     path = Path(path)
     spath, probs = str(path), Problems()
     try:
         data = load_yaml(path)
     except YamlError as exc:
         raise TimingError([str(exc)]) from None
-    keys = {"document", "version", "sequences", "notes"}
+    keys = {"document", "version", "sequences", "notes", "disputes"}
     if not check_keys(data, keys, spath, probs, "timing file"):
         raise TimingError(probs.items)
     if str(data.get("document")) != document:
@@ -341,6 +388,11 @@ def load_timing_parts(
     if str(data.get("version")) != version:
         probs.add(spath, data.line_of("version"), f"version must be {version!r} (the file name)")
     notes = _notes(data.get("notes"), spath, probs, document, version) if "notes" in data else []
+    disputes = (
+        _disputes(data.get("disputes"), spath, probs, document, version)
+        if "disputes" in data
+        else []
+    )
     sequences: list[Sequence] = []
     items = data.get("sequences")
     if "sequences" not in data and notes:
@@ -360,7 +412,7 @@ def load_timing_parts(
                 )
     if probs.items:
         raise TimingError(probs.items)
-    return sequences, notes
+    return sequences, notes, disputes
 
 
 def _sequence(
@@ -371,6 +423,8 @@ def _sequence(
     seq_id = _text(item, "id", spath, probs) or "?"
     if not ID_RE.match(seq_id):
         probs.add(spath, item.line_of("id"), f"invalid sequence id {seq_id!r} (use [a-z0-9-])")
+    elif seq_id in RESERVED_IDS:
+        probs.add(spath, item.line_of("id"), f"sequence id {seq_id!r} is a page's address")
     if any(s.id == seq_id for s in sequences):
         probs.add(spath, item.line_of("id"), f"duplicate sequence id {seq_id!r}")
     official = item.get("official")

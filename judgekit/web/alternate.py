@@ -22,6 +22,7 @@ TWINS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "diff.marked": ("api_compare.diff_marked", ("document", "version"), ()),
     "diff.history": ("api_compare.history", ("document", "entry_id"), ("typography",)),
     "timing.index": ("api_timing.timing_index", (), ()),
+    "timing.first_edition": ("api_timing.timing_first_edition", (), ()),
     "cards.index": ("api_cards.cards", (), ()),
     "cards.card": ("api_cards.card", ("edition", "card_id"), ()),
     "phone.page": ("api_phone.phone", (), ()),

@@ -9,6 +9,7 @@ from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render import card_index
 from judgekit.render.text import quoted
+from judgekit.shapes.timing import sequence_dict
 from judgekit.timing.links import sequence_url
 from judgekit.timing.model import Sequence, Step
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
@@ -129,9 +130,17 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
         if seq.version == version:
             return seq
     known = ", ".join(s.version for s in versions)
-    abort(
-        404, description=f"sequence {sequence_id!r} has no version {echo(version)} (known: {known})"
-    )
+    message = f"sequence {sequence_id!r} has no version {echo(version)} (known: {known})"
+    data = sequence_dict(current_library(), current_timing(), versions[-1])
+    for absent in (a for a in data["absent_in"] if a["version"] == version):
+        # The editors' word why that version's text supports no such sequence, and its rule.
+        message += f"; {absent['version_name']} (the editors' reading): {absent['absent']}"
+        not_found_near(
+            message,
+            [Nearest(c["citation"], "nearest rule", c["url"]) for c in absent["nearest"]]
+            + [_sequence_link(versions[-1])],
+        )
+    abort(404, description=message)
 
 
 def _version_name(seq: Sequence) -> str:

@@ -56,6 +56,9 @@ def timing_paths(timing: Timing) -> Iterator[str]:
     """Every sequence in every version, at every step, with their JSON."""
     yield urls.TIMING
     yield urls.TIMING_API
+    if timing.notes:
+        yield urls.TIMING_FIRST_EDITION
+        yield urls.TIMING_FIRST_EDITION_API
     for sequence_id in timing.ids():
         # Without ?version=: the version in force, as a citation without a version opens it.
         yield f"{urls.TIMING}/{quote(sequence_id, safe='')}"

@@ -734,12 +734,16 @@
     ranked.forEach(function (item) { var t = D.items[item[2]].topic; if (wanted.has(t) && !shown.has(t)) shown.set(t, item); });
     var moved = false;
     steps.forEach(function (item) {
-      var below = [];
-      quoted.get(item[2]).forEach(function (t) { var s = shown.get(t); if (s && s[0] >= item[0] && order(s, item) > 0) below.push(s); });
+      var quoting = [];
+      quoted.get(item[2]).forEach(function (t) { var s = shown.get(t); if (s && s[0] >= item[0]) quoting.push(s); });
+      if (!quoting.length) return;
+      var value = item[1] * D.settings.quoting_share;
+      var below = quoting.filter(function (s) { return order(s, item) > 0; });
       if (below.length) {
         var last = below.reduce(function (a, b) { return order(a, b) > 0 ? a : b; });
-        item[0] = last[0]; item[1] = last[1] * D.settings.quote_share; moved = true;
+        item[0] = last[0]; value = Math.min(value, last[1] * D.settings.quote_share);
       }
+      item[1] = value; moved = true;
     });
     if (moved) ranked.sort(order);
     return ranked;

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from judgekit.shapes.timing import index_dict, run_calculator, sequence_dict
+from judgekit.shapes.timing import first_edition_dict, index_dict, run_calculator, sequence_dict
 from judgekit.timing.calculator import CalcError
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_timing as timing
@@ -18,6 +18,12 @@ bp = Blueprint("api_timing", __name__, url_prefix="/api")
 def timing_index() -> ResponseReturnValue:
     """GET /api/timing."""
     return jsonify(index_dict(library(), timing()))
+
+
+@bp.get("/timing/first-edition")
+def timing_first_edition() -> ResponseReturnValue:
+    """GET /api/timing/first-edition."""
+    return jsonify(first_edition_dict(library(), timing()))
 
 
 @bp.get("/timing/<sequence_id>")

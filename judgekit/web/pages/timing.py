@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit.shapes.timing import (
     find_steps,
+    first_edition_dict,
     flat_steps,
     index_dict,
     run_calculator,
@@ -27,6 +28,14 @@ bp = Blueprint("timing", __name__)
 def index() -> ResponseReturnValue:
     """GET /timing."""
     return render_template("timing/index.html", data=index_dict(library(), timing()))
+
+
+@bp.get("/timing/first-edition")
+def first_edition() -> ResponseReturnValue:
+    """GET /timing/first-edition."""
+    return render_template(
+        "timing/first_edition.html", data=first_edition_dict(library(), timing())
+    )
 
 
 @bp.get("/timing/<sequence_id>")
