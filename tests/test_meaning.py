@@ -229,11 +229,12 @@ def test_answers_given_while_meaning_loads_are_not_kept(mini_meaning, monkeypatc
 def test_a_weak_first_result_is_called_a_guess():
     """Fewer than half the words and not near in meaning: a guess; a title, half the words or a
     near meaning: an answer."""
-    q = _question([0.2, 0.5, 0.2])
+    q = _question(np.array([0.2, 0.5, 0.2]))  # as the model gives it
     q3 = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", False, frozenset(), q.near)
     assert q.plan.unknown == ()
     assert ranking.is_guess([[0, 1.0, 0, 1]], q3)  # one word of three, not near
     assert not ranking.is_guess([[0, 1.0, 1, 1]], q3)  # one word of three, but near in meaning
+    assert type(ranking.is_guess([[0, 1.0, 0, 1]], q3)) is bool  # for the JSON answer
     assert not ranking.is_guess([[0, 1.0, 0, 2]], q3)  # two words of three
     assert not ranking.is_guess([[3, 1.0, 0, 1]], q3)  # its title typed
     assert ranking.is_guess([[2, 1.0, 0, 1]], q3)  # a title holding the one word found

@@ -202,7 +202,7 @@ def is_guess(ranked: list, q: Question) -> bool:
     unknown = set(q.plan.unknown)
     asked = q.wanted | {i for i, g in enumerate(q.plan.groups) if g.part and g.part.text in unknown}
     top = ranked[0]
-    near = q.near[top[2]] if q.near is not None else 0.0
+    near = float(q.near[top[2]]) if q.near is not None else 0.0
     return top[3] / len(asked) < GUESS_SHARE and near < GUESS_NEAR
 
 
