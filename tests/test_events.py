@@ -112,6 +112,20 @@ def test_export_and_import_as_precedent_round_trip(app, floor, tmp_path):
     assert other.current_event() is None  # precedent is not an event judges join
     with pytest.raises(fields.FieldError):
         other.import_event({**data, "rulings": [{"judge": "x", "revisions": []}]}, "bad.json")
+    # A revision that is no object, or a number that is no number, is refused with a sentence
+    # (it left a ruling with no revision, and every event page answered 500).
+    good = data["rulings"][0]["revisions"][0]
+    for revisions in ([1], [good, "x"]):
+        with pytest.raises(fields.FieldError, match="each revision must be an object"):
+            other.import_event({**data, "rulings": [{"judge": "x", "revisions": revisions}]}, "b")
+    odd = {**data, "rulings": [{"judge": "x", "revisions": [{**good, "number": "one"}]}]}
+    other.import_event(odd, "numbers.json")  # numbered afresh, as before
+
+
+def test_a_long_draft_id_is_cut_not_a_server_error(app, floor):
+    _laptop, sam, *_ = floor
+    answer = sam.record(question="Beam twice?", draft="d" * 5000)
+    assert answer.status_code == 303
 
 
 def test_imported_precedent_is_shown_apart_and_read_only(app, floor, tmp_path):

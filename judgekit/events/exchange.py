@@ -119,7 +119,7 @@ def _citation(data: dict) -> Citation:
 
 def _revision(data: dict) -> Revision:
     return Revision(
-        int(data.get("number", 0)),
+        0,  # numbered afresh by imported(): the file's numbers are not trusted
         _at(data.get("at")),
         fields.line("name", data.get("judge"), True, "a revision's judge"),
         _choice(data.get("change"), CHANGES, "a revision's change"),
@@ -156,8 +156,10 @@ def imported(data: Any) -> tuple[str, float, list[tuple[str, list[Citation], lis
             raise fields.FieldError(f"at most {fields.MOST_CITATIONS} citations a ruling")
         if not isinstance(revs, list) or not 1 <= len(revs) <= MOST_REVISIONS:
             raise fields.FieldError(f"each ruling needs 1 to {MOST_REVISIONS} revisions")
+        if not all(isinstance(r, dict) for r in revs):
+            raise fields.FieldError("each revision must be an object")
         judge = fields.line("name", item.get("judge"), True, "a ruling's judge")
-        revisions = [_revision(r) for r in revs if isinstance(r, dict)]
+        revisions = [_revision(r) for r in revs]
         # Numbered afresh: the file's numbers are not trusted to be unique.
         revisions = [replace(r, number=n) for n, r in enumerate(revisions, 1)]
         out.append((judge, [_citation(c) for c in cites if isinstance(c, dict)], revisions))

@@ -92,7 +92,7 @@ def record(event_id: int) -> ResponseReturnValue:
     except fields.FieldError as exc:
         abort(400, description=str(exc))
     draft = data.get("draft")
-    draft = fields.line("q", draft)[:64] if isinstance(draft, str) and draft else None
+    draft = fields.line("q", draft[:64]) if isinstance(draft, str) and draft else None
     found = judges.store().record(event_id, judge, values, pinned, draft=draft)
     return jsonify(shapes.ruling_dict(library(), found)), 201
 

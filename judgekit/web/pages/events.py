@@ -143,7 +143,7 @@ def record() -> ResponseReturnValue:
         data, pinned = shapes.ruling_input(library(), request.form, cites)
     except fields.FieldError as exc:
         return _ruling_form(request.form, cites, str(exc), 400)
-    draft = fields.line("q", request.form.get("draft"))[:64] or None
+    draft = fields.line("q", (request.form.get("draft") or "")[:64]) or None  # an id, cut first
     ruling = judges.store().record(judge.event_id, judge, data, pinned, draft=draft)
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
 
