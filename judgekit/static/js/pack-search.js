@@ -26,6 +26,11 @@
   var partial = false;   // while a page's results may show before their snippets
   var pending = false;   // a result was shown without its snippet
   var porter2 = null;    // the stemmer (static/vendor/porter2), with search-more.js
+  // Search by meaning (pack-meaning.js): each question's nearness to every item, once known,
+  // by the question as find() asks it; and the questions find() wanted it for.
+  var nearKnown = new Map();
+  var nearWanted = new Set();
+  var NEAR_KEPT = 32;
 
   var TOKEN = /[\p{L}\p{N}\p{M}_]+(?:['’][\p{L}\p{N}\p{M}_]+)*/gu;
   var HOW_MANY = /\bhow\s+(?:many|much)\b|\bnumber\s+of\b/i;
@@ -616,7 +621,30 @@
     var n = D.items[i].card_words;
     return n ? Math.min(1, bits(inTitle & want) / n) : 1;
   }
-  function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit) {
+  /* -- meaning joins the words (ranking.py: by_meaning, fuse), with each item's nearness from
+     pack-meaning.js (JudgekitMeaning.nearness), the server's own numbers ------------------------ */
+  function fuse(ranked, every, near, allowedItems, weight) {
+    var S = D.settings, nearest = [];
+    allowedItems.forEach(function (d) { nearest.push([near[d] * weight(d), d]); });
+    if (!nearest.length) return ranked;
+    nearest.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
+    var low = nearest[0][0] - S.meaning_span;
+    var meaning = function (d) { return S.meaning_share * Math.max(0, (near[d] * weight(d) - low) / S.meaning_span); };
+    var held = new Set(every.map(function (item) { return item[2]; }));
+    var joined = nearest.slice(0, S.meaning_depth).filter(function (n) { return n[0] >= S.meaning_floor && !held.has(n[1]); })
+      .map(function (n) { return [0, 0.0, n[1], 0]; });
+    joined.forEach(function (item) { every.push(item); });
+    var best = 0;
+    ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
+    best = best || 1.0;
+    ranked.forEach(function (item) {
+      var words = !item[0] ? item[1] / best : 1.0;
+      item[1] = (1 - S.meaning_share) * words + meaning(item[2]);
+    });
+    joined.forEach(function (item) { item[1] = meaning(item[2]); });
+    return ranked.concat(joined).sort(order);
+  }
+  function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit, near, filters) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
     var away = lean !== S.default_lean || strong ? S.lean_away : S.default_away;
@@ -649,6 +677,15 @@
         }
       });
       ranked.sort(order);
+    }
+    if (near) {
+      var weight = function (i) {
+        var it = D.items[i];
+        return (it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1.0);
+      };
+      var allowedItems = [];
+      D.items.forEach(function (it, i) { if (allowed(i, filters)) allowedItems.push(i); });
+      ranked = fuse(ranked, every, near, allowedItems, weight);
     }
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
@@ -873,7 +910,8 @@
     planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
     var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
-               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
+               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null,
+               byMeaning: false, meaningQuery: null};
     if (!wanted.size) return out;
     var acc = score(planned.all, filters);
     var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
@@ -881,7 +919,16 @@
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
     var number = D.numberCue.test(query);
-    var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit);
+    // index.py: _nearness: a question of a few words, by meaning too when its nearness is known
+    // (nearKnown, filled by meaningLater); else the question to ask pack-meaning.js.
+    var near = null;
+    if (planned.groups.length >= S.meaning_words) {
+      near = nearKnown.get(query) || null;
+      if (!near) out.meaningQuery = query;
+    }
+    out.byMeaning = near !== null;
+    if (out.meaningQuery) nearWanted.add(out.meaningQuery);
+    var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit, near, filters);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
     out.total = found.total;
     out.hits = found.hits;
@@ -910,7 +957,9 @@
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
-      edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed
+      edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
+      // service.py: whether meaning took part, and its state ("off" until the judge stores it).
+      by_meaning: found.byMeaning, meaning: meaningState() === "ready" ? "ready" : "off"
     };
   }
 
@@ -1005,7 +1054,49 @@
     }
     return out;
   }
-  function resultsHTML(data, params) {
+  /* -- search by meaning (pack-meaning.js): asked after the answer by words is shown ------------ */
+  function meaningState() {
+    var M = window.JudgekitMeaning;
+    return M ? M.state() : api.meaningCode ? "" : "none";
+  }
+  // The nearness of the questions find() wanted it for; true when any came (then the answer is
+  // made again, by meaning), null when there is nothing to ask or no model to ask.
+  function askMeaning() {
+    var questions = Array.from(nearWanted);
+    nearWanted.clear();
+    if (!questions.length || !(window.JudgekitMeaning || api.meaningCode)) return null;
+    return Promise.resolve(api.meaningCode).then(function () {
+      var M = window.JudgekitMeaning;
+      return M ? M.ready() : false;
+    }).then(function (ok) {
+      var M = window.JudgekitMeaning;
+      if (!ok) return false;
+      return Promise.all(questions.map(function (q) {
+        return M.nearness(q).then(function (near) {
+          if (!near) return false;
+          if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
+          nearKnown.set(q, near);
+          return true;
+        });
+      })).then(function (got) { return got.some(Boolean); });
+    });
+  }
+  // templates/search/_results.html: a question answered by words alone says why, in a judge's words.
+  var WORDS_ONLY = {
+    none: "this pack has no search by meaning",
+    off: "search by meaning is not stored on this phone",
+    loading: "search by meaning is still loading on this phone",
+    file: "search by meaning cannot run from a folder (open the pack from its web address)",
+    failed: "search by meaning could not start on this phone"
+  };
+  function wordsOnlyHTML(data, asked) {
+    if (data.by_meaning || !asked) return "";
+    var state = meaningState();
+    if (state === "ready") return '<p class="search-by-words muted">Found by words so far: the answer by meaning follows.</p>';
+    var why = WORDS_ONLY[state];
+    return why ? '<p class="search-by-words muted">Found by words only: ' + escapeHtml(why) + ".</p>" : "";
+  }
+  function resultsHTML(data, params, asked) {
     var e = escapeHtml, compact = params.get("compact") === "1";
     var kept = {};
     FILTERS.concat(["all_versions"]).forEach(function (k) { var v = (params.get(k) || "").trim(); if (v && v !== "0") kept[k] = v; });
@@ -1013,7 +1104,8 @@
     var examples = EXAMPLES[(params.get("edition") || "").trim().toUpperCase()] || EXAMPLES[""];
     var exampleLinks = function (p) { return examples.map(function (x) { return pageLink(x, x, p); }).join(" · "); };
     // aria-busy: the snippets are on their way (search-more.js); the whole answer replaces this.
-    var out = '<div class="search-results" data-total="' + data.total + '"' + (pending ? ' aria-busy="true"' : "") + ">";
+    var out = '<div class="search-results" data-total="' + data.total + '"' + (pending ? ' aria-busy="true"' : "") +
+      (data.by_meaning ? ' data-by-meaning="true"' : "") + ">";
     if (!data.query) {
       out += '<div class="search-hints"><p>Type a rule, a glossary term, a ruling\'s topic or a card\'s name, or ask in your own words.</p><p>Try: ' +
         exampleLinks(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
@@ -1025,6 +1117,7 @@
       : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
+    out += wordsOnlyHTML(data, asked);
     if (data.results.length) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";
       if (data.total > data.results.length && !compact) out += "<p>" + pageLink("Show up to 100 results", data.query, Object.assign({}, kept, {limit: 100})) + "</p>";
@@ -1047,18 +1140,28 @@
   function pageHTML(params) {
     partial = true;
     pending = false;
+    nearWanted.clear();
     try {
-      return resultsHTML(run(params.get("q") || "", optsOf(params)), params);
+      var data = run(params.get("q") || "", optsOf(params));
+      return resultsHTML(data, params, data.by_meaning || nearWanted.size > 0);
     } finally {
       partial = false;
     }
   }
+  // The answer by words at once; then, by meaning, the same answer again with the nearness
+  // pack-meaning.js gives (`better` gets it: never a blank list in between).
   api.searchResultsHTML = function (params, better) {
     return load().then(function () {
       return settled(function () { return {html: pageHTML(params), pending: pending}; });
     }).then(function (shown) {
       if (shown.pending && better) {
         loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
+      }
+      var meaning = askMeaning();
+      if (meaning && better) {
+        meaning.then(function (got) {
+          if (got) return settled(function () { return pageHTML(params); }).then(better);
+        }).catch(function () {});
       }
       return shown.html;
     });

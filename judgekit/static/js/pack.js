@@ -85,6 +85,15 @@
     if (!api[name]) api[name] = stand;
   }
   ["search", "searchResultsHTML", "searchIndexLoaded"].forEach(later);
+  // Search by meaning (pack-meaning.js) where the judge may store it: the search page and home.
+  // It loads nothing big unless the judge stored it; pack-search.js waits for it (meaningCode).
+  var meaningMeta = document.querySelector('meta[name="judgekit-pack-meaning"]');
+  api.meaningCode = meaningMeta ? new Promise(function (resolve) {
+    var tag = document.createElement("script");
+    tag.src = new URL(meaningMeta.getAttribute("data-url"), document.baseURI).href;
+    tag.onload = tag.onerror = function () { resolve(); };
+    document.head.appendChild(tag);
+  }) : null;
   document.addEventListener("focusin", function (event) {
     if (event.target && event.target.id === "q") api.searchIndexLoaded().catch(function () {});
   });
