@@ -1,0 +1,73 @@
+"""Search by meaning in the judge pack, in real headless Chromium at a phone's size: the pack
+served by a plain static file server on 127.0.0.1 answers by words and says so until the judge
+stores the meaning part; stored, it answers by meaning with the network cut; removed, by words
+again. Skipped when the model's package is not installed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from judgekit.meaning.weights import ModelMissing, find
+from judgekit.pack.build import build, pack_app
+from tests.conftest import PACK_CORPUS, wait_until
+from tests.test_pack_browser import PHONE, _wait_stored, guarded_context, static_server
+
+pytestmark = pytest.mark.browser
+
+QUESTION = "what happens when my personnel attempt a mission"
+
+
+def _installed() -> bool:
+    try:
+        find()
+    except ModelMissing:
+        return False
+    return True
+
+
+def _results(page) -> str:
+    return page.inner_text("#search-results")
+
+
+@pytest.mark.skipif(not _installed(), reason="the model's package is not installed")
+def test_meaning_is_stored_when_asked_and_answers_offline(browser, tmp_path):
+    app = pack_app(str(PACK_CORPUS), "https://judges.example/pack", meaning=True)
+    result = build(app, tmp_path / "site", when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    assert result.meaning_size > 20_000_000 and result.meaning_note == ""
+    sw = (result.out / "sw.js").read_text(encoding="utf-8")
+    assert "meaning/manifest.js" in sw and ".safetensors" not in sw  # not precached
+    with static_server(result.out) as base, guarded_context(browser, PHONE) as (ctx, off_host):
+        page = ctx.new_page()
+        page.goto(f"{base}/search/index.html")
+        _wait_stored(page, result.version["id"])
+        wait_until(page, "() => !!document.querySelector('.pack-meaning button')")
+        offer = page.inner_text(".pack-meaning")
+        assert f"Store search by meaning on this phone ({result.meaning_size / 1e6:.0f} MB)" in offer
+        # Not stored: by words, and the page says so.
+        page.fill("#q", QUESTION)
+        wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")
+        assert "Found by words only: search by meaning is not stored on this phone." in _results(
+            page
+        )
+        page.click(".pack-meaning button")
+        wait_until(page, "() => JudgekitMeaning.state() === 'ready'", timeout=120)
+        assert "Search by meaning is on" in page.inner_text(".pack-meaning")
+        # Offline, a new visit: loaded from the phone, the question answered by meaning.
+        ctx.set_offline(True)
+        page.goto(f"{base}/search/index.html?q=" + QUESTION.replace(" ", "+"))
+        wait_until(
+            page,
+            "() => !!document.querySelector('#search-results .search-results[data-by-meaning]')",
+            timeout=120,
+        )
+        text = _results(page)
+        assert "Found by words only" not in text
+        assert page.locator("#search-results .result").count() > 0
+        # Removed: by words again.
+        ctx.set_offline(False)
+        page.click(".pack-meaning button")
+        wait_until(page, "() => JudgekitMeaning.state() === 'off'")
+        assert page.evaluate("() => caches.has('judgekit-meaning')") is False
+        assert off_host == []
