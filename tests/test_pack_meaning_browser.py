@@ -27,14 +27,21 @@ def _installed() -> bool:
     return True
 
 
+@pytest.fixture(scope="module")
+def meaning_pack(tmp_path_factory):
+    """The test corpus's pack with its meaning part, built once."""
+    app = pack_app(str(PACK_CORPUS), "https://judges.example/pack", meaning=True)
+    out = tmp_path_factory.mktemp("meaning") / "site"
+    return build(app, out, when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+
+
 def _results(page) -> str:
     return page.inner_text("#search-results")
 
 
 @pytest.mark.skipif(not _installed(), reason="the model's package is not installed")
-def test_meaning_is_stored_when_asked_and_answers_offline(browser, tmp_path):
-    app = pack_app(str(PACK_CORPUS), "https://judges.example/pack", meaning=True)
-    result = build(app, tmp_path / "site", when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack):
+    result = meaning_pack
     assert result.meaning_size > 20_000_000 and result.meaning_note == ""
     sw = (result.out / "sw.js").read_text(encoding="utf-8")
     assert "meaning/manifest.js" in sw and ".safetensors" not in sw  # not precached
@@ -71,3 +78,19 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, tmp_path):
         wait_until(page, "() => JudgekitMeaning.state() === 'off'")
         assert page.evaluate("() => caches.has('judgekit-meaning')") is False
         assert off_host == []
+
+
+@pytest.mark.skipif(not _installed(), reason="the model's package is not installed")
+def test_meaning_from_a_folder_says_plainly_it_answers_by_words(browser, meaning_pack):
+    result = meaning_pack
+    with guarded_context(browser, PHONE) as (ctx, _):
+        page = ctx.new_page()
+        page.goto((result.out / "search" / "index.html").as_uri())
+        wait_until(page, "() => !!document.querySelector('.pack-meaning')")
+        assert page.inner_text(".pack-meaning") == (
+            "Search by meaning needs the pack opened from its web address: opened from a folder, "
+            "search answers by words."
+        )
+        page.fill("#q", QUESTION)
+        wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")
+        assert "Found by words only: search by meaning cannot run from a folder" in _results(page)
