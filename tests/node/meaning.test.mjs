@@ -54,8 +54,10 @@ function pack() {
     return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
   };
   const vocab = new TextDecoder().decode(bytes("vocab")).split("\n");
-  const model = new M.Model(M.readTensors(bytes("model")), vocab, M.passagesOf(M.readTensors(bytes("passages"))));
-  built = { out, cache, manifest, model, vocab };
+  const tensors = M.readTensors(bytes("model"));
+  const passages = M.passagesOf(M.readTensors(bytes("passages")));
+  const model = new M.Model(tensors, vocab, passages);
+  built = { out, cache, manifest, model, vocab, tensors, passages };
   return built;
 }
 
@@ -88,6 +90,16 @@ test("a text's embedding is the server's to 1e-12", { skip }, () => {
     v.forEach((x, j) => { worst = Math.max(worst, Math.abs(x - want[i][j])); });
   });
   assert.ok(worst <= 1e-12, `largest difference ${worst}`);
+});
+
+test("WebAssembly's products are the loops' exactly", { skip }, () => {
+  const { model, tensors, vocab, passages } = pack();
+  assert.ok(model.encoder.kernel, "this Node has no WebAssembly SIMD");
+  const loops = new M.Model(tensors, vocab, passages, { wasm: false });
+  assert.equal(loops.encoder.kernel, null);
+  for (const text of ["how many dilemmas does my opponent draw", "beam ".repeat(60), "a"]) {
+    assert.deepEqual(Array.from(loops.embed(text)), Array.from(model.embed(text)));
+  }
 });
 
 test("each item's nearness to a question is the server's, exactly", { skip }, () => {
