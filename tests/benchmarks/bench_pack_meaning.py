@@ -8,8 +8,9 @@ then each run is a new visit of the search page with the CPU slowed 4x
 (``Emulation.setCPUThrottlingRate``, as Lighthouse's mobile runs) and the part already on the
 phone. Measured in the page (``performance.now()``):
 - loaded: from the navigation's start until the model is loaded in its worker (ready);
-- first: from the first question typed to its answer by meaning on the screen;
-- later: the same for each later question (each a new one: nothing is kept between questions);
+- words 1st / first: from the first question typed to its answer by words, then by meaning, on
+  the screen (both after search.js's pause of 120 ms after the last key);
+- words / later: the same for each later question (each a new one: nothing is kept between);
 - worker: the worker's own milliseconds per question (pack-meaning.js: timings).
 
 DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
@@ -57,22 +58,41 @@ def _poll(page, expression: str, timeout: float = 180.0) -> None:
         time.sleep(0.01)
 
 
-def _ask(page, question: str) -> float:
-    """Type a question at once; ms until its answer by meaning is on the screen."""
-    page.evaluate(
-        "q => { const box = document.getElementById('q'); box.focus(); box.value = '';"
-        " const r = document.querySelector('#search-results .search-results');"
-        " if (r) r.removeAttribute('data-by-meaning'); window.__jkAsked = performance.now(); }",
-        question,
-    )
+# In the page: when the results region first changes after the question (its answer by words)
+# and when an answer by meaning is in it.
+WATCH = """() => {
+  const box = document.getElementById('q'); box.focus(); box.value = '';
+  const target = document.getElementById('search-results');
+  const old = target.querySelector('.search-results');
+  if (old) old.removeAttribute('data-by-meaning');
+  window.__jkWords = window.__jkMeaning = 0;
+  if (window.__jkObserver) window.__jkObserver.disconnect();
+  window.__jkObserver = new MutationObserver(() => {
+    const now = performance.now();
+    if (!window.__jkWords) window.__jkWords = now;
+    if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
+      window.__jkMeaning = now;
+    }
+  });
+  window.__jkObserver.observe(target, {childList: true, subtree: true, attributes: true});
+  window.__jkAsked = performance.now();
+}"""
+
+
+def _ask(page, question: str) -> tuple[float, float]:
+    """Type a question at once; ms until its answer by words, and by meaning, are on the screen
+    (both counting search.js's pause of 120 ms after the last key)."""
+    page.evaluate(WATCH)
     page.keyboard.insert_text(question)
-    _poll(page, BY_MEANING)
-    return page.evaluate("() => performance.now() - window.__jkAsked")
+    _poll(page, "() => !!window.__jkMeaning")
+    return page.evaluate("() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked]")
 
 
 def run(browser, base: str, runs: int) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
-    out: dict[str, list[float]] = {"loaded": [], "first": [], "later": [], "worker": []}
+    out: dict[str, list[float]] = {
+        "loaded": [], "words 1st": [], "first": [], "words": [], "later": [], "worker": []
+    }
     try:
         page = context.new_page()
         page.goto(f"{base}/search/index.html")
@@ -87,9 +107,13 @@ def run(browser, base: str, runs: int) -> dict[str, list[float]]:
             page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
             _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
             out["loaded"].append(page.evaluate("() => performance.now()"))
-            out["first"].append(_ask(page, QUESTIONS[0]))
+            words, meaning = _ask(page, QUESTIONS[0])
+            out["words 1st"].append(words)
+            out["first"].append(meaning)
             for question in QUESTIONS[1:]:
-                out["later"].append(_ask(page, question))
+                words, meaning = _ask(page, question)
+                out["words"].append(words)
+                out["later"].append(meaning)
             out["worker"] += page.evaluate("() => JudgekitMeaning.timings()")
             page.close()
     finally:

@@ -1069,17 +1069,32 @@
       var M = window.JudgekitMeaning;
       return M ? M.ready() : false;
     }).then(function (ok) {
-      var M = window.JudgekitMeaning;
       if (!ok) return false;
-      return Promise.all(questions.map(function (q) {
-        return M.nearness(q).then(function (near) {
-          if (!near) return false;
-          if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
-          nearKnown.set(q, near);
-          return true;
-        });
-      })).then(function (got) { return got.some(Boolean); });
+      return Promise.all(questions.map(nearOf)).then(function (got) { return got.some(Boolean); });
     });
+  }
+  // One question's nearness from the worker, asked once (nearAsked: on its way).
+  var nearAsked = new Map();
+  function nearOf(q) {
+    if (nearKnown.has(q)) return Promise.resolve(true);
+    if (!nearAsked.has(q)) {
+      nearAsked.set(q, window.JudgekitMeaning.nearness(q).then(function (near) {
+        nearAsked.delete(q);
+        if (!near) return false;
+        if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
+        nearKnown.set(q, near);
+        return true;
+      }));
+    }
+    return nearAsked.get(q);
+  }
+  // The worker starts on a question of a few words as find() will put it (its versions and game
+  // named taken out), while this thread finds the answer by words: the two overlap.
+  function meaningEarly(q) {
+    var M = window.JudgekitMeaning;
+    if (!M || M.state() !== "ready" || !D) return;
+    var query = stripEdition(stripVersions(cleanQuery(q).slice(0, D.settings.max_query_chars)).query).query;
+    if ((query.match(TOKEN) || []).length >= D.settings.meaning_words) nearOf(query);
   }
   // templates/search/_results.html: a question answered by words alone says why, in a judge's words.
   var WORDS_ONLY = {
@@ -1152,6 +1167,7 @@
   // pack-meaning.js gives (`better` gets it: never a blank list in between).
   api.searchResultsHTML = function (params, better) {
     return load().then(function () {
+      meaningEarly(params.get("q") || "");
       return settled(function () { return {html: pageHTML(params), pending: pending}; });
     }).then(function (shown) {
       if (shown.pending && better) {
