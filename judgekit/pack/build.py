@@ -260,6 +260,10 @@ def build(
     lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
+    # The pages offer search by meaning when the pack will have it (its model loaded).
+    search = app.extensions["judgekit"]["search"]
+    wanted = app.config.get("SEARCH_MEANING", "off") != "off"
+    app.config["PACK_MEANING"] = wanted and search.meaning.state == "ready"
     bundles = write_bundles(app, out)
     # The empty search's JSON too (the search page names it as its JSON twin), and the
     # documents' own addresses (redirects, so not in the server's warm-up list). A comparison's
@@ -275,7 +279,7 @@ def build(
     data = search_data(app)
     files += write_search_data(app, out, data)
     note = ""
-    if app.config.get("SEARCH_MEANING", "off") == "off":
+    if not wanted:
         note = "left out (--no-meaning)"
     else:
         try:
