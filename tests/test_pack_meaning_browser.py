@@ -51,7 +51,9 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
         _wait_stored(page, result.version["id"])
         wait_until(page, "() => !!document.querySelector('.pack-meaning button')")
         offer = page.inner_text(".pack-meaning")
-        assert f"Store search by meaning on this phone ({result.meaning_size / 1e6:.0f} MB)" in offer
+        assert (
+            f"Store search by meaning on this phone ({result.meaning_size / 1e6:.0f} MB)" in offer
+        )
         # Not stored: by words, and the page says so.
         page.fill("#q", QUESTION)
         wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")

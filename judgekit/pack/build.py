@@ -26,9 +26,9 @@ from judgekit import urls
 from judgekit.corpus.model import Version
 from judgekit.pack import offline
 from judgekit.pack.bundle import write_bundles
+from judgekit.pack.meaning import MeaningUnavailable, is_meaning_part, write_meaning
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
 from judgekit.pack.reading import reading_links
-from judgekit.pack.meaning import MeaningUnavailable, is_meaning_part, write_meaning
 from judgekit.pack.search import search_data, write_search_data
 from judgekit.pack.views import ViewsError, render_views
 from judgekit.render.library import Library

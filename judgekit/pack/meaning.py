@@ -108,4 +108,3 @@ def write_meaning(app: Flask, out: Path, items: list[dict[str, Any]]) -> list[st
 def is_meaning_part(name: str) -> bool:
     """A file of the optional part (not stored by the service worker, not zipped)."""
     return name.startswith(FOLDER + "/") and name != MANIFEST
-

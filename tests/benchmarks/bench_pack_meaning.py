@@ -85,13 +85,20 @@ def _ask(page, question: str) -> tuple[float, float]:
     page.evaluate(WATCH)
     page.keyboard.insert_text(question)
     _poll(page, "() => !!window.__jkMeaning")
-    return page.evaluate("() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked]")
+    return page.evaluate(
+        "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked]"
+    )
 
 
 def run(browser, base: str, runs: int) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
     out: dict[str, list[float]] = {
-        "loaded": [], "words 1st": [], "first": [], "words": [], "later": [], "worker": []
+        "loaded": [],
+        "words 1st": [],
+        "first": [],
+        "words": [],
+        "later": [],
+        "worker": [],
     }
     try:
         page = context.new_page()
@@ -140,12 +147,16 @@ def main() -> None:
             finally:
                 browser.close()
     load = os.getloadavg()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
-          f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; CPU {CPU_SLOWDOWN}x slower")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; CPU {CPU_SLOWDOWN}x slower"
+    )
     for name, values in times.items():
         if values:
-            print(f"  {name:<8} median {statistics.median(values):7.0f} ms  "
-                  f"max {max(values):7.0f} ms  ({len(values)})")
+            print(
+                f"  {name:<8} median {statistics.median(values):7.0f} ms  "
+                f"max {max(values):7.0f} ms  ({len(values)})"
+            )
     worker = times["worker"]
     if worker:
         print(f"  worker ×{CPU_SLOWDOWN} median {statistics.median(worker) * CPU_SLOWDOWN:7.0f} ms")

@@ -59,7 +59,9 @@ def strings() -> list[str]:
         if line.strip():
             out.append(json.loads(line)["q"])
     corpus = set()
-    for path in sorted((REPO / "rules").rglob("*.yaml")) + sorted((REPO / "rulings").rglob("*.yaml")):
+    for path in sorted((REPO / "rules").rglob("*.yaml")) + sorted(
+        (REPO / "rulings").rglob("*.yaml")
+    ):
         corpus.update(re.findall(r"\S+", path.read_text(encoding="utf-8")))
     out.extend(sorted(corpus))
     out.extend(ODD)
