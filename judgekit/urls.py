@@ -158,3 +158,23 @@ PHONE = "/phone"
 PHONE_API = "/api/phone"
 PHONE_PACK_QR = "/phone/pack-qr.svg"
 LAN_QR = "/qr.svg"
+
+
+# -- the event's rulings (pages answer judges only; see judgekit/web/pages/events.py) ---------
+EVENT = "/event"
+EVENT_PUBLISHED = "/event/published"
+
+
+def event_ruling_page(number: int) -> str:
+    """One ruling of the current event, with its history."""
+    return f"/event/rulings/{number}"
+
+
+def new_ruling_page(*cites: str) -> str:
+    """The form recording a ruling, with these citations (``entry:doc/version/id``) filled in."""
+    return "/event/rulings/new" + (f"?{urlencode([('cite', c) for c in cites])}" if cites else "")
+
+
+def event_api(event_id: int) -> str:
+    """The JSON of an event and its rulings (judges only)."""
+    return f"/api/events/{event_id}"

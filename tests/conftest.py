@@ -38,13 +38,15 @@ _CACHE = tempfile.mkdtemp(prefix="judgekit-test-cache-")
 
 
 def pytest_configure(config) -> None:
-    """Every app the tests build (and every server they start) caches its index and its pack zip
-    in a temp folder."""
+    """Every app the tests build (and every server they start) caches its index and its pack zip,
+    and keeps its events database, in a temp folder."""
     os.environ["JUDGEKIT_SEARCH_CACHE_DIR"] = _CACHE
     # Apps and servers search by words unless a test asks for meaning (as the real-corpus app
     # does): answers do not depend on whether a background embedding has finished.
     os.environ["JUDGEKIT_SEARCH_MEANING"] = "off"
     os.environ["JUDGEKIT_PACK_CACHE_DIR"] = os.path.join(_CACHE, "pack")
+    # The events database of every app and server the tests start: never the judge's own.
+    os.environ["JUDGEKIT_DATA_DIR"] = os.path.join(_CACHE, "data")
 
 
 def pytest_unconfigure(config) -> None:

@@ -239,7 +239,7 @@ def test_api_card_passages_rulings_first_with_standing(cards_client):
     got = [(m["version"], m["id"], m["role"], m["standing"]["status"]) for m in data["mentions"]]
     assert got == [
         ("1", "gl-uss-galaxy", "ruling", "gone"),
-        ("2", "moving", "rule", "in-force"),
+        ("2", "moving", "rule", "newest-held"),
         ("1", "moving", "rule", "still"),
         ("1", "card-list", "list", "gone"),
     ]
@@ -256,7 +256,7 @@ def test_api_card_passages_rulings_first_with_standing(cards_client):
 def test_api_card_changed_and_example_roles(cards_client):
     cloak = cards_client.get("/api/cards/2e/engage-cloak").get_json()
     assert [(m["id"], m["role"], m["standing"]["status"]) for m in cloak["mentions"]] == [
-        ("moving", "rule", "in-force"),
+        ("moving", "rule", "newest-held"),
         ("cloaking", "rule", "changed"),
         ("card-list", "list", "gone"),
     ]

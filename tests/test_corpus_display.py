@@ -61,6 +61,7 @@ def test_the_api_contents_says_which_lines_are_reconstructed(client):
         "entry": "introduction",
         "reconstructed": False,
         "note": None,
+        "toc_editorial": None,
     }
     general = next(t for t in toc if t["entry"] == "general-rules")
     assert general["reconstructed"] is True

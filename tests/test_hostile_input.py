@@ -68,6 +68,31 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "phone.page": ({}, {}, 200),
     "phone.pack_qr": ({}, {}, 404),  # no published pack named (test_phone.py names one)
     "api_phone.phone": ({}, {}, 200),
+    # The event's rulings: no event runs here; GETs of write-only routes are 405s; the client is
+    # this computer (127.0.0.1, Host localhost), so the laptop's pages answer.
+    "events.event": ({}, {"q": "beam", "round": "2"}, 200),
+    "events.join": ({}, {}, 405),
+    "events.leave": ({}, {}, 405),
+    "events.new_ruling": ({}, {"cite": "entry:2e-rulebook/4/beaming"}, 401),
+    "events.record": ({}, {}, 405),
+    "events.ruling": ({"number": "1"}, {}, 401),
+    "events.revise": ({"number": "1"}, {}, 405),
+    "events.published": ({}, {}, 200),
+    "events.export_json": ({}, {}, 401),
+    "events.export_csv": ({}, {}, 401),
+    "events.printable": ({}, {}, 401),
+    "events.desk": ({}, {}, 200),
+    "events.change_code": ({}, {}, 405),
+    "events.remove_judge": ({}, {}, 405),
+    "events.new_event": ({}, {}, 200),
+    "events.create_event": ({}, {}, 200),  # its GET is new_event's form
+    "api_events.event": ({"event_id": "1"}, {"q": "beam"}, 404),
+    "api_events.ruling": ({"event_id": "1", "number": "1"}, {}, 401),
+    "api_events.record": ({"event_id": "1"}, {}, 405),
+    "api_events.revise": ({"event_id": "1", "number": "1"}, {}, 405),
+    "api_events.join": ({"event_id": "1"}, {}, 405),
+    "api_events.session": ({}, {}, 200),
+    "api_events.published": ({"event_id": "1"}, {}, 404),
 }
 
 
@@ -670,7 +695,32 @@ def _refusal(response, path: str) -> object:
     return response.status_code, sorted(response.allow), said
 
 
-@pytest.mark.parametrize("endpoint", sorted(VALID))
+# The routes that write (the event's rulings): POST only, or POST beside a GET form.
+WRITES = {
+    endpoint
+    for endpoint in VALID
+    if endpoint.startswith(("events.", "api_events.")) and VALID[endpoint][2] == 405
+} | {"events.create_event", "events.new_event"}
+
+
+@pytest.mark.parametrize("endpoint", sorted(WRITES))
+def test_a_write_from_nowhere_is_refused_and_other_methods_are_405(app, client, endpoint):
+    path = path_of(app, endpoint)
+    # No Origin or Referer (a script, a form on no page): refused before anything is read.
+    answer = client.post(path, data="x=1", content_type="application/x-www-form-urlencoded")
+    assert flaw(answer, path) is None and answer.status_code == 403
+    assert "no Origin or Referer" in answer.get_data(as_text=True)
+    gets = (
+        ["GET", "HEAD"]
+        if endpoint.endswith("new_event") or endpoint == "events.create_event"
+        else []
+    )
+    for method in ("PUT", "DELETE", "PATCH", "TRACE"):
+        refused = client.open(path, method=method, data="x=1")
+        assert _refusal(refused, path)[:2] == (405, sorted([*gets, "OPTIONS", "POST"])), method
+
+
+@pytest.mark.parametrize("endpoint", sorted(set(VALID) - WRITES))
 def test_other_methods_are_405(app, client, endpoint):
     path = path_of(app, endpoint)
     found = {

@@ -7,7 +7,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import shutil
+import sys
 import threading
+import traceback
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -32,11 +34,28 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A static server that prints nothing: a browser closing a connection before its answer is
+    written (a cancelled fetch, a page or a context closed) is routine, not an error; any other
+    error in a request is kept in ``errors`` for the test to raise. (socketserver's default
+    printed a BrokenPipeError traceback into the test output.)"""
+
+    def __init__(self, address: tuple[str, int], handler) -> None:
+        super().__init__(address, handler)
+        self.errors: list[str] = []
+
+    def handle_error(self, request, client_address) -> None:
+        """Keep the error of a request, but a connection the client closed."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            self.errors.append(traceback.format_exc())
+
+
 @contextlib.contextmanager
 def static_server(folder: Path, kind: type[SimpleHTTPRequestHandler] = _Quiet) -> Iterator[str]:
-    """A plain static file server (no judgekit in it) on a free loopback port."""
+    """A plain static file server (no judgekit in it) on a free loopback port; an error in one
+    of its requests fails the test when it stops."""
     handler = functools.partial(kind, directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -44,6 +63,7 @@ def static_server(folder: Path, kind: type[SimpleHTTPRequestHandler] = _Quiet) -
     finally:
         server.shutdown()
         server.server_close()
+    assert not server.errors, "".join(server.errors)
 
 
 def _build(corpus: Path, out: Path, when: datetime):

@@ -10,6 +10,7 @@ import pytest
 
 from judgekit import create_app
 from tests.conftest import wait_until
+from tests.golden.calculator import PACK_PROJECTION, project
 from tests.test_pack_browser import guarded_context, static_server
 
 pytestmark = pytest.mark.browser
@@ -97,28 +98,13 @@ def _server(version: str, params: dict) -> dict:
     response = client.get(
         "/api/timing/attempt/calculate", query_string={"version": version, **params}
     )
-    data = response.get_json()
-    if response.status_code == 400:
-        return {"error": data["message"]}
-    assert response.status_code == 200, data
-    return {
-        "drawn": data["dilemmas_drawn"],
-        "limit": data["cost_limit"],
-        "start": data["start"]["message"],
-        "dilemmas": [
-            [d["position"], d["outcome"], d["reasons"], d["spent"], d["rest"], d["message"]]
-            for d in data["dilemmas"]
-        ],
-        "end": [data["end"]["result"], data["end"]["message"]],
-        "notes": data["notes"],
-    }
+    return project(response.status_code, response.get_json())
 
 
-PACK_CALC = """([version, params]) => window.judgekit.calculate("attempt", version, params).then(
-  c => ({drawn: c.drawn, limit: c.limit, start: c.start,
-         dilemmas: c.results.map(r => [r.position, r.outcome, r.reasons, r.spent, r.rest, r.message]),
-         end: [c.end[0], c.end[2]], notes: c.notes}),
-  e => ({error: e.message}))"""
+# The pack's answer, projected as the server's is (the Node test's projection too).
+PACK_CALC = f"""([version, params]) => window.judgekit.calculate("attempt", version, params).then(
+  {PACK_PROJECTION},
+  e => ({{error: e.message}}))"""
 
 
 @pytest.fixture(scope="module")

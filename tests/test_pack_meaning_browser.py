@@ -77,7 +77,7 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
         # Removed: by words again.
         ctx.set_offline(False)
         page.click(".pack-meaning button")
-        wait_until(page, "() => JudgekitMeaning.state() === 'off'")
+        wait_until(page, "() => JudgekitMeaning.state() === 'not stored'")
         assert page.evaluate("() => caches.has('judgekit-meaning')") is False
         assert off_host == []
 

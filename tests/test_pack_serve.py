@@ -179,6 +179,7 @@ def test_status_json_says_preparing_then_ready_and_is_never_kept(served):
         "size": None,
         "retry_after": 20,
         "message": "The judge pack is being prepared; it is ready in a minute or two.",
+        "progress": None,
     }
     size = len(_wait_for_zip(served).data)
     ready = served.get("/api/pack")
@@ -189,6 +190,7 @@ def test_status_json_says_preparing_then_ready_and_is_never_kept(served):
         "size": size,
         "retry_after": None,
         "message": f"The judge pack is ready ({size / 1e6:.1f} MB).",
+        "progress": None,
     }
 
 

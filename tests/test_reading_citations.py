@@ -53,23 +53,23 @@ def cite(lib: Library, document: str, version: str, entry_id: str) -> tuple[str,
             "2E Book v4 (April 2015), 2. Execute Orders, p. 8",
             "2E v4 p. 8, 2. Execute Orders",
         ),
-        # no page of its own: the section's, saying so
+        # no page of its own: the section's, saying so (never as the entry's own, issue #29)
         (
             "beaming",
             "2E Book v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
             "in 2. Execute Orders, p. 8",
-            "2E v4 p. 8, Order – Beam Personnel",
+            "2E v4, Order – Beam Personnel, in 2. Execute Orders, p. 8",
         ),
         # two levels down: the nearest section with a page
         (
             "beaming-limits",
             "2E Book v4 (April 2015), Order – Beam Personnel – Limits, in 2. Execute Orders, p. 8",
-            "2E v4 p. 8, Limits",
+            "2E v4, Limits, in 2. Execute Orders, p. 8",
         ),
         (
             "gl-range",
             "2E Book v4 (April 2015), Glossary – Range, in Glossary, p. 15",
-            "2E v4 p. 15, Range",
+            "2E v4, Range, in Glossary, p. 15",
         ),
         # before any paged section: no page, and none invented
         ("front", "2E Book v4 (April 2015), Front Matter", "2E v4, Front Matter"),
@@ -99,11 +99,17 @@ def test_entry_json_carries_citation_short_form_and_page(cc):
         "2E Book v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
         "in 2. Execute Orders, p. 8"
     )
-    assert beaming["citation_short"] == "2E v4 p. 8, Order – Beam Personnel"
+    assert beaming["citation_short"] == "2E v4, Order – Beam Personnel, in 2. Execute Orders, p. 8"
     assert beaming["page"] is None
     assert beaming["printed_page"] == {
         "page": 8,
+        "first": 8,
+        "last": 8,
+        "text": "p. 8",
         "own": False,
+        "basis": "contents",
+        "page_editorial": None,
+        "evidence": [],
         "section": {
             "id": "execute-orders",
             "title": "2. Execute Orders",
@@ -127,11 +133,11 @@ def test_entry_page_offers_both_forms(cc):
     assert f'<span class="citation-title">{full}</span>' in html
     assert (
         f'data-citation="{full}\nhttp://192.168.1.20:8000/rules/book/4/beaming" '
-        'data-citation-short="2E v4 p. 8, Order – Beam Personnel"'
+        'data-citation-short="2E v4, Order – Beam Personnel, in 2. Execute Orders, p. 8"'
     ) in html
     assert (
-        'Short form: <span class="citation-short-text">2E v4 p. 8, Order – Beam Personnel</span>'
-        in html
+        'Short form: <span class="citation-short-text">'
+        "2E v4, Order – Beam Personnel, in 2. Execute Orders, p. 8</span>" in html
     )
     assert 'data-copy="data-citation" hidden>Copy citation</button>' in html
     assert 'data-copy="data-citation-short" hidden>Copy short form</button>' in html
@@ -153,14 +159,14 @@ def test_ruling_page_gives_the_date_once(cc):
     )
 
 
-def test_real_corpus_beaming_cites_the_section_page(lib):
-    """Version 4 prints no page for the beaming order; its section, 2. Execute Orders, is on p. 10."""
+def test_real_corpus_beaming_cites_the_pages_the_contents_leave_it(lib):
+    """Version 4 prints no page for the beaming order: it follows 2. Execute Orders (p. 10) and
+    comes before 3. Discard Excess Cards (p. 13), so pp. 10–13 (rules/2e-rulebook/4.pages.yaml)."""
     entry = lib.corpus.entry("2e-rulebook", "4", "beaming")
     assert lib.citation_title(entry) == (
-        "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
-        "in 2. Execute Orders, p. 10"
+        "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, pp. 10–13"
     )
-    assert lib.citation_short(entry) == "2E v4 p. 10, Order – Beam Personnel"
+    assert lib.citation_short(entry) == "2E v4 pp. 10–13, Order – Beam Personnel"
     ruling = lib.corpus.entry("1e-current-rulings", "2000-02-28", "cumulative")
     assert lib.citation_title(ruling) == "1E Current Rulings 2/28/00, Rulings – cumulative"
 

@@ -100,11 +100,10 @@ def test_citation_shows_page_and_short_form(browser, blocked, live_server):
         page = context.new_page()
         page.goto(live_server + MAIN_PAGES["entry"])
         assert page.locator(".citation-title").inner_text() == (
-            "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, "
-            "in 2. Execute Orders, p. 10"
+            "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, pp. 10–13"
         )
         short = page.locator(".citation-short")
-        assert short.inner_text() == "Short form: 2E v4 p. 10, Order – Beam Personnel"
+        assert short.inner_text() == "Short form: 2E v4 pp. 10–13, Order – Beam Personnel"
         assert short.is_visible()
 
 
@@ -112,7 +111,9 @@ def test_copy_short_form(page, blocked, live_server):
     page.goto(live_server + MAIN_PAGES["entry"])
     page.get_by_role("button", name="Copy short form").click()
     expect(page.locator(".copy-status")).to_have_text("Short form copied.")
-    assert page.evaluate("navigator.clipboard.readText()") == "2E v4 p. 10, Order – Beam Personnel"
+    assert (
+        page.evaluate("navigator.clipboard.readText()") == "2E v4 pp. 10–13, Order – Beam Personnel"
+    )
 
 
 def test_long_page_keeps_a_bar_back_to_the_contents(browser, blocked, live_server):

@@ -46,6 +46,8 @@ def test_the_answer_has_the_documented_shape(sc):
         "edition_from",
         "edition_set_aside",
         "query_without_edition",
+        "by_meaning",
+        "meaning",
     ]
     assert data["query"] == "dilemma" and data["total"] == 6 and data["suggestion"] is None
     assert (data["filters"], data["edition_from"], data["edition_set_aside"]) == ({}, None, None)

@@ -3,11 +3,9 @@ wrong, pinned on the real corpus with its expected answer."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
+from .golden.calculator import CASES, project
 from .test_timing import V2, broken, edit, problems  # noqa: F401 (broken: a fixture)
 from .test_timing_api import flat, step_of
 
@@ -57,40 +55,11 @@ def test_no_personnel_before_the_first_dilemma_is_a_rule_in_version_4(client):
 
 # The calculator's cases, inputs and expected answers (reviewed one by one against the rulebooks):
 # the server answers them here, the pack's pack-calculator.js in tests/node/calculator.test.mjs.
-CASES = json.loads((Path(__file__).parent / "golden" / "calculator_cases.json").read_text())
-
-
-def project(response) -> dict:
-    """What a case pins of an answer (the same projection as the Node test's)."""
-    data = response.get_json()
-    if response.status_code == 400:
-        return {"error": data["message"]}
-    assert response.status_code == 200, data
-    return {
-        "drawn": data["dilemmas_drawn"],
-        "limits": data["cost_limit_readings"],
-        "start": data["start"]["message"],
-        "start_basis": data["start"]["basis"],
-        "dilemmas": [
-            [
-                d["outcome"],
-                d["rest"],
-                d["spent"],
-                d["basis"],
-                [p["point"] for p in d.get("points", [])],
-                d["message"],
-            ]
-            for d in data["dilemmas"]
-        ],
-        "end": [data["end"]["result"], data["end"]["message"]],
-        "notes": data["notes"],
-    }
-
-
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['version']}-{i}" for i, c in enumerate(CASES)])
 def test_calculator_cases_on_the_server(client, case):
     query = {"version": case["version"], **case["params"]}
-    assert project(client.get(CALC, query_string=query)) == case["expected"]
+    response = client.get(CALC, query_string=query)
+    assert project(response.status_code, response.get_json()) == case["expected"]
 
 
 def test_a_prevented_action_keeps_its_costs_paid(client):

@@ -165,7 +165,7 @@ def test_citation_of_a_glossary_entry(lib):
     html = app.test_client().get(url, base_url="http://evil.example").get_data(as_text=True)
     assert (
         'data-citation="2E Rulebook v4 (April 2015), Glossary – attempting missions, '
-        "in Glossary, p. 15\n"
+        "pp. 15–20\n"
         f'http://10.0.0.5:8000{url}"'
     ) in html
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from judgekit.corpus.check import check_corpus, seeds_dir
 from judgekit.corpus.model import Corpus
+from judgekit.corpus.pages_check import page_problems
 from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.render.senses import sense_problems
 from judgekit.search.vocabulary import vocabulary_problems
@@ -18,6 +19,7 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
         seeds = seeds_dir(corpus.root)
     return (
         check_corpus(corpus, seeds)
+        + page_problems(corpus, seeds)
         + timing_problems(corpus)
         + vocabulary_problems(corpus)
         + sense_problems(corpus)

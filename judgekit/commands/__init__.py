@@ -1,4 +1,5 @@
-"""The `judgekit` command: check, coverage, serve, build (the judge pack), search, card."""
+"""The `judgekit` command: check, coverage, serve, build (the judge pack), search, card, event
+(an event's rulings)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import os
 import sys
 
-from judgekit.commands import build, card, check, search, serve
+from judgekit.commands import build, card, check, event, search, serve
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_parser(sub)
     search.add_parser(sub)
     card.add_parser(sub)
+    event.add_parser(sub)
     return parser
 
 

@@ -9,6 +9,7 @@ import sys
 
 from judgekit.checks.loader import CorpusError
 from judgekit.commands.arguments import http_address
+from judgekit.commands.event import add_data_dir
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )
     serve.add_argument("--pack-url", type=_base_url, help="the published judge pack (/phone)")
+    add_data_dir(serve)
     serve.set_defaults(func=cmd_serve)
 
 
@@ -81,6 +83,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     overrides["SEARCH_MEANING"] = os.environ.get("JUDGEKIT_SEARCH_MEANING", "kept")
     if args.pack_url:
         overrides["PACK_URL"] = args.pack_url
+    if args.data_dir:
+        overrides["DATA_DIR"] = args.data_dir
     try:
         app = create_app(overrides)
     except CorpusError as exc:
@@ -98,6 +102,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 1
     port = sock.getsockname()[1] if sock else server.effective_port
     _announce(app, args, port)
+    _announce_event(app)
     if sock is None:
         _warm_in_background(app)
         _run(server)
@@ -165,6 +170,19 @@ def _announce(app, args: argparse.Namespace, port: int) -> None:
                 "other judges open",
                 flush=True,
             )
+
+
+def _announce_event(app) -> None:
+    """Say where judges join the event running, if one is."""
+    from judgekit.web.judges import running_event
+
+    event = running_event(app)
+    if event is not None:
+        print(
+            f"event {event.name!r}: judges join at {app.config['BASE_URL']}/event"
+            " (its codes: judgekit event codes)",
+            flush=True,
+        )
 
 
 def _port(text: str) -> int:

@@ -97,7 +97,8 @@ def _check_entry(corpus: Corpus, version: Version, entry: Entry) -> list[str]:
     return problems
 
 
-def _source_line(seeds: Path | None, file: str, line: int, cache: dict) -> str | None:
+def source_line(seeds: Path | None, file: str, line: int, cache: dict) -> str | None:
+    """A seed text's line and the few after it (``cache`` keeps each file read once), or None."""
     if seeds is None:
         return None
     if file not in cache:
@@ -128,8 +129,8 @@ def _check_corrections(version: Version, seeds: Path | None) -> list[str]:
                 f"{fix.location}: corrected text {fix.corrected!r} is not in {fix.entry!r}"
             )
         if seeds is not None and (seeds / fix.source).exists():
-            rest = _source_line(seeds, fix.source, fix.line, cache)
-            if rest is None or _squash(fix.original) not in _squash(rest):
+            rest = source_line(seeds, fix.source, fix.line, cache)
+            if rest is None or squash(fix.original) not in squash(rest):
                 problems.append(
                     f"{fix.location}: original {fix.original!r} not found at {fix.source}:{fix.line}"
                 )
@@ -144,7 +145,8 @@ def _check_corrections(version: Version, seeds: Path | None) -> list[str]:
     return problems
 
 
-def _squash(text: str) -> str:
+def squash(text: str) -> str:
+    """Text with every run of white space one space, for finding words across wrapped lines."""
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgekit.corpus.model import ENTRY_KINDS
+from judgekit.corpus.model import ENTRY_KINDS, PAGE_BASES
 from judgekit.corpus.references import ID_RE
 from judgekit.corpus.yamlio import LList, LMap, short_repr
 
@@ -115,6 +115,20 @@ def _whole_number(value: Any, limit: int) -> int:
 def page(value: Any) -> int:
     """A printed page number: a whole number from 1 to MAX_PAGE."""
     return _whole_number(value, MAX_PAGE)
+
+
+PAGE_RANGE_RE = re.compile(r"^(\d{1,4})-(\d{1,4})$")
+
+
+def page_range(value: Any) -> tuple[int, int]:
+    """Printed pages "A-B": A lower than B, each a page number."""
+    match = PAGE_RANGE_RE.match(value) if isinstance(value, str) else None
+    if not match:
+        raise Bad(f'must be pages "A-B" (quoted), not {short_repr(value)}')
+    first, last = page(int(match.group(1))), page(int(match.group(2)))
+    if first >= last:
+        raise Bad(f"must run from a lower page to a higher one, not {short_repr(value)}")
+    return first, last
 
 
 def line_number(value: Any) -> int:
@@ -300,6 +314,32 @@ RECORDS: dict[str, dict[str, Spec]] = {
         "original": Spec(text, required=True),
         "corrected": Spec(text, required=True),
         "evidence": Spec(text, required=True),
+    },
+    "pages file": {
+        "document": Spec(slug, required=True),
+        "version": Spec(version_id, required=True),
+        "note": Spec(text, default=""),
+        "pages": Spec(a_list, default=(), record="page place"),
+        "references": Spec(a_list, default=(), record="printed reference"),
+    },
+    "page place": {
+        "entry": Spec(slug, required=True),
+        "page": Spec(page),  # one of page and pages (pages.py)
+        "pages": Spec(page_range),
+        "basis": Spec(one_of(*PAGE_BASES), required=True),
+        "evidence": Spec(a_list, required=True, record="page evidence"),
+    },
+    "page evidence": {
+        "source": Spec(file_name, required=True),
+        "line": Spec(line_number, required=True),
+        "shows": Spec(text, required=True),
+        "reads": Spec(text, required=True),
+    },
+    "printed reference": {
+        "entry": Spec(slug, required=True),
+        "words": Spec(text, required=True),
+        "pointed_to": Spec(text, required=True),
+        "target": Spec(text),
     },
     "removal": {
         "source": Spec(file_name, required=True),

@@ -114,6 +114,52 @@ class Removal:
         return int(first), int(last or first)
 
 
+PAGE_BASES = ("contents", "page-number", "bounds")
+
+
+@dataclass(frozen=True)
+class PageEvidence:
+    """One line of a source that shows where an entry is printed, and what the editors read in it."""
+
+    source: str
+    line: int
+    shows: str  # exactly as in the source at that line
+    reads: str  # the editors' reading of it for this entry
+
+
+@dataclass(frozen=True)
+class PagePlace:
+    """The page an entry's heading is printed on, or the pages the sources bound it to.
+
+    ``basis`` is "contents" when the printed contents give this entry's own page (the rulebook's
+    word); "page-number" or "bounds" when the editors read it from page numbers printed beside
+    the text or from the pages of the entries around it (their inference, marked as such).
+    """
+
+    entry: str
+    first: int
+    last: int  # == first: one page
+    basis: str
+    evidence: tuple[PageEvidence, ...]
+    location: str = ""
+
+    @property
+    def editorial(self) -> bool:
+        """Whether the page is the editors' reading rather than printed for this entry."""
+        return self.basis != "contents"
+
+
+@dataclass(frozen=True)
+class PrintedReference:
+    """A pointer printed in an entry's text ("on page 32", "see table layout") and where it led."""
+
+    entry: str
+    words: str  # verbatim in the entry's text
+    pointed_to: str  # the editors' words: what the printed book shows there
+    target: str | None  # a cross-reference target holding it, or None when it is not held here
+    location: str = ""
+
+
 @dataclass(frozen=True)
 class Source:
     """A seed text a version was built from."""
@@ -146,6 +192,9 @@ class Version:
     corrections: tuple[Correction, ...] = ()
     removed: tuple[Removal, ...] = ()
     path: str = ""
+    pages: dict[str, PagePlace] = field(default_factory=dict)  # by entry id (<version>.pages.yaml)
+    printed_references: tuple[PrintedReference, ...] = ()
+    pages_note: str = ""  # how the editors read the pages
 
     def label_editorial(self, block: Block) -> bool:
         """Whether an "Example" label on this block is the editors' (the source prints none)."""

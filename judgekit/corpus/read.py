@@ -15,13 +15,14 @@ from judgekit.corpus.cards import load_cards
 from judgekit.corpus.fields import Problems, read_record
 from judgekit.corpus.files import CORPUS_DIRS, missing_folder_problems, special_file_problems
 from judgekit.corpus.model import Corpus, Document, Entry, Icon, Source, TocItem, Version
+from judgekit.corpus.pages import load_pages
 from judgekit.corpus.references import find_refs, resolve
 from judgekit.corpus.schema import EntryContext, load_corrections, load_entries, load_icons
 from judgekit.corpus.yamlio import YamlError, load_yaml
 from judgekit.resources import data_root
 
 # Files beside a document's versions that are not versions themselves: <version><suffix>.
-COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml")
+COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml", ".pages.yaml")
 MAX_MESSAGE = 200
 MAX_VERSIONS = 20  # of one document; the built-in corpus's largest has 3
 
@@ -72,6 +73,7 @@ def _load_version(
     roots = load_entries(ctx, values["entries"], entries, None, 0)
     toc = _toc(values["toc"], path, probs)
     corrections, removed = load_corrections(path.with_name(f"{version_id}.corrections.yaml"), probs)
+    pages = load_pages(path.with_name(f"{version_id}.pages.yaml"), doc.id, version_id, probs)
     return Version(
         document=doc.id,
         id=version_id,
@@ -93,6 +95,9 @@ def _load_version(
         corrections=corrections,
         removed=removed,
         path=spath,
+        pages=pages.places,
+        printed_references=pages.references,
+        pages_note=pages.note,
     )
 
 

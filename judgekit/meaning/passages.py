@@ -22,6 +22,9 @@ from judgekit.meaning.weights import MAX_TOKENS
 
 log = logging.getLogger(__name__)
 ROOM = MAX_TOKENS - 2  # [CLS] and [SEP]
+# Paragraphs are joined only while the chunk stays this short: a paragraph is most often one
+# rule, and a question is about one (a long chunk of many rules is near none of them).
+JOIN_BELOW = 48
 DECIMALS = 6  # nearness is rounded so that the last bit of a sum never reorders two items
 
 
@@ -36,7 +39,7 @@ def chunks(
     current: list[int] = []
     for para in paragraphs:
         para = list(para)
-        if current and len(current) + len(para) > body:
+        if current and len(current) + len(para) > min(body, JOIN_BELOW):
             out.append(head + current)
             current = []
         if len(para) <= body:

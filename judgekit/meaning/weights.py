@@ -37,7 +37,7 @@ LINEAR = (
     "intermediate.dense",
     "output.dense",
 )
-FORMAT = 2  # of the integer form below; a change makes every cached copy stale
+FORMAT = 3  # of the integer form below; a change makes every cached copy stale
 
 
 class ModelMissing(RuntimeError):
@@ -74,7 +74,11 @@ def find(verify: bool = True) -> ModelFiles:
             f"the model package {PACKAGE.replace('_', '-')}=={PACKAGE_VERSION} is not installed "
             "(README: search by meaning)"
         )
-    folder = Path(next(iter(spec.submodule_search_locations))) / "model"
+    return files_in(Path(next(iter(spec.submodule_search_locations))) / "model", verify)
+
+
+def files_in(folder: Path, verify: bool = True) -> ModelFiles:
+    """The model's files in a folder, checked against the pinned hashes; else ModelMissing."""
     files = ModelFiles(folder / "model.safetensors", folder / "tokenizer.json")
     for path, want in ((files.weights, MODEL_SHA256), (files.tokenizer, TOKENIZER_SHA256)):
         if not path.is_file():

@@ -12,7 +12,7 @@ import hashlib
 import re
 import shutil
 import zipfile
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import permutations
@@ -35,11 +35,14 @@ from judgekit.render.library import Library
 from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
+from judgekit.web.zipstatus import PAGES, ZIPPING
 
 PACK_ZIP = "pack.zip"
 # The issue's limit for the whole pack (what a phone stores); `judgekit build` reports against it.
 SIZE_LIMIT = 25_000_000
 SEARCH_API = "/api/search"
+# Told how far a build has come: its stage (PAGES, then ZIPPING), how many done of how many.
+ProgressReport = Callable[[str, int, int], None]
 
 
 class BuildError(Exception):
@@ -76,6 +79,8 @@ def pack_app(root: str | None = None, base_url: str | None = None, meaning: bool
         "PAGE_CACHE_BYTES": 0,
         "PACK": True,
         "SEARCH_PRELOAD": False,
+        # The pack's pages hold no search answer (its search runs in the browser); with
+        # meaning, the build takes the server's model and vectors for the pack (meaning.py).
         "SEARCH_MEANING": "now" if meaning else "off",
         "BASE_URL": base_url or "",
     }
@@ -173,6 +178,7 @@ def write_answers(
     addresses: Iterable[str],
     merged: Collection[str] = (),
     dropped: Collection[str] = (),
+    progress: ProgressReport | None = None,
 ) -> list[str]:
     """Render and write each address (those in ``merged`` with all their views in one page,
     no link to a JSON twin in ``dropped``); returns the pack files written."""
@@ -191,6 +197,8 @@ def write_answers(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body, encoding="utf-8")
         written.append(target)
+        if progress is not None:
+            progress(PAGES, len(written), len(addresses))
     return written
 
 
@@ -243,17 +251,27 @@ def pack_version(app: Flask, when: datetime) -> dict[str, Any]:
     }
 
 
-def _zip(out: Path, files: list[str], zip_path: Path) -> None:
+def _zip(
+    out: Path, files: list[str], zip_path: Path, progress: ProgressReport | None = None
+) -> None:
     """The pack's files under one top folder named as ``out``: unzipped, it is one folder."""
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in files:
+        for done, name in enumerate(files, 1):
             archive.write(out / name, f"{out.name}/{name}")
+            if progress is not None:
+                progress(ZIPPING, done, len(files))
 
 
 def build(
-    app: Flask, out: Path, *, zip_path: Path | None = None, when: datetime | None = None
+    app: Flask,
+    out: Path,
+    *,
+    zip_path: Path | None = None,
+    when: datetime | None = None,
+    progress: ProgressReport | None = None,
 ) -> BuildResult:
-    """Write the whole pack into ``out`` (emptied first); a zip of it too if asked."""
+    """Write the whole pack into ``out`` (emptied first); a zip of it too if asked; ``progress``
+    is told how far it has come."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -274,7 +292,7 @@ def build(
         SEARCH_API,
         *document_homes(lib),
     ]
-    files = write_answers(app, out, addresses, view_pages(lib), dropped)
+    files = write_answers(app, out, addresses, view_pages(lib), dropped, progress)
     files += copy_static(app, out) + bundles
     data = search_data(app)
     files += write_search_data(app, out, data)
@@ -294,7 +312,7 @@ def build(
     files = base + offline.write_offline_files(app, out, version, base)
     folders = folder_sizes(out, files)
     if zip_path is not None:
-        _zip(out, files, zip_path)
+        _zip(out, files, zip_path, progress)
     extra = sum((out / name).stat().st_size for name in part)
     return BuildResult(
         out, len(files), sum(folders.values()), version, zip_path, folders, extra, note

@@ -20,7 +20,7 @@ from flask import Flask
 from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import pack_file
 from judgekit.pack.searchpage import SEARCH_PAGE, self_contained
-from judgekit.search import analysis, documents, index, query, ranking
+from judgekit.search import analysis, documents, index, query, ranking, snippets
 from judgekit.search.analysis import stems
 from judgekit.search.collapse import Hit
 from judgekit.search.index import SearchIndex
@@ -179,6 +179,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
         "stops": sorted(analysis.STOPS),
         "questions": sorted(analysis.QUESTION_WORDS),
+        "ordinary": sorted(analysis.ORDINARY),
         "numbers": sorted(analysis.NUMBER_STEMS),
         "kinds": list(svc.kinds),
         "settings": {
@@ -202,7 +203,13 @@ def search_data(app: Flask) -> dict[str, Any]:
             "child_share": ranking.CHILD_SHARE,
             "subsection_rerank": ranking.SUBSECTION_RERANK,
             "quote_share": ranking.QUOTE_SHARE,
+            "meaning_share": ranking.MEANING_SHARE,
+            "meaning_span": ranking.MEANING_SPAN,
+            "meaning_depth": ranking.MEANING_DEPTH,
+            "meaning_floor": ranking.MEANING_FLOOR,
+            "meaning_words": index.MEANING_WORDS,
             "number_cue": query.NUMBER_CUE.pattern,
+            "sentence_end": snippets.SENTENCE_END.pattern,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
@@ -211,11 +218,6 @@ def search_data(app: Flask) -> dict[str, Any]:
             "proximity": analysis.PROXIMITY,
             "max_groups": analysis.MAX_GROUPS,
             "max_query_chars": analysis.MAX_QUERY_CHARS,
-            "meaning_words": index.MEANING_WORDS,
-            "meaning_share": ranking.MEANING_SHARE,
-            "meaning_span": ranking.MEANING_SPAN,
-            "meaning_depth": ranking.MEANING_DEPTH,
-            "meaning_floor": ranking.MEANING_FLOOR,
             "default_limit": DEFAULT_LIMIT,
             "max_limit": MAX_LIMIT,
         },

@@ -34,7 +34,7 @@ SNIPPET_CHARS = 220
 class Standing:
     """Whether the version in force still names the card where an older passage did."""
 
-    status: str  # in-force | still | changed | gone
+    status: str  # newest-held | still | changed | gone
     entry: Entry | None = None  # the passage in the version in force, if any
 
 
@@ -153,7 +153,7 @@ def standing(lib: Library, entry: Entry, card: Card) -> Standing:
     """Whether the version in force still names the card in this passage's counterpart."""
     version = lib.corpus.version(entry.document, entry.version)
     if lib.corpus.in_force(version):
-        return Standing("in-force", entry)
+        return Standing("newest-held", entry)
     latest = lib.corpus.documents[entry.document].latest
     here = next((o for o in lib.other_versions(entry) if o.version == latest.id), None)
     if here is None or here.id is None:

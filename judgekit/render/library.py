@@ -9,7 +9,7 @@ from typing import Generic, TypeVar
 
 from judgekit import urls
 from judgekit.corpus import lineage
-from judgekit.corpus.model import Corpus, Document, Entry, Version
+from judgekit.corpus.model import Corpus, Document, Entry, PageEvidence, Version
 from judgekit.corpus.references import REF_RE, Target, backlink_index, entry_refs, resolve
 from judgekit.corpus.typography import normalize_typography
 from judgekit.render.text import ICON_RE, Link, Linker, html_to_text, icon_html, to_html
@@ -29,12 +29,32 @@ class Memo(Generic[K, V]):
 
 @dataclass(frozen=True)
 class PrintedPage:
-    """Where the printed rulebook puts an entry: its own page, or the page its section starts on."""
+    """Where the printed rulebook puts an entry: its own page or pages, or its section's."""
 
-    page: int | str
-    own: bool  # False: the page of ``section``, the nearest enclosing entry with a printed page
+    first: int
+    last: int  # == first: one page; else the sources bound the page no closer
+    own: bool  # False: the place of ``section``, the nearest enclosing entry with one
     section_id: str
     section_title: str
+    basis: str = "contents"  # PagePlace.basis; "contents" also for a page the entry's YAML gives
+    evidence: tuple[PageEvidence, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """ "p. 16" or "pp. 16–20": how every citation writes it."""
+        if self.first == self.last:
+            return f"p. {self.first}"
+        return f"pp. {self.first}\u2013{self.last}"
+
+    @property
+    def editorial(self) -> bool:
+        """Whether the editors read the page from evidence rather than the contents printing it."""
+        return self.basis != "contents"
+
+    @property
+    def editorial_words(self) -> str | None:
+        """Why the page is the editors' (shown with its "ed." mark), or None when printed."""
+        return PAGE_EDITORIAL.get(self.basis)
 
 
 @dataclass(frozen=True)
@@ -64,6 +84,15 @@ EXAMPLE_LABEL_ED = (
     "The editors' label: this version prints the passage without \u201cExample\u201d or"
     " \u201cFor example\u201d (Call to Arms and Version 4 print it as an example)"
 )
+
+
+# Why a page is the editors' reading, by PagePlace.basis ("contents" is the rulebook's own word).
+PAGE_EDITORIAL = {
+    "page-number": "The editors' reading: the contents print no page for this heading; a page"
+    " number printed beside it in the source text shows its page",
+    "bounds": "The editors' reading: the contents print no page for this heading; it is printed"
+    " after the entries before it and before those after it, whose pages the sources show",
+}
 
 
 def block_label(kind: str, editorial: bool = False) -> str:
@@ -194,35 +223,52 @@ class Library:
         return f"{name} {version.short_title}"
 
     def printed_page(self, entry: Entry) -> PrintedPage | None:
-        """The entry's printed page where known, else that of the nearest section around it."""
+        """The entry's printed page or pages where known, else those of the nearest section around it."""
         version = self.corpus.version(entry.document, entry.version)
         contents = {t.entry: t.page for t in version.toc if t.page}
         node: Entry | None = entry
         while node is not None:
+            place = version.pages.get(node.id)
+            own = node is entry
+            if place is not None:
+                return PrintedPage(
+                    place.first, place.last, own, node.id, node.title, place.basis, place.evidence
+                )
             page = node.page or contents.get(node.id)
             if page:
-                return PrintedPage(page, node is entry, node.id, node.title)
+                return PrintedPage(int(page), int(page), own, node.id, node.title)
             node = version.entries[node.parent] if node.parent else None
         return None
 
+    def page_editorial(self, entry: Entry) -> str | None:
+        """Why the page a citation gives is the editors' reading (its "ed." mark), or None."""
+        where = self.printed_page(entry)
+        return where.editorial_words if where is not None else None
+
     def citation_title(self, entry: Entry) -> str:
-        """ "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, in 2. ..., p. 10"."""
+        """ "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, pp. 10–13"."""
         version = self.corpus.version(entry.document, entry.version)
         trail = [e.title for e in self.breadcrumb(entry)[-1:]] + [entry.title]
         text = f"{self.cited_version(version)}, " + " – ".join(trail)
-        where = self.printed_page(entry)
-        if where is None:
-            return text
-        if where.own:
-            return f"{text}, p. {where.page}"
-        return f"{text}, in {where.section_title}, p. {where.page}"
+        return text + self._page_words(entry)
 
     def citation_short(self, entry: Entry) -> str:
-        """The citation to say aloud or write on a match slip: "2E v4 p. 10, Order – Beam Personnel"."""
+        """The citation to say aloud or write on a match slip: "2E v4 p. 13, Building a Deck"."""
         version = self.corpus.version(entry.document, entry.version)
         where = self.printed_page(entry)
-        page = f" p. {where.page}" if where else ""
-        return f"{self.short_label(version)}{page}, {entry.title}"
+        if where is not None and where.own:
+            return f"{self.short_label(version)} {where.text}, {entry.title}"
+        # Never the section's page as the entry's own: it follows the title, with "in".
+        return f"{self.short_label(version)}, {entry.title}{self._page_words(entry)}"
+
+    def _page_words(self, entry: Entry) -> str:
+        """What a citation adds after the title: ", p. 16", ", pp. 16–17", ", in X, p. 20" or ""."""
+        where = self.printed_page(entry)
+        if where is None:
+            return ""
+        if where.own:
+            return f", {where.text}"
+        return f", in {where.section_title}, {where.text}"
 
     def breadcrumb(self, entry: Entry) -> list[Entry]:
         """The entry's ancestors, outermost first."""

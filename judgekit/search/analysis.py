@@ -8,6 +8,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from whoosh.analysis import (
     STOP_WORDS,
@@ -18,6 +19,7 @@ from whoosh.analysis import (
     StopFilter,
 )
 from whoosh.lang.porter2 import stem as porter2
+from whoosh.lang.stopwords import stoplists
 
 TOKEN_PATTERN = r"\w+(?:['’]\w+)*"
 TOKEN_RE = re.compile(TOKEN_PATTERN)
@@ -29,6 +31,17 @@ QUESTION_WORDS = frozenset(
     "happened there should would could get gets got rule rules about many much need needs "
     "needed its it's their theirs they them his her he she our him himself herself themselves".split()
 )
+
+
+def _ordinary_words() -> frozenset[str]:
+    """The words of ordinary-words.txt (its comments say why each group is there)."""
+    text = Path(__file__).with_name("ordinary-words.txt").read_text(encoding="utf-8")
+    lines = (line.split("#", 1)[0] for line in text.splitlines())
+    return frozenset(word for line in lines for word in line.split())
+
+
+# Words that carry no meaning for a search (ordinary-words.txt): never "not in the rules".
+ORDINARY = STOPS | QUESTION_WORDS | frozenset(stoplists["en"]) | _ordinary_words()
 
 # Where Porter2 splits a game word's forms or merges two game words, say what we mean.
 STEM_FIXES = {"staf": "staff", "respons": "respond", "drew": "draw", "drawn": "draw"}

@@ -102,10 +102,10 @@ def without_edition(target: str) -> str:
     return f"{path}?{urlencode(kept)}" if kept else path
 
 
-def safe_next(target: str | None) -> str:
-    """A local path to go back to after setting the choice (never another site)."""
+def safe_next(target: str | None, fallback: str = "/search") -> str:
+    """A local path to go back to after setting the choice (never another site); else fallback."""
     target = (target or "").strip()
     unsafe = any(c.isspace() or not c.isprintable() or c == "\\" for c in target)
     if unsafe or not target.startswith("/") or target.startswith("//"):
-        return "/search"
+        return fallback
     return target

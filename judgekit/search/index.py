@@ -30,6 +30,7 @@ from judgekit.search.query import (
     Plan,
     VersionName,
     concepts,
+    not_in_rules,
     strip_named,
     strip_versions,
     suggest,
@@ -38,7 +39,7 @@ from judgekit.search.query import (
 )
 from judgekit.search.ranking import DEFAULT_LEAN
 from judgekit.search.scoring import TermScores, score
-from judgekit.search.snippets import text_stems
+from judgekit.search.snippets import Asked, asked_of, text_stems
 from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 
 # An exact card title beats everything (the card page gathers its rulings), then an exact
@@ -80,6 +81,7 @@ class Outcome:
     read_as: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (judge's words, rulebook's words)
     named_edition: str | None = None  # the game the question named, when it kept to it
     without_edition: str = ""  # then the question without that name: searches both games
+    asked: Asked = Asked()  # what snippets look for: the judge's words and what stands for them
     by_meaning: bool = False  # whether meaning took part in the ranking
 
 
@@ -179,7 +181,8 @@ class SearchIndex:
             if any(self._has(stem) for stem in group.terms):
                 live.add(i)
             elif not group.part.phrase and not group.correction:
-                unknown.append(group.part.text)
+                unknown.append(i)
+        absent = {groups[i].part.text for i in unknown}
         found = [
             c
             for c in concepts(self.vocab, groups, edition, query)
@@ -191,9 +194,9 @@ class SearchIndex:
                 tuple(dict.fromkeys(t for term in c.said for t in term.means)),
             )
             for c in found
-            if any(groups[i].part.text in unknown for i in c.covers)
+            if any(groups[i].part.text in absent for i in c.covers)
         )
-        return Plan(groups, found, frozenset(live), tuple(unknown), read_as)
+        return Plan(groups, found, frozenset(live), not_in_rules(groups, unknown, found), read_as)
 
     # -- searching ---------------------------------------------------------------------------
     def search(
@@ -242,8 +245,11 @@ class SearchIndex:
         wanted = plan.live.union(*(c.covers for c in plan.concepts))
         terms = frozenset(stem for g in plan.all for stem in g.terms)
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
+        asked = asked_of(plan)
         if not wanted:
-            return Outcome(0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed)
+            return Outcome(
+                0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked
+            )
         allowed = self.scores.allowed(filters)  # score
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
         # rank
@@ -275,6 +281,7 @@ class SearchIndex:
             plan.read_as,
             named,
             unnamed,
+            asked,
             near is not None,
         )
 

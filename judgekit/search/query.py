@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from judgekit.search.analysis import QueryPart, Speller, stems
+from judgekit.search.analysis import ORDINARY, QueryPart, Speller, stems
 from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
@@ -253,6 +253,17 @@ def concepts(
         if covers:
             out.append(_concept((term,), covers))
     return out
+
+
+def not_in_rules(
+    groups: list[Group], unknown: Sequence[int], found: list[Group]
+) -> tuple[str, ...]:
+    """The words no rule uses (unknown: their groups) that the judge is told of: not an ordinary
+    word ("put", "guys"), unless the vocabulary read it as rulebook words (found: the concepts)."""
+    read = {i for concept in found for i in concept.covers}
+    return tuple(
+        groups[i].part.text for i in unknown if i in read or groups[i].part.text not in ORDINARY
+    )
 
 
 def wordings(query: str, suggestion: str | None, plan: Plan) -> list[str]:

@@ -25,7 +25,7 @@ from judgekit.search.collapse import Hit
 from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.meaning import Meaning
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
-from judgekit.search.snippets import snippet
+from judgekit.search.snippets import Asked, snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.vocabulary import load_vocabulary
 
@@ -216,7 +216,7 @@ class SearchService:
         return {
             "query": parsed.q.strip(),
             "total": outcome.total,
-            "results": [self.result(hit, outcome.terms) for hit in outcome.hits],
+            "results": [self.result(hit, outcome.terms, outcome.asked) for hit in outcome.hits],
             "suggestion": outcome.suggestion,
             "not_in_rules": list(outcome.unknown),
             "read_as": [{"words": said, "means": list(means)} for said, means in outcome.read_as],
@@ -258,10 +258,11 @@ class SearchService:
             and (chosen.version is None or doc.version(chosen.version) is not None)
         }
 
-    def result(self, hit: Hit, terms: frozenset[str]) -> dict[str, Any]:
-        """One result: where it is, what it says, and where else the topic matched."""
+    def result(self, hit: Hit, terms: frozenset[str], asked: Asked | None = None) -> dict[str, Any]:
+        """One result: where it is, what it says (the sentence answering what was asked), and
+        where else the topic matched."""
         data = dict(self._where(hit.document, hit.version, hit.id, hit.kind))
-        data["snippet"] = snippet(hit.text, terms)
+        data["snippet"] = snippet(hit.text, terms, asked=asked)
         data["exact"] = hit.exact
         older = {(v, i): text for v, i, text in hit.older} if hit.older else {}
         chips = data["also_in"] = []
@@ -269,7 +270,7 @@ class SearchService:
             chip = dict(self._chip(hit.document, other_version, other_id, hit.kind))
             passage = older.get((other_version, other_id))
             # This older version's passage holds more of the words asked about.
-            chip["snippet"] = snippet(passage, terms) if passage else None
+            chip["snippet"] = snippet(passage, terms, asked=asked) if passage else None
             chips.append(chip)
         return data
 

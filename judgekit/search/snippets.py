@@ -1,25 +1,69 @@
-"""Snippets: the window of an item's text that holds most of the words asked about, marked."""
+"""Snippets: the sentence of an item's text that answers the question best, in a window, marked.
+
+A sentence answers best when it holds the most of the judge's words (each by its own stem, a
+completion, a correction or the vocabulary's rulebook words for it, at the plan's weights), and
+among those, the words that are rarest in that text (the ones that single out the passage);
+between equals, the one whose window (what the snippet shows from it) holds most.
+pack-search.js (snippet) picks the same sentence and window."""
 
 from __future__ import annotations
 
 import html
-from bisect import bisect_left
+import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from judgekit.search.analysis import TOKEN_RE, stem_token
+from judgekit.search.analysis import TOKEN_RE, stem_token, stems
+from judgekit.search.query import EXPANSION_WEIGHT, Plan
+
+# A sentence ends at a full stop, question or exclamation mark (and the quotes or brackets
+# closing on it) before a space: "For example: ..." runs on, ". . ." ends three times.
+SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]* ")
+
+Word = tuple[tuple[tuple[str, ...], float], ...]  # what stands for one word: (stems, weight)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The question as snippets read it: for each of the judge's words (or quoted phrases), the
+    stems or runs of stems that stand for it in a text, each with its weight (query.py's)."""
+
+    words: tuple[Word, ...] = ()
+
+
+def asked_of(plan: Plan) -> Asked:
+    """What stands for each of the judge's words: its stems, completions and corrections (a
+    quoted phrase: its words in a row), and the vocabulary's rulebook words for it."""
+    words: list[dict[tuple[str, ...], float]] = []
+    for group in plan.groups:
+        seq = tuple(stems(group.part.text)) if group.part.phrase else ()
+        if len(seq) > 1:
+            words.append({seq: 1.0})
+        else:
+            words.append({(stem,): weight for stem, weight in group.terms.items()})
+    for concept in plan.concepts:
+        targets = [((stem,), weight) for stem, weight in concept.terms.items()]
+        targets += [(seq, EXPANSION_WEIGHT) for seq in concept.phrases]
+        for i in concept.covers:
+            for seq, weight in targets:
+                words[i][seq] = max(words[i].get(seq, 0.0), weight)
+    return Asked(tuple(tuple(sorted(word.items())) for word in words))
 
 
 @dataclass(frozen=True)
 class _Flat:
     """A text prepared for snippets (kept: results repeat): whitespace made single, each word's
-    place and index term, where each term stands among the words, and how to escape pieces."""
+    place, index term and sentence, where each term stands among the words, where each sentence
+    begins, and how to escape pieces."""
 
     text: str
     starts: tuple[int, ...]
     ends: tuple[int, ...]
     stems: tuple[str, ...]
     at: dict[str, tuple[int, ...]]
+    sentence_of: tuple[int, ...]  # each word's sentence
+    sentences: tuple[int, ...]  # where each sentence begins, in the text
     # The marks as a snippet is built: <mark> itself, or for a text with a character HTML needs
     # escaped, two characters the text does not hold, put in place of the marks once the
     # window is escaped (one escape of the window, not one for each piece between marks).
@@ -47,6 +91,7 @@ def _flat(text: str) -> _Flat:
     at: dict[str, list[int]] = {}
     for i, token in enumerate(tokens):
         at.setdefault(token[2], []).append(i)
+    sentences = (0, *(m.end() for m in SENTENCE_END.finditer(flat)))
     # Most texts hold no character HTML needs escaped: skip the work for them.
     marks = _stand_ins(flat) if any(c in flat for c in "&<>\"'") else _MARKS
     return _Flat(
@@ -55,6 +100,8 @@ def _flat(text: str) -> _Flat:
         tuple(t[1] for t in tokens),
         tuple(t[2] for t in tokens),
         {k: tuple(v) for k, v in at.items()},
+        tuple(bisect_right(sentences, t[0]) - 1 for t in tokens),
+        sentences,
         marks,
     )
 
@@ -92,34 +139,117 @@ def text_stems(text: str) -> list[str]:
     return list(_flat(text).stems)
 
 
-def snippet(text: str, terms: frozenset[str] | set[str], width: int = 220) -> str:
-    """Escaped HTML: the window of text with most distinct query terms, each in <mark>."""
-    # A snippet depends only on which of the query's terms the text holds: a question sharing
-    # those with an earlier one (a judge typing, rephrasing, asking again) finds it made.
-    return _snippet(text, frozenset(_flat(text).at.keys() & terms), width)
+def snippet(
+    text: str, terms: frozenset[str] | set[str], width: int = 220, asked: Asked | None = None
+) -> str:
+    """Escaped HTML: the window of text showing the sentence that answers best (asked; without
+    it, each query term is a word asked), every query term in it in <mark>."""
+    flat = _flat(text)
+    held = frozenset(flat.at.keys() & terms)
+    if asked is None:
+        asked = Asked(tuple((((term,), 1.0),) for term in sorted(held)))
+    # A snippet depends only on what of the question the text holds: a question sharing that
+    # with an earlier one (a judge typing, rephrasing, asking again) finds it made.
+    words = (tuple(a for a in word if all(s in flat.at for s in a[0])) for word in asked.words)
+    return _snippet(text, held, tuple(word for word in words if word), width)
 
 
-@lru_cache(maxsize=16384)  # ~1 KB each: a bound of some 16 MB
-def _snippet(text: str, held: frozenset[str], width: int) -> str:
-    """The snippet of a text holding these of the query's terms."""
+def _places(flat: _Flat, run: tuple[str, ...]) -> list[int]:
+    """Where these terms stand in a row in one sentence (one term: where it stands), in order."""
+    first, rest = flat.at.get(run[0], ()), len(run) - 1
+    if not rest:
+        return list(first)
+    seq, sentence = flat.stems, flat.sentence_of
+    return [i for i in first if seq[i : i + rest + 1] == run and sentence[i + rest] == sentence[i]]
+
+
+def _occurrences(flat: _Flat, words: tuple[Word, ...]) -> list[tuple[int, int, float, float]]:
+    """Each place a word asked stands in the text, in text order: (place, word, weight, the
+    weight over how many sentences hold it there: a word rare in the text singles a passage out)."""
+    found = []
+    for n, word in enumerate(words):
+        for run, weight in word:
+            places = _places(flat, run)
+            if places:
+                share = weight / len({flat.sentence_of[i] for i in places})
+                found += [(i, n, weight, share) for i in places]
+    found.sort()
+    return found
+
+
+def _credit(
+    found: list[tuple[int, int, float, float]], lo: int, hi: int, count: int
+) -> tuple[float, float]:
+    """How much of the question the words lo to hi hold: each word asked by its best weight, and
+    by its best share; summed in the question's order, one addition at a time (as the pack)."""
+    weights, shares = [0.0] * count, [0.0] * count
+    for _place, n, weight, share in found[bisect_left(found, (lo,)) : bisect_left(found, (hi,))]:
+        weights[n] = max(weights[n], weight)
+        shares[n] = max(shares[n], share)
+    cover = rare = 0.0
+    for n in range(count):
+        cover += weights[n]
+        rare += shares[n]
+    return cover, rare
+
+
+def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
+    """The sentence holding most of the question (its words by weight), then the rarest of them;
+    between equals, the one whose window holds most, then the rarest; then the first. -1: none."""
+    # Bounded: the places the question's terms stand (a text's words at most, for each term a
+    # word has: its own, 12 completions or 3 corrections, the vocabulary's), then for each
+    # sentence its places and the question's words (at most analysis.MAX_GROUPS).
+    found = _occurrences(flat, words)
+    best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
+    ends = (*flat.sentences[1:], len(flat.text))
+    for k, begin in enumerate(flat.sentences):
+        lo = bisect_left(flat.starts, begin)
+        cover, rare = _credit(found, lo, bisect_left(flat.starts, ends[k]), len(words))
+        if not cover:
+            continue
+        seen = _credit(found, lo, bisect_left(flat.starts, begin + width - 30), len(words))
+        key = (cover, rare, *seen)
+        if key > best_key:
+            best, best_key = k, key
+    return best
+
+
+def _window(flat: _Flat, hits: list[int], words: tuple[Word, ...], width: int) -> tuple[int, int]:
+    """Where a long text's window begins, and the place it must show: the best sentence from its
+    start if its marks show from there, else from some words before its best window of marks."""
+    starts = flat.starts
+    sentence = best_sentence(flat, words, width)
+    if sentence >= 0:
+        lowest = flat.sentences[sentence]
+        after = (
+            flat.sentences[sentence + 1] if sentence + 1 < len(flat.sentences) else len(flat.text)
+        )
+        hits = [i for i in hits if lowest <= starts[i] < after] or hits
+        if starts[hits[-1]] < lowest + width - 30:
+            return lowest, lowest
+    else:  # no word stands in the text as asked (a quoted phrase's words apart): the marks
+        lowest = 0
+        if starts[hits[-1]] < starts[hits[0]] + width - 30:
+            return max(0, starts[hits[0]] - 24), starts[hits[0]]
+    first = starts[_best_window(flat, hits, width, len({flat.stems[i] for i in hits}))]
+    return max(lowest, first - 24), first
+
+
+@lru_cache(maxsize=16384)  # ~1.5 KB each: a bound of some 24 MB
+def _snippet(text: str, held: frozenset[str], words: tuple[Word, ...], width: int) -> str:
+    """The snippet of a text holding these of the query's terms and of its words."""
     flat = _flat(text)
     body = flat.text
     if not body:
         return ""
-    at = flat.at
-    found = [at[t] for t in held]
-    hits = [i for places in found for i in places]
-    hits.sort()
+    hits = sorted(i for t in held for i in flat.at[t])
     starts, ends = flat.starts, flat.ends
     start = 0
     if hits and len(body) > width:
-        if starts[hits[-1]] < starts[hits[0]] + width - 30:
-            first = starts[hits[0]]  # every mark fits the first window: the best
-        else:
-            first = starts[_best_window(flat, hits, width, len(found))]
-        # Some words of context before the first mark; a full window near the end.
-        start = min(max(0, first - 24), len(body) - width)
-        if start:
+        want, first = _window(flat, hits, words, width)
+        # A full window near the end; a window begins with a word, and shows ``first``.
+        start = min(want, len(body) - width)
+        if start and body[start - 1] != " ":
             space = body.find(" ", start)
             start = space + 1 if 0 <= space < first else first
     end = min(len(body), start + width)

@@ -25,7 +25,12 @@ def _citations(
         first = cites[0] if cites else None
         if first and first.get("resolved"):
             # Two steps quoting one entry cite it once, from the first of them.
-            cite = {"step": ref["number"], "citation": first["citation"], "url": first["url"]}
+            cite = {
+                "step": ref["number"],
+                "citation": first["citation"],
+                "page_editorial": first["page_editorial"],
+                "url": first["url"],
+            }
             out.setdefault(first["url"], cite)
     return list(out.values())
 

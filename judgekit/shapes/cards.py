@@ -17,7 +17,7 @@ _CARD_DETAILS: Memo[tuple[str, str], dict[str, Any]] = Memo(__name__, "card deta
 
 EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
 STANDING_TEXT = {
-    "in-force": "in the newest version held here",
+    "newest-held": "in the newest version held here",
     "still": "the newest version held here still names this card here",
     "changed": "the newest version held here no longer names this card here",
     "gone": "not in the newest version held here",
@@ -97,6 +97,7 @@ def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
         "url": lib.entry_url(entry),
         "api_url": lib.entry_api_url(entry),
         "citation": lib.citation_title(entry),
+        "page_editorial": lib.page_editorial(entry),  # the citation's page is the editors' reading
         "snippet": card_index.snippet(lib, entry, card),
         "role": role,
         "edition": doc.edition,

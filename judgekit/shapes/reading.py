@@ -7,7 +7,7 @@ from typing import Any
 from judgekit import urls
 from judgekit.compare import diff
 from judgekit.corpus.model import Document, Entry, Version
-from judgekit.corpus.references import Target
+from judgekit.corpus.references import Target, resolve
 from judgekit.render.library import Library
 from judgekit.render.status import status
 from judgekit.render.summaries import entry_summary
@@ -71,6 +71,10 @@ def version_detail(lib: Library, version: Version) -> dict[str, Any]:
             "entry": t.entry,
             "reconstructed": t.reconstructed,
             "note": t.note,
+            # A line the editors put back: marked "ed." with why, where the contents are shown.
+            "toc_editorial": f"The editors' line, not in the printed contents: {t.note}"
+            if t.reconstructed
+            else None,
         }
         for t in version.toc
     ]
@@ -120,16 +124,63 @@ def change_url(lib: Library, entry: Entry, other: str) -> str | None:
 
 
 def printed_page(lib: Library, entry: Entry) -> dict[str, Any] | None:
-    """The page a citation gives: the entry's own (``own``) or the page its section starts on."""
+    """The page a citation gives: the entry's own page or pages (``own``) or its section's, with
+    the evidence for it and, where the editors read it, why (``page_editorial``)."""
     where = lib.printed_page(entry)
     if where is None:
         return None
     section = lib.corpus.entry(entry.document, entry.version, where.section_id)
     return {
-        "page": where.page,
+        "page": where.first if where.first == where.last else None,
+        "first": where.first,
+        "last": where.last,
+        "text": where.text,
         "own": where.own,
+        "basis": where.basis,
+        "page_editorial": where.editorial_words,
+        "evidence": [
+            {
+                "source": e.source,
+                "source_label": _source_label(e.source),
+                "line": e.line,
+                "shows": e.shows,
+                "reads": e.reads,
+            }
+            for e in where.evidence
+        ],
         "section": {"id": section.id, "title": section.title, "url": lib.entry_url(section)},
     }
+
+
+# Why a printed reference's explanation is marked: the book's pointer is printed, where it led is not.
+REFERENCE_EDITORIAL = (
+    "The editors' explanation: the rulebook prints these words; where they pointed is the editors'"
+    " reading of the printed book"
+)
+
+
+def printed_references(lib: Library, entry: Entry, version: Version) -> list[dict[str, Any]]:
+    """The pointers printed in the entry's text ("on page 32", "see table layout"): where each
+    pointed, and the entry holding it or None when it is not held here (the editors' words)."""
+    found = []
+    for ref in version.printed_references:
+        if ref.entry != entry.id:
+            continue
+        held = None
+        if ref.target:
+            target = resolve(lib.corpus, ref.target, entry.document, entry.version)
+            # `judgekit check` refuses a target that is not a held entry.
+            if isinstance(target, Target) and not target.external:
+                held = lib.corpus.entry(target.document, target.version, target.id)
+        found.append(
+            {
+                "words": ref.words,
+                "pointed_to": ref.pointed_to,
+                "target": {"title": held.title, "url": lib.entry_url(held)} if held else None,
+                "reference_editorial": REFERENCE_EDITORIAL,
+            }
+        )
+    return found
 
 
 def _source_label(file: str) -> str:
@@ -208,6 +259,7 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
         "citation": lib.citation_title(entry),
         "citation_short": lib.citation_short(entry),
         "printed_page": printed_page(lib, entry),
+        "printed_references": printed_references(lib, entry, version),
         "timing": timing_for_entry(lib, entry),
         "provenance": provenance(lib, entry, version),
     }

@@ -62,6 +62,7 @@ def cite_dict(lib: Library, seq: Sequence, cite: Cite) -> dict[str, Any]:
         "target": cite.target,
         "resolved": True,
         "citation": lib.citation_title(entry),
+        "page_editorial": lib.page_editorial(entry),  # the citation's page is the editors' reading
         "para": cite.para,
         "block": None,
         "label_editorial": False,  # an "Example" label the source does not print (marked ed.)

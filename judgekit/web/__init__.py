@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from flask import Flask
 
-from judgekit.web import alternate, assets, errors, memory, protect, slashes
+from judgekit.web import alternate, assets, errors, judges, memory, protect, slashes
 from judgekit.web.api import cards as api_cards
 from judgekit.web.api import compare as api_compare
+from judgekit.web.api import events as api_events
 from judgekit.web.api import phone as api_phone
 from judgekit.web.api import reading as api_reading
 from judgekit.web.api import search as api_search
 from judgekit.web.api import timing as api_timing
 from judgekit.web.context import library_of
-from judgekit.web.pages import cards, compare, pack, phone, rules, rulings, search, timing
+from judgekit.web.pages import (
+    cards,
+    compare,
+    events,
+    pack,
+    phone,
+    rules,
+    rulings,
+    search,
+    timing,
+)
 
 BLUEPRINTS = (
     rules,
@@ -29,6 +40,8 @@ BLUEPRINTS = (
     api_cards,
     api_phone,
     pack,
+    events,
+    api_events,
 )
 
 
@@ -37,6 +50,7 @@ def init_app(app: Flask) -> None:
     protect.init_app(app)
     slashes.init_app(app)
     assets.init_app(app)
+    judges.init_app(app)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
     errors.init_app(app)

@@ -41,6 +41,7 @@ from judgekit.web.zipstatus import (
     UNWRITABLE,
     Failure,
     ZipStatus,
+    read_progress,
     reason_of,
     wait_words,
 )
@@ -114,6 +115,12 @@ class PackZip:
     def _failure_path(self) -> Path:
         return self.folder / f"{self.key}.failed.json"
 
+    @property
+    def progress_path(self) -> Path:
+        """Where the running build says how far it has come (a temporary file: what a killed
+        build left is removed with the rest)."""
+        return self.folder / f"{TEMP_MARK}{self.key}.progress.json"
+
     # -- what clients see --------------------------------------------------------------------
     def status(self) -> ZipStatus:
         """The zip's state now, as found on disk (shared by every process)."""
@@ -123,7 +130,7 @@ class PackZip:
         wait = math.ceil(failure.next_try - time.time()) if failure else 0
         if failure and wait > 0:
             return ZipStatus("failed", retry_after=wait, reason=failure.reason)
-        return ZipStatus("preparing")
+        return ZipStatus("preparing", progress=read_progress(self.progress_path))
 
     def open_zip(self) -> IO[bytes] | None:
         """The finished zip opened for reading, or None while there is none."""
@@ -167,7 +174,7 @@ class PackZip:
         self.folder.mkdir(parents=True, exist_ok=True)
         with self._locked() as lock:
             self.remove_leftovers()  # no build runs while the lock is held: any is left over
-            if self.zip_path.is_file():
+            if self.zip_path.is_file() or self._stopping.is_set():
                 return 0
             failure = self._failure()
             if failure and failure.next_try > time.time():
@@ -207,6 +214,7 @@ class PackZip:
         command = [sys.executable, "-m", "judgekit.pack.zipchild", "--parent", str(os.getpid())]
         command += ["--root", self.root, "--digest", self.digest, "--base-url", self.base_url]
         command += ["--temp", str(temp), "--final", str(self.zip_path)]
+        command += ["--progress", str(self.progress_path)]
         print(f"judge pack: building {self.zip_path.name}", file=sys.stderr, flush=True)
         try:
             # The child is started by this thread, which waits for it: on Linux the child asks to
@@ -225,6 +233,8 @@ class PackZip:
             self._child = None
             shutil.rmtree(temp, ignore_errors=True)
             self._temp = None
+            with contextlib.suppress(OSError):
+                self.progress_path.unlink()
         if code == 0 and self.zip_path.is_file():
             print(f"judge pack: built {self.zip_path.name}", file=sys.stderr, flush=True)
             return ""

@@ -103,7 +103,7 @@ def run(browser, base: str, runs: int) -> dict[str, list[float]]:
     try:
         page = context.new_page()
         page.goto(f"{base}/search/index.html")
-        _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'off'")
+        _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'not stored'")
         page.evaluate("() => JudgekitMeaning.store()")
         _poll(page, "() => JudgekitMeaning.state() === 'ready'", 600)
         page.close()

@@ -37,16 +37,8 @@ function calculatorPage() {
   return context;
 }
 
-// The projection of tests/test_timing_review30.py's `project`.
-function project(c) {
-  c = JSON.parse(JSON.stringify(c));
-  return {
-    drawn: c.drawn, limits: c.limits, start: c.start,
-    start_basis: c.limits.length > 1 ? "undetermined" : "rule",
-    dilemmas: c.results.map((r) => [r.outcome, r.rest, r.spent, r.basis, r.basis === "rule" ? [] : r.points, r.message]),
-    end: [c.end[0], c.end[2]], notes: c.notes,
-  };
-}
+// What a case pins of an answer: the projection tests/golden/calculator.py takes from the server's.
+const project = vm.runInThisContext(fs.readFileSync(path.join(REPO, "tests", "golden", "calculator_projection.js"), "utf-8"));
 
 test("the pack's calculator gives every case's expected answer", async () => {
   const page = calculatorPage();

@@ -28,18 +28,61 @@ test("the pack's copy of pack-search.js is the repository's", () => {
     fs.readFileSync(path.join(STATIC_DIR, "js", "pack-search.js"), "utf-8"));
 });
 
+// Until a judge stores the pack's meaning part, the pack answers by words: as the server with
+// meaning=0 (the golden line's by_words where meaning took part). How meaning stands differs by
+// nature (the server's "ready", the pack's "not stored"): it is compared apart.
+function byWords(item) {
+  const want = { ...(item.by_words ?? item.answer), by_meaning: false };
+  delete want.meaning;
+  return want;
+}
+
+function withoutState(answer) {
+  assert.equal(answer.meaning, "not stored");
+  const out = { ...answer };
+  delete out.meaning;
+  return out;
+}
+
 test("the pack answers every golden question as the server does", async () => {
   const page = packPage(DIR);
   const wrong = [];
   for (const item of QUESTIONS) {
-    const got = project(await page.judgekit.search(item.q, item.params));
+    const got = withoutState(project(await page.judgekit.search(item.q, item.params)));
+    try {
+      assert.deepStrictEqual(got, byWords(item));
+    } catch {
+      wrong.push({ q: item.q, params: item.params, want: byWords(item), got });
+    }
+  }
+  assert.equal(wrong.length, 0, report(wrong));
+});
+
+// Given the server's nearness by meaning, the pack ranks as the server did (ranking.py: fuse).
+test("with the server's nearness, the pack answers every question the server answered by meaning", async () => {
+  const made = spawnSync(python(), ["-m", "tests.golden.nearness"], { cwd: REPO, encoding: "utf-8", maxBuffer: 1 << 30 });
+  assert.equal(made.status, 0, made.stderr);
+  const nearness = JSON.parse(made.stdout);
+  const page = packPage(DIR);
+  const wrong = [];
+  let asked = 0;
+  for (const item of QUESTIONS.filter((q) => q.answer.by_meaning)) {
+    const question = await page.judgekit.meaningQuestion(item.q, item.params);
+    assert.ok(question in nearness, `the pack asks ${JSON.stringify(question)} of ${JSON.stringify(item.q)}`);
+    asked += 1;
+    const got = project(await page.judgekit.searchWithNearness(item.q, item.params, Float64Array.from(nearness[question])));
     try {
       assert.deepStrictEqual(got, item.answer);
     } catch {
       wrong.push({ q: item.q, params: item.params, want: item.answer, got });
     }
   }
+  assert.ok(asked >= 300, `only ${asked} questions answered by meaning`);
   assert.equal(wrong.length, 0, report(wrong));
+  // And no question the server answered by words alone is one the pack would ask meaning about.
+  for (const item of QUESTIONS.filter((q) => !q.answer.by_meaning && q.answer.meaning === "ready" && q.answer.results.length)) {
+    assert.equal(await page.judgekit.meaningQuestion(item.q, item.params), null, item.q);
+  }
 });
 
 // An answer with results waits for search-more.js (the texts, for its snippets); one without
@@ -57,10 +100,11 @@ test("before search-more.js, every answer given is the server's", async () => {
       continue;
     }
     answered += 1;
+    got = withoutState(got);
     try {
-      assert.deepStrictEqual(got, item.answer);
+      assert.deepStrictEqual(got, byWords(item));
     } catch {
-      wrong.push({ q: item.q, params: item.params, want: item.answer, got });
+      wrong.push({ q: item.q, params: item.params, want: byWords(item), got });
     }
   }
   assert.equal(wrong.length, 0, report(wrong));

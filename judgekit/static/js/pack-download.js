@@ -1,6 +1,7 @@
-/* The home page's "Download the judge pack" while the zip is being built: ask the server's
-   status (/api/pack) when it says to, show its message, and become the link once the zip is
-   ready. Without JavaScript the line says the same and a reload shows the link. */
+/* "Download the judge pack" (the home page, the phone page) while the zip is being built: ask
+   the server's status (/api/pack), show its message and how far the build has come (or why it
+   failed), and become the link once the zip is ready. Without JavaScript the line says the same
+   and a reload shows the progress, then the link. */
 (function () {
   "use strict";
 
@@ -20,6 +21,22 @@
     line.setAttribute("data-state", "ready");
   }
 
+  // The bar under the message: how far the build has come, gone when no build runs.
+  function showProgress(progress) {
+    var bar = line.querySelector(".pack-progress");
+    if (!progress) {
+      if (bar) bar.remove();
+      return;
+    }
+    if (!bar) {
+      bar = document.createElement("progress");
+      bar.className = "pack-progress";
+      line.querySelector(".pack-download-state").after(" ", bar);
+    }
+    bar.max = progress.total;
+    bar.value = progress.done;
+  }
+
   function ask() {
     fetch(url, { cache: "no-store", headers: { Accept: "application/json" } })
       .then(function (response) { return response.json(); })
@@ -28,11 +45,13 @@
         line.setAttribute("data-state", status.state);
         var shown = line.querySelector(".pack-download-state");
         if (shown) shown.textContent = status.message;
+        showProgress(status.progress);
         var hint = line.querySelector(".muted");
         if (hint) hint.textContent = "This line turns into the link when the pack is ready.";
         var most = status.state === "failed" ? 60 : 10;
         var wait = Math.min(Math.max(status.retry_after || 5, 2), most);
-        setTimeout(ask, wait * 1000);
+        // While pages are being written, often enough for the count to move.
+        setTimeout(ask, (status.progress ? 2 : wait) * 1000);
       })
       .catch(function () { setTimeout(ask, 15000); });
   }

@@ -15,7 +15,8 @@
      JudgekitMeaning.ready()       -> Promise<boolean>: true once the model is loaded (in a Web
                                       Worker) and answers; false when it is not stored or cannot
                                       run here. Never loads what the judge did not store.
-     JudgekitMeaning.state()       -> "off" | "loading" | "ready" | "failed" | "missing" | "file"
+     JudgekitMeaning.state()       -> "missing" (no part in this pack) | "unavailable" (opened
+                                      from a folder) | "not stored" | "loading" | "ready" | "failed"
      JudgekitMeaning.nearness(question) -> Promise<Float64Array|null>: each search item's nearness
                                       (in search-index.js's item order), rounded as numpy rounds
                                       it (np.round(x, 6)); null when the model is not ready
@@ -524,7 +525,8 @@
   var script = document.currentScript;
   var file = script && script.src;
   var root = new URL("../../", file || global.location.href).href;
-  var state = "none";    // none (no part in this pack), file, off (not stored), loading, ready, failed
+  var state = "missing";   // missing (no part in this pack), unavailable (file://), not stored,
+                           // loading, ready, failed
   var manifest = null, worker = null, readying = null, listeners = [], reason = "";
   var asked = 0, pendingNear = new Map(), waiting = null, timings = [];
 
@@ -542,14 +544,14 @@
     document.head.appendChild(tag);
   }).then(function (m) {
     manifest = m;
-    if (!m) { setState("none"); return null; }
+    if (!m) { setState("missing"); return null; }
     // Chromium lets a page opened from a folder (file://) neither fetch files nor start a worker.
     if (!/^https?:$/.test(global.location.protocol) || typeof Worker === "undefined") {
       reason = "file";
-      setState("file");
+      setState("unavailable");
       return m;
     }
-    return isStored().then(function (kept) { setState(kept ? "loading" : "off"); if (kept) start(); return m; });
+    return isStored().then(function (kept) { setState(kept ? "loading" : "not stored"); if (kept) start(); return m; });
   });
 
   function names() {
@@ -557,7 +559,7 @@
     return [f.model.name, f.vocab.name, f.passages.name];
   }
   function isStored() {
-    if (!manifest || state === "file") return Promise.resolve(false);
+    if (!manifest || state === "unavailable") return Promise.resolve(false);
     return Promise.all(names().map(function (n) { return store.has(root, n); }))
       .then(function (found) { return found.every(Boolean); }, function () { return false; });
   }
@@ -630,7 +632,7 @@
   function store_(onProgress) {
     return manifestLoaded.then(function () {
       if (!manifest) throw new Error("this pack has no search by meaning");
-      if (state === "file") throw new Error("search by meaning cannot run from a folder");
+      if (state === "unavailable") throw new Error("search by meaning cannot run from a folder");
       var f = manifest.files, done = 0, total = manifest.size;
       var tell = function (n) { done += n; if (onProgress) onProgress(done, total); };
       return [f.model, f.vocab, f.passages].reduce(function (chain, file) {
@@ -647,7 +649,7 @@
     if (worker) { worker.terminate(); worker = null; readying = null; }
     pendingNear.forEach(function (done) { done(null); });
     pendingNear.clear();
-    return store.keep(root, []).then(function () { setState(manifest && state !== "file" ? "off" : state); });
+    return store.keep(root, []).then(function () { setState(manifest && state !== "unavailable" ? "not stored" : state); });
   }
   // Only the newest question waits: one asked while another waited replaces it (typing).
   function nearness(question) {
@@ -677,7 +679,7 @@
 
   global.JudgekitMeaning = {
     info: function () {
-      return {available: !!manifest && state !== "file", size: manifest ? manifest.size : 0, reason: reason, state: state};
+      return {available: !!manifest && state !== "unavailable", size: manifest ? manifest.size : 0, reason: reason, state: state};
     },
     isStored: function () { return manifestLoaded.then(isStored); },
     store: store_,
@@ -689,6 +691,13 @@
     nearness: nearness,
     onchange: function (fn) { listeners.push(fn); },
     timings: function () { return timings.slice(); }
+  };
+  // pack-search.js's provider (api.meaning): its state, a question's nearness, ready().
+  var api = global.judgekit = global.judgekit || {};
+  api.meaning = {
+    get state() { return state; },
+    nearness: nearness,
+    ready: global.JudgekitMeaning.ready
   };
 
   /* -- the judge's choice, on the search page and home: store it, or remove it ------------------- */
@@ -716,13 +725,13 @@
       };
       if (progress) {
         text.textContent = "Storing search by meaning on this phone: " + mb(progress[0]) + " of " + size + "…";
-      } else if (s === "off") {
+      } else if (s === "not stored") {
         text.textContent = "Search answers by words. Search by meaning also finds rules asked about in your own words.";
         button("Store search by meaning on this phone (" + size + ")", function () {
           render(s, [0, manifest.size]);
           store_(function (done) { render(s, [done, manifest.size]); }).catch(function (e) {
             reason = String(e && e.message || e);
-            render("off");
+            render("not stored");
             text.textContent = "Search by meaning was not stored (" + reason + "). Search answers by words.";
           });
         });
@@ -734,10 +743,10 @@
       } else if (s === "failed") {
         text.textContent = "Search by meaning could not start on this phone (" + reason + "); search answers by words.";
         button("Remove it", function () { remove(); });
-      } else if (s === "file") {
+      } else if (s === "unavailable") {
         text.textContent = "Search by meaning needs the pack opened from its web address: opened from a folder, search answers by words.";
       }
-      box.hidden = s === "none";
+      box.hidden = s === "missing";
     }
     listeners.push(function (s) { render(s); });
     render(state);

@@ -26,11 +26,6 @@
   var partial = false;   // while a page's results may show before their snippets
   var pending = false;   // a result was shown without its snippet
   var porter2 = null;    // the stemmer (static/vendor/porter2), with search-more.js
-  // Search by meaning (pack-meaning.js): each question's nearness to every item, once known,
-  // by the question as find() asks it; and the questions find() wanted it for.
-  var nearKnown = new Map();
-  var nearWanted = new Set();
-  var NEAR_KEPT = 32;
 
   var TOKEN = /[\p{L}\p{N}\p{M}_]+(?:['’][\p{L}\p{N}\p{M}_]+)*/gu;
   var HOW_MANY = /\bhow\s+(?:many|much)\b|\bnumber\s+of\b/i;
@@ -111,12 +106,14 @@
     D = self.JUDGEKIT_SEARCH;
     D.stopSet = new Set(D.stops);
     D.questionSet = new Set(D.questions);
+    D.ordinarySet = new Set(D.ordinary);
     D.numberSet = new Set(D.numbers);
     // Compiled once, like the other patterns (a question's search compiles none of its own).
     D.editionNames = D.settings.edition_names.map(function (e) { return [new RegExp(e[0], "gi"), e[1]]; });
     D.leftByName = new RegExp("^(?:" + D.settings.left_by_name + ")$");
     D.leftovers = D.settings.leftovers.map(function (l) { return [new RegExp(l[0], "g"), l[1]]; });
     D.numberCue = new RegExp(D.settings.number_cue, "i");
+    D.sentenceEnd = new RegExp(D.settings.sentence_end, "g");
     sorted = Object.keys(D.vocabulary).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var J = D.judge;
     D.english = null;   // made on the first question about a word's spelling: known()
@@ -411,8 +408,9 @@
       var any = false;
       g.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
       if (any) live.add(i);
-      else if (!g.part.phrase && !g.correction) unknown.push(g.part.text);
+      else if (!g.part.phrase && !g.correction) unknown.push(i);
     });
+    var absent = unknown.map(function (i) { return groups[i].part.text; });
     var concepts = conceptsOf(groups, edition, query).filter(function (c) {
       var any = c.phrases.length > 0;
       c.terms.forEach(function (w, s) { if (hasTerm(s)) any = true; });
@@ -421,12 +419,20 @@
     var readAs = [];
     concepts.forEach(function (c) {
       var covered = Array.from(c.covers).sort(function (a, b) { return a - b; });
-      if (!covered.some(function (i) { return unknown.indexOf(groups[i].part.text) !== -1; })) return;
+      if (!covered.some(function (i) { return absent.indexOf(groups[i].part.text) !== -1; })) return;
       var means = [];
       c.said.forEach(function (t) { D.judge.terms[t].said.forEach(function (m) { if (means.indexOf(m) === -1) means.push(m); }); });
       readAs.push({words: covered.map(function (i) { return groups[i].part.text; }).join(" "), means: means});
     });
-    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: unknown, readAs: readAs};
+    return {groups: groups, concepts: concepts, all: groups.concat(concepts), live: live, unknown: notInRules(groups, unknown, concepts), readAs: readAs};
+  }
+  // query.py: not_in_rules: the words no rule uses that the judge is told of (not an ordinary
+  // word, unless the vocabulary read it as rulebook words).
+  function notInRules(groups, unknown, concepts) {
+    var read = new Set();
+    concepts.forEach(function (c) { c.covers.forEach(function (i) { read.add(i); }); });
+    return unknown.filter(function (i) { return read.has(i) || !D.ordinarySet.has(groups[i].part.text); })
+      .map(function (i) { return groups[i].part.text; });
   }
 
   function suggestion(query, groups) {
@@ -621,29 +627,6 @@
     var n = D.items[i].card_words;
     return n ? Math.min(1, bits(inTitle & want) / n) : 1;
   }
-  /* -- meaning joins the words (ranking.py: by_meaning, fuse), with each item's nearness from
-     pack-meaning.js (JudgekitMeaning.nearness), the server's own numbers ------------------------ */
-  function fuse(ranked, every, near, allowedItems, weight) {
-    var S = D.settings, nearest = [];
-    allowedItems.forEach(function (d) { nearest.push([near[d] * weight(d), d]); });
-    if (!nearest.length) return ranked;
-    nearest.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
-    var low = nearest[0][0] - S.meaning_span;
-    var meaning = function (d) { return S.meaning_share * Math.max(0, (near[d] * weight(d) - low) / S.meaning_span); };
-    var held = new Set(every.map(function (item) { return item[2]; }));
-    var joined = nearest.slice(0, S.meaning_depth).filter(function (n) { return n[0] >= S.meaning_floor && !held.has(n[1]); })
-      .map(function (n) { return [0, 0.0, n[1], 0]; });
-    joined.forEach(function (item) { every.push(item); });
-    var best = 0;
-    ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
-    best = best || 1.0;
-    ranked.forEach(function (item) {
-      var words = !item[0] ? item[1] / best : 1.0;
-      item[1] = (1 - S.meaning_share) * words + meaning(item[2]);
-    });
-    joined.forEach(function (item) { item[1] = meaning(item[2]); });
-    return ranked.concat(joined).sort(order);
-  }
   function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit, near, filters) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
@@ -678,16 +661,31 @@
       });
       ranked.sort(order);
     }
-    if (near) {
-      var weight = function (i) {
-        var it = D.items[i];
-        return (it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1.0);
-      };
-      var allowedItems = [];
-      D.items.forEach(function (it, i) { if (allowed(i, filters)) allowedItems.push(i); });
-      ranked = fuse(ranked, every, near, allowedItems, weight);
-    }
+    if (near) ranked = fuse(ranked, every, near, filters, lean, away);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
+  }
+  // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
+  function fuse(ranked, every, near, filters, lean, away) {
+    var S = D.settings, weight = [], nearest = [];
+    D.items.forEach(function (it, d) {
+      weight.push((it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1));
+      if (allowed(d, filters)) nearest.push([near[d] * weight[d], d]);
+    });
+    if (!nearest.length) return ranked;
+    nearest.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
+    var low = nearest[0][0] - S.meaning_span;
+    function meaning(d) { return S.meaning_share * Math.max(0, (near[d] * weight[d] - low) / S.meaning_span); }
+    var held = new Set(every.map(function (item) { return item[2]; })), joined = [];
+    nearest.slice(0, S.meaning_depth).forEach(function (n) {
+      if (n[0] >= S.meaning_floor && !held.has(n[1])) joined.push([0, 0, n[1], 0]);
+    });
+    joined.forEach(function (item) { every.push(item); });
+    var best = 0;
+    ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
+    best = best || 1;
+    ranked.forEach(function (item) { item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]); });
+    joined.forEach(function (item) { item[1] = meaning(item[2]); });
+    return ranked.concat(joined).sort(order);
   }
   function preferSubsections(ranked) {
     var top = ranked.slice(0, D.settings.subsection_rerank), place = new Map(), moved = false;
@@ -818,29 +816,142 @@
   function escapeHtml(text) {
     return text.replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"}[c]; });
   }
-  function snippet(text, terms, width) {
-    width = width || 220;
-    var flat = text.split(/\s+/).filter(Boolean).join(" ");
-    if (!flat) return "";
-    var hits = [], m, re = TOKENS;
+  // snippets.py: the sentence that answers best, in a window: the one holding most of the
+  // judge's words (by weight), then the words rarest in the text; between equals, the one whose
+  // window holds most, then the rarest; then the first. The same sums in the same order.
+  function lowerBound(list, value, key) {
+    var lo = 0, hi = list.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (key(list[mid]) < value) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  function askedOf(p) {   // snippets.py: asked_of
+    var words = p.groups.map(function (g) {
+      var word = new Map();
+      if (g.seq && g.seq.length > 1) word.set(g.seq.join(" "), [g.seq, 1]);
+      else g.terms.forEach(function (w, s) { word.set(s, [[s], w]); });
+      return word;
+    });
+    p.concepts.forEach(function (c) {
+      var targets = [];
+      c.terms.forEach(function (w, s) { targets.push([[s], w]); });
+      c.phrases.forEach(function (seq) { targets.push([seq, D.settings.expansion_weight]); });
+      c.covers.forEach(function (i) {
+        targets.forEach(function (t) {
+          var key = t[0].join(" "), was = words[i].get(key);
+          words[i].set(key, [t[0], Math.max(was ? was[1] : 0, t[1])]);
+        });
+      });
+    });
+    return words.map(function (w) { return Array.from(w.values()); });
+  }
+  function placesOf(f, seq) {   // snippets.py: _places
+    var first = f.at.get(seq[0]) || [], rest = seq.length - 1;
+    if (!rest) return first;
+    return first.filter(function (i) {
+      if (i + rest >= f.toks.length || f.sentenceOf[i + rest] !== f.sentenceOf[i]) return false;
+      for (var k = 1; k <= rest; k++) if (f.toks[i + k][2] !== seq[k]) return false;
+      return true;
+    });
+  }
+  function occurrencesOf(f, words) {   // snippets.py: _occurrences
+    var found = [];
+    words.forEach(function (word, n) {
+      word.forEach(function (alt) {
+        var places = placesOf(f, alt[0]);
+        if (!places.length) return;
+        var share = alt[1] / new Set(places.map(function (i) { return f.sentenceOf[i]; })).size;
+        places.forEach(function (i) { found.push([i, n, alt[1], share]); });
+      });
+    });
+    return found.sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]) || (a[2] - b[2]) || (a[3] - b[3]); });
+  }
+  function credit(found, lo, hi, count) {   // snippets.py: _credit
+    var weights = [], shares = [], cover = 0, rare = 0, n;
+    for (n = 0; n < count; n++) { weights.push(0); shares.push(0); }
+    var first = function (o) { return o[0]; };
+    for (var k = lowerBound(found, lo, first); k < found.length && found[k][0] < hi; k++) {
+      var o = found[k];
+      weights[o[1]] = Math.max(weights[o[1]], o[2]);
+      shares[o[1]] = Math.max(shares[o[1]], o[3]);
+    }
+    for (n = 0; n < count; n++) { cover += weights[n]; rare += shares[n]; }
+    return [cover, rare];
+  }
+  function bestSentence(f, words, width) {   // snippets.py: best_sentence
+    var found = occurrencesOf(f, words), best = -1, bestKey = [0, 0, 0, 0];
+    var start = function (t) { return t[0]; };
+    f.sentences.forEach(function (begin, k) {
+      var end = k + 1 < f.sentences.length ? f.sentences[k + 1] : f.text.length;
+      var lo = lowerBound(f.toks, begin, start);
+      var own = credit(found, lo, lowerBound(f.toks, end, start), words.length);
+      if (!own[0]) return;
+      var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), words.length);
+      var key = [own[0], own[1], seen[0], seen[1]];
+      for (var i = 0; i < 4; i++) {
+        if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { best = k; bestKey = key; } return; }
+      }
+    });
+    return best;
+  }
+  function bestWindow(f, hits, width) {   // snippets.py: _best_window
+    var best = 0, bestCount = -1, j = 0, counts = new Map();
+    hits.forEach(function (h, i) {
+      var reach = f.toks[h][0] + width - 30;
+      while (j < hits.length && f.toks[hits[j]][0] < reach) { var t = f.toks[hits[j]][2]; counts.set(t, (counts.get(t) || 0) + 1); j++; }
+      if (counts.size > bestCount) { best = i; bestCount = counts.size; }
+      var s = f.toks[h][2];
+      counts.set(s, counts.get(s) - 1);
+      if (!counts.get(s)) counts.delete(s);
+    });
+    return hits[best];
+  }
+  function windowOf(f, hits, words, width) {   // snippets.py: _window: [where it begins, what it must show]
+    var at = function (i) { return f.toks[i][0]; };
+    var sentence = bestSentence(f, words, width), lowest = 0;
+    if (sentence >= 0) {
+      lowest = f.sentences[sentence];
+      var after = sentence + 1 < f.sentences.length ? f.sentences[sentence + 1] : f.text.length;
+      var inside = hits.filter(function (i) { return lowest <= at(i) && at(i) < after; });
+      if (inside.length) hits = inside;
+      if (at(hits[hits.length - 1]) < lowest + width - 30) return [lowest, lowest];
+    } else if (at(hits[hits.length - 1]) < at(hits[0]) + width - 30) {
+      return [Math.max(0, at(hits[0]) - 24), at(hits[0])];
+    }
+    var first = at(bestWindow(f, hits, width));
+    return [Math.max(lowest, first - 24), first];
+  }
+  function flatOf(text) {   // snippets.py: _flat
+    var flat = text.split(/\s+/).filter(Boolean).join(" "), m;
+    var f = {text: flat, toks: [], at: new Map(), sentences: [0], sentenceOf: []};
+    var ends = D.sentenceEnd;   // snippets.py: SENTENCE_END
+    ends.lastIndex = 0;
+    while ((m = ends.exec(flat)) !== null) f.sentences.push(m.index + m[0].length);
+    var re = TOKENS, k = 0;
     re.lastIndex = 0;
     while ((m = re.exec(flat)) !== null) {
       var s = stemOf(m[0]);
-      if (s && terms.has(s)) hits.push([m.index, m.index + m[0].length, s]);
+      if (!s) continue;
+      while (k + 1 < f.sentences.length && f.sentences[k + 1] <= m.index) k++;
+      if (!f.at.has(s)) f.at.set(s, []);
+      f.at.get(s).push(f.toks.length);
+      f.sentenceOf.push(k);
+      f.toks.push([m.index, m.index + m[0].length, s]);
     }
+    return f;
+  }
+  function snippet(text, terms, asked, width) {
+    width = width || 220;
+    var f = flatOf(text), flat = f.text;
+    if (!flat) return "";
+    var hits = [];
+    f.toks.forEach(function (t, i) { if (terms.has(t[2])) hits.push(i); });
     var start = 0;
     if (hits.length && flat.length > width) {
-      var best = 0, bestCount = -1, j = 0, counts = new Map();
-      hits.forEach(function (h, i) {
-        while (j < hits.length && hits[j][0] < h[0] + width - 30) { counts.set(hits[j][2], (counts.get(hits[j][2]) || 0) + 1); j++; }
-        if (counts.size > bestCount) { best = i; bestCount = counts.size; }
-        counts.set(h[2], counts.get(h[2]) - 1);
-        if (!counts.get(h[2])) counts.delete(h[2]);
-      });
-      start = Math.min(Math.max(0, hits[best][0] - 24), flat.length - width);
-      if (start) {
+      var w = windowOf(f, hits, asked, width), first = w[1];
+      start = Math.min(w[0], flat.length - width);
+      if (start && flat[start - 1] !== " ") {
         var space = flat.indexOf(" ", start);
-        start = space >= 0 && space < hits[best][0] ? space + 1 : hits[best][0];
+        start = space >= 0 && space < first ? space + 1 : first;
       }
     }
     var end = Math.min(flat.length, start + width);
@@ -849,7 +960,8 @@
       end = sp > start ? sp : end;
     }
     var out = "", pos = start;
-    hits.forEach(function (h) {
+    hits.forEach(function (i) {
+      var h = f.toks[i];
       if (h[0] < start || h[1] > end) return;
       out += escapeHtml(flat.slice(pos, h[0])) + "<mark>" + escapeHtml(flat.slice(h[0], h[1])) + "</mark>";
       pos = h[1];
@@ -861,21 +973,21 @@
   /* -- stage 5, shape the answer like /api/search (service.py: SearchService.shape) ------------- */
   function absolute(rel) { return rel ? new URL(rel, root).href : rel; }
   // A page's first results may show before the texts are here: their snippets follow.
-  function snippetOf(item, terms) {
+  function snippetOf(item, terms, asked) {
     if (!more && partial) { pending = true; return null; }
-    return snippet(textOf(item), terms);
+    return snippet(textOf(item), terms, asked);
   }
-  function resultOf(hit, terms) {
+  function resultOf(hit, terms, asked) {
     var r = JSON.parse(JSON.stringify(hit.item.result));
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
     (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
-    r.snippet = snippetOf(hit.item, terms);
+    r.snippet = snippetOf(hit.item, terms, asked);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
               title: o.item.result.title, url: absolute(o.item.result.url),
-              snippet: o.older ? snippetOf(o.item, terms) : null};
+              snippet: o.older ? snippetOf(o.item, terms, asked) : null};
     });
     return r;
   }
@@ -887,12 +999,25 @@
   }
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
 
-  function find(query, filters, allVersions, limit, fuzzy) {
-    var S = D.settings, typed = query, mentioned = new Set();
-    var stripped = stripVersions(query);
-    query = stripped.query;
-    if (!filters.version && !filters.document) mentioned = stripped.mentioned;
-    var named = stripEdition(query), before = query;
+  // The question as searched: without the versions and the game it names (index.py: _search).
+  function asSearched(query, filters) {
+    var stripped = stripVersions(query), named = stripEdition(stripped.query);
+    return {stripped: stripped, before: stripped.query, named: named, query: named.query,
+            mentioned: !filters.version && !filters.document ? stripped.mentioned : new Set()};
+  }
+  // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
+  function meaningQuestion(q, opts) {
+    var query = cleanQuery(q || "").slice(0, D.settings.max_query_chars);
+    var searched = asSearched(query, filtersOf(opts || {}));
+    var named = searched.named.edition, filters = filtersOf(opts || {});
+    if (filters.edition || filters.document || filters.version) named = null;
+    var groups = plan(searched.query, filters.edition || named, true).groups.length;
+    return groups >= D.settings.meaning_words ? searched.query : null;
+  }
+  function find(query, filters, allVersions, limit, fuzzy, near) {
+    var S = D.settings, typed = query;
+    var searched = asSearched(query, filters), stripped = searched.stripped, mentioned = searched.mentioned;
+    var named = searched.named, before = searched.before;
     query = named.query;
     // A game named in the question ("2e battle") is where to look, as the judge's choice.
     var chosen = {document: filters.document, version: filters.version, edition: filters.edition};
@@ -909,9 +1034,8 @@
     var terms = new Set();
     planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
-    var out = {total: 0, hits: [], terms: terms, suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
-               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null,
-               byMeaning: false, meaningQuery: null};
+    var out = {total: 0, hits: [], terms: terms, asked: askedOf(planned), suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
+               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
     if (!wanted.size) return out;
     var acc = score(planned.all, filters);
     var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
@@ -919,34 +1043,32 @@
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
     var number = D.numberCue.test(query);
-    // index.py: _nearness: a question of a few words, by meaning too when its nearness is known
-    // (nearKnown, filled by meaningLater); else the question to ask pack-meaning.js.
-    var near = null;
-    if (planned.groups.length >= S.meaning_words) {
-      near = nearKnown.get(query) || null;
-      if (!near) out.meaningQuery = query;
-    }
-    out.byMeaning = near !== null;
-    if (out.meaningQuery) nearWanted.add(out.meaningQuery);
+    near = near && planned.groups.length >= S.meaning_words ? near : null;
     var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit, near, filters);
     var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
     out.total = found.total;
     out.hits = found.hits;
+    out.byMeaning = !!near;
     return out;
   }
   function top3(found) { return found.hits.slice(0, 3).map(function (h) { return h.item.key; }).join("\n"); }
 
-  function run(q, opts) {
+  function filtersOf(opts) {
+    return {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
+  }
+  // near: each item's nearness to meaningQuestion(q, opts) by meaning (pack-meaning.js), or none.
+  function run(q, opts, near, meaning) {
     opts = opts || {};
     var S = D.settings;
     var query = cleanQuery(q || "").slice(0, S.max_query_chars);
     var limit = parseInt(opts.limit, 10);
     limit = isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit));
-    var filters = {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
+    var filters = filtersOf(opts);
     var allVersions = truthy(opts.all_versions);
-    var found = find(query, filters, allVersions, limit, true);
+    var found = find(query, filters, allVersions, limit, true, near);
     // "Did you mean" only when the correction changes the answer (index.py: search).
-    if (found.suggestion && top3(find(query, filters, allVersions, limit, false)) === top3(found)) found.suggestion = null;
+    if (found.suggestion && top3(find(query, filters, allVersions, limit, false, near)) === top3(found)) found.suggestion = null;
+    found.meaning = meaning;
     return shape(query, filters, found);
   }
   function shape(query, filters, found) {
@@ -955,11 +1077,12 @@
     ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
     return {
       query: query.trim(), total: found.total,
-      results: found.hits.map(function (h) { return resultOf(h, found.terms); }),
+      results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
-      // service.py: whether meaning took part, and its state ("off" until the judge stores it).
-      by_meaning: found.byMeaning, meaning: meaningState() === "ready" ? "ready" : "off"
+      // Whether meaning took part, and how it stands here: "not stored" until the judge stores
+      // the pack's meaning part (the server's states otherwise: service.py, shape).
+      by_meaning: !!found.byMeaning, meaning: found.meaning || "not stored"
     };
   }
 
@@ -1054,61 +1177,35 @@
     }
     return out;
   }
-  /* -- search by meaning (pack-meaning.js): asked after the answer by words is shown ------------ */
-  function meaningState() {
-    var M = window.JudgekitMeaning;
-    return M ? M.state() : api.meaningCode ? "" : "none";
-  }
-  // The nearness of the questions find() wanted it for; true when any came (then the answer is
-  // made again, by meaning), null when there is nothing to ask or no model to ask.
-  function askMeaning() {
-    var questions = Array.from(nearWanted);
-    nearWanted.clear();
-    if (!questions.length || !(window.JudgekitMeaning || api.meaningCode)) return null;
-    return Promise.resolve(api.meaningCode).then(function () {
-      var M = window.JudgekitMeaning;
-      return M ? M.ready() : false;
-    }).then(function (ok) {
-      if (!ok) return false;
-      return Promise.all(questions.map(nearOf)).then(function (got) { return got.some(Boolean); });
-    });
-  }
-  // One question's nearness from the worker, asked once (nearAsked: on its way).
-  var nearAsked = new Map();
-  function nearOf(q) {
-    if (nearKnown.has(q)) return Promise.resolve(true);
-    if (!nearAsked.has(q)) {
-      nearAsked.set(q, window.JudgekitMeaning.nearness(q).then(function (near) {
-        nearAsked.delete(q);
-        if (!near) return false;
-        if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
-        nearKnown.set(q, near);
-        return true;
-      }));
+  /* -- search by meaning in the page (pack-meaning.js is api.meaning's provider: judgekit.meaning) */
+  // A question's nearness once known (re-renders: the snippets that follow, say), and on its way.
+  var nearKnown = new Map(), nearAsked = new Map(), NEAR_KEPT = 16;
+  function nearOf(provider, question) {
+    if (nearKnown.has(question)) return Promise.resolve(nearKnown.get(question));
+    if (!nearAsked.has(question)) {
+      nearAsked.set(question, provider.nearness(question).then(function (near) {
+        nearAsked.delete(question);
+        if (near) {
+          if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
+          nearKnown.set(question, near);
+        }
+        return near;
+      }, function () { nearAsked.delete(question); return null; }));
     }
-    return nearAsked.get(q);
-  }
-  // The worker starts on a question of a few words as find() will put it (its versions and game
-  // named taken out), while this thread finds the answer by words: the two overlap.
-  function meaningEarly(q) {
-    var M = window.JudgekitMeaning;
-    if (!M || M.state() !== "ready" || !D) return;
-    var query = stripEdition(stripVersions(cleanQuery(q).slice(0, D.settings.max_query_chars)).query).query;
-    if ((query.match(TOKEN) || []).length >= D.settings.meaning_words) nearOf(query);
+    return nearAsked.get(question);
   }
   // templates/search/_results.html: a question answered by words alone says why, in a judge's words.
   var WORDS_ONLY = {
-    none: "this pack has no search by meaning",
-    off: "search by meaning is not stored on this phone",
-    loading: "search by meaning is still loading on this phone",
-    file: "search by meaning cannot run from a folder (open the pack from its web address)",
-    failed: "search by meaning could not start on this phone"
+    "missing": "this pack has no search by meaning",
+    "not stored": "search by meaning is not stored on this phone",
+    "loading": "search by meaning is still loading on this phone",
+    "unavailable": "search by meaning cannot run from a folder (open the pack from its web address)",
+    "failed": "search by meaning could not start on this phone"
   };
   function wordsOnlyHTML(data, asked) {
     if (data.by_meaning || !asked) return "";
-    var state = meaningState();
-    if (state === "ready") return '<p class="search-by-words muted">Found by words so far: the answer by meaning follows.</p>';
-    var why = WORDS_ONLY[state];
+    if (data.meaning === "ready") return '<p class="search-by-words muted">Found by words so far: the answer by meaning follows.</p>';
+    var why = WORDS_ONLY[data.meaning];
     return why ? '<p class="search-by-words muted">Found by words only: ' + escapeHtml(why) + ".</p>" : "";
   }
   function resultsHTML(data, params, asked) {
@@ -1152,31 +1249,42 @@
   }
   // search.js asks this instead of the server's /search/results. The first results may come
   // before search-more.js, without their snippets; then `better` gets the whole answer.
+  // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
   function pageHTML(params) {
     partial = true;
     pending = false;
-    nearWanted.clear();
     try {
-      var data = run(params.get("q") || "", optsOf(params));
-      return resultsHTML(data, params, data.by_meaning || nearWanted.size > 0);
+      var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
+      var question = meaningQuestion(q, opts), near = question ? nearKnown.get(question) || null : null;
+      var state = provider ? provider.state : api.meaningCode ? "loading" : undefined;
+      return resultsHTML(run(q, opts, near, near ? "ready" : state), params, question !== null);
     } finally {
       partial = false;
     }
   }
-  // The answer by words at once; then, by meaning, the same answer again with the nearness
-  // pack-meaning.js gives (`better` gets it: never a blank list in between).
+  // The answer by words at once; then the answer by meaning replaces it (`better`), never a
+  // blank list between. The worker starts on the question before the words are searched: the
+  // two overlap.
   api.searchResultsHTML = function (params, better) {
+    var meaning = null;
     return load().then(function () {
-      meaningEarly(params.get("q") || "");
+      // pack-meaning.js comes after the page's load: the answer by words never waits for it.
+      meaning = Promise.resolve(api.meaningCode).then(function () {
+        var provider = api.meaning;
+        if (!provider || (provider.state !== "ready" && provider.state !== "loading")) return null;
+        return settled(function () { return meaningQuestion(params.get("q") || "", optsOf(params)); }).then(function (asked) {
+          if (!asked || nearKnown.has(asked)) return null;
+          return provider.ready().then(function (ok) { return ok ? nearOf(provider, asked) : null; });
+        });
+      });
       return settled(function () { return {html: pageHTML(params), pending: pending}; });
     }).then(function (shown) {
       if (shown.pending && better) {
         loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
       }
-      var meaning = askMeaning();
       if (meaning && better) {
-        meaning.then(function (got) {
-          if (got) return settled(function () { return pageHTML(params); }).then(better);
+        meaning.then(function (near) {
+          if (near) return settled(function () { return pageHTML(params); }).then(better);
         }).catch(function () {});
       }
       return shown.html;
@@ -1216,8 +1324,25 @@
     if (event.target && event.target.id === "q") load().catch(function () {});
   });
 
+  // Meaning, once pack-meaning.js has it (api.meaning: {state, nearness(question) -> Promise of
+  // each item's nearness}); by words until then, saying how meaning stands.
   api.search = function (q, opts) {
-    return load().then(function () { return settled(function () { return run(q, opts); }); });
+    return load().then(function () {
+      var provider = api.meaning, question = provider && provider.state === "ready" ? settled(function () { return meaningQuestion(q, opts); }) : null;
+      return Promise.resolve(question).then(function (asked) {
+        if (!asked) return settled(function () { return run(q, opts, null, provider ? provider.state : undefined); });
+        return provider.nearness(asked).then(function (near) {
+          return settled(function () { return run(q, opts, near, near ? "ready" : provider.state); });
+        });
+      });
+    });
+  };
+  // The answer with each item's nearness given (tests/node: the server's, for the golden answers).
+  api.searchWithNearness = function (q, opts, near) {
+    return load().then(function () { return settled(function () { return run(q, opts, near, "ready"); }); });
+  };
+  api.meaningQuestion = function (q, opts) {
+    return load().then(function () { return settled(function () { return meaningQuestion(q, opts); }); });
   };
   api.searchIndexLoaded = load;
   api.escapeHtml = escapeHtml;

@@ -1,0 +1,227 @@
+"""An event's rulings as pages and the API show them, built once without Flask: each citation
+checked against the corpus as it is now, addresses, and the filters of the event's page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from judgekit import urls
+from judgekit.corpus.model import Entry
+from judgekit.events.exchange import ruling_json, when
+from judgekit.events.fields import Cite, FieldError
+from judgekit.events.model import Citation, Event, Judge, Ruling
+from judgekit.render import card_index
+from judgekit.render.library import Library
+
+FILTERS = ("round", "table", "judge", "entry", "card", "q")
+
+
+def pin(lib: Library, cite: Cite) -> Citation:
+    """A citation pinned to its place and to the text there now; FieldError if none is there."""
+    if cite.kind == "card":
+        card = card_index.find_card(lib, cite.document, cite.entry)
+        if card is None:
+            raise FieldError(f"no {cite.document} card {cite.entry!r} to cite")
+        title = card.title + (f": {card.subtitle}" if card.subtitle else "")
+        return Citation("card", card.edition, "", card.id, f"{card.edition} card {title}", title)
+    entry = lib.corpus.entry(cite.document, cite.version, cite.entry)
+    if entry is None:
+        raise FieldError(f"no entry {cite.document}/{cite.version}/{cite.entry} to cite")
+    return pinned_entry(lib, entry)
+
+
+def pinned_entry(lib: Library, entry: Entry) -> Citation:
+    """An entry's citation with its text as it is now."""
+    return Citation(
+        "entry",
+        entry.document,
+        entry.version,
+        entry.id,
+        lib.citation_short(entry),
+        lib.plain(entry),
+    )
+
+
+def entry_spec(entry: Entry) -> str:
+    """An entry as a cite parameter."""
+    return f"entry:{entry.document}/{entry.version}/{entry.id}"
+
+
+def _drift(lib: Library, c: Citation) -> dict[str, str] | None:
+    """How a pinned passage differs from the corpus now (the text corrected, or a newer version
+    that says otherwise), with the comparison's address; None when it reads the same."""
+    if c.kind != "entry":
+        return None
+    doc = lib.corpus.document(c.document)
+    entry = lib.corpus.entry(c.document, c.version, c.entry)
+    if doc is None or entry is None:
+        return {
+            "reason": "no longer in judgekit's corpus",
+            "url": urls.history_page(c.document, c.entry),
+        }
+    if lib.plain(entry) != c.text:
+        return {
+            "reason": "the text of this version has been corrected since the ruling",
+            "url": urls.history_page(c.document, c.entry),
+        }
+    newest = doc.latest
+    if newest is not None and newest.id != c.version:
+        there = newest.get(c.entry)
+        if there is None or lib.plain(there) != c.text:
+            return {
+                "reason": f"{lib.short_label(newest)} words it differently",
+                "url": urls.compare_page(c.document, c.version, newest.id) + f"#{c.entry}",
+            }
+    return None
+
+
+def _citation_dict(lib: Library, c: Citation) -> dict[str, Any]:
+    if c.kind == "card":
+        card = card_index.find_card(lib, c.document, c.entry)
+        url = card_index.card_url(card) if card else None
+    else:
+        entry = lib.corpus.entry(c.document, c.version, c.entry)
+        url = lib.entry_url(entry) if entry else None
+    return {"title": c.title, "spec": c.spec, "url": url, "text": c.text, "drift": _drift(lib, c)}
+
+
+def _day_time(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).astimezone().strftime("%a %H:%M")
+
+
+def ruling_dict(lib: Library, ruling: Ruling) -> dict[str, Any]:
+    """A ruling as pages and the API show it: the export's fields, addresses, drifted citations."""
+    data = ruling_json(ruling)
+    data["citations"] = [_citation_dict(lib, c) for c in ruling.citations]
+    data["drifted"] = any(c["drift"] for c in data["citations"])
+    data["url"] = urls.event_ruling_page(ruling.number)
+    data["when"] = _day_time(ruling.recorded_at)
+    data["history"] = [
+        {**rev, "when": _day_time(r.at)}
+        for rev, r in zip(data["revisions"], ruling.revisions, strict=True)
+    ]
+    return data
+
+
+def event_dict(event: Event, judge: Judge | None = None) -> dict[str, Any]:
+    """An event's own fields (and the judge looking, if any)."""
+    return {
+        "id": event.id,
+        "name": event.name,
+        "created_at": when(event.created_at),
+        "ends_at": when(event.ends_at),
+        "precedent": event.precedent,
+        "judge": None if judge is None else {"name": judge.name, "head": judge.head},
+        "api_url": urls.event_api(event.id),
+    }
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the event's page is filtered by (empty: everything)."""
+
+    round: str = ""
+    table: str = ""
+    judge: str = ""
+    entry: str = ""
+    card: str = ""
+    q: str = ""
+
+    def any(self) -> bool:
+        """Whether any filter is set."""
+        return any(getattr(self, name) for name in FILTERS)
+
+
+def _words(ruling: Ruling) -> str:
+    now = ruling.now
+    parts = [now.question, now.ruling, now.players, now.note, ruling.judge]
+    parts += [c.title for c in ruling.citations]
+    return " ".join(parts).casefold()
+
+
+def matches(ruling: Ruling, f: Filters) -> bool:
+    """Whether a ruling passes the filters (q: every word in its words)."""
+    now = ruling.now
+    same = str.casefold
+    if f.round and same(now.round) != same(f.round):
+        return False
+    if f.table and same(now.table) != same(f.table):
+        return False
+    if f.judge and same(ruling.judge) != same(f.judge):
+        return False
+    if f.entry and not any(
+        c.kind == "entry" and f.entry in (c.entry, c.spec) for c in ruling.citations
+    ):
+        return False
+    if f.card and not any(
+        c.kind == "card" and f.card in (c.entry, c.spec) for c in ruling.citations
+    ):
+        return False
+    words = _words(ruling)
+    return all(word in words for word in f.q.casefold().split())
+
+
+def citing(rulings: list[Ruling], kind: str, document: str, entry: str) -> list[Ruling]:
+    """The rulings (newest first) citing an entry (of any version of its document) or a card."""
+    return [
+        r
+        for r in rulings
+        if any(c.kind == kind and c.document == document and c.entry == entry for c in r.citations)
+    ]
+
+
+def facets(rulings: list[Ruling]) -> dict[str, list[str]]:
+    """The values the event page's filters offer: rounds, tables and judges seen."""
+    return {
+        "round": sorted({r.now.round for r in rulings if r.now.round}, key=_natural),
+        "table": sorted({r.now.table for r in rulings if r.now.table}, key=_natural),
+        "judge": sorted({r.judge for r in rulings}, key=str.casefold),
+    }
+
+
+def _natural(value: str) -> tuple:
+    return (0, int(value), "") if value.isdigit() else (1, 0, value.casefold())
+
+
+def ruling_input(lib: Library, values: dict[str, Any], cites: list[str]) -> tuple[dict, list]:
+    """A ruling as a judge sent it (a form or JSON): its checked fields and pinned citations;
+    FieldError names the first field that cannot be kept."""
+    from judgekit.events import fields
+
+    data = {
+        "round": fields.line("round", values.get("round"), True),
+        "table": fields.line("table", values.get("table"), True),
+        "question": fields.text("question", values.get("question"), True),
+        "ruling": fields.text("ruling", values.get("ruling"), True),
+        "players": fields.line("players", values.get("players")),
+    }
+    return data, [pin(lib, c) for c in fields.cites(cites)]
+
+
+def filters_of(values: dict[str, Any]) -> Filters:
+    """The event page's filters from a query (each cut to its field's limit)."""
+    from judgekit.events import fields
+
+    def get(name: str, limit_name: str) -> str:
+        value = values.get(name)
+        return " ".join(str(value or "").split())[: fields.LIMITS[limit_name]]
+
+    return Filters(
+        round=get("round", "round"),
+        table=get("table", "table"),
+        judge=get("judge", "name"),
+        entry=get("entry", "q"),
+        card=get("card", "q"),
+        q=get("q", "q"),
+    )
+
+
+def search_target(result: dict[str, Any]) -> tuple[str, str, str, str]:
+    """What a search result cites: (kind, document or edition, entry or card id, cite spec)."""
+    if result.get("kind") == "card" and "." in result.get("id", ""):
+        edition, card_id = result["id"].split(".", 1)
+        return "card", edition.upper(), card_id, f"card:{edition.upper()}/{card_id}"
+    document, version, entry = result["document"], result["version"], result["id"]
+    return "entry", document, entry, f"entry:{document}/{version}/{entry}"

@@ -1,0 +1,200 @@
+"""The event's rulings on the real server (`judgekit serve`, two worker processes): judges writing
+at once lose nothing, and a server killed mid-write keeps every ruling it confirmed."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+
+from judgekit.events.store import Store
+
+from .conftest import MINI, spawn_serve
+
+EXE = Path(sys.executable).with_name("judgekit")
+CITE = "entry:demo-rulebook/2/beaming"
+
+
+def _event(data_dir: Path) -> tuple[int, str]:
+    """An event started from the command line: its id and judge code."""
+    out = subprocess.run(
+        [str(EXE), "event", "--data-dir", str(data_dir), "new", "Regional, 5 Dec"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    code = next(line.split()[2] for line in out.splitlines() if line.startswith("judge code:"))
+    store = Store(data_dir / "events.sqlite")
+    return store.current_event().id, code
+
+
+def _serve(data_dir: Path):
+    proc, port, _first = spawn_serve(
+        [str(EXE), "--root", str(MINI), "serve", "--workers", "2", "--data-dir", str(data_dir)],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    said = []
+    while time.monotonic() < deadline:  # until both workers answer
+        said.append(proc.stdout.readline().decode())
+        if said[-1].startswith("serving from 2 processes"):
+            break
+    else:
+        proc.kill()
+        raise AssertionError("the workers did not start")
+    assert (
+        f"event 'Regional, 5 Dec': judges join at {base}/event (its codes: judgekit event codes)\n"
+        in said
+    )
+    return proc, base
+
+
+class Judge:
+    """A judge's phone speaking the JSON API, with its own cookies."""
+
+    def __init__(self, base: str, event_id: int) -> None:
+        self.base, self.event_id = base, event_id
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.csrf = ""
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        headers = {
+            "Origin": self.base,
+            "Content-Type": "application/json",
+            "X-CSRF-Token": self.csrf,
+        }
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data, headers, method=method)
+        try:
+            with self.opener.open(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")
+
+    def join(self, code: str, name: str) -> None:
+        status, _ = self.call(
+            "POST", f"/api/events/{self.event_id}/join", {"code": code, "name": name}
+        )
+        assert status == 200
+        self.csrf = self.call("GET", "/api/events/session")[1]["csrf"]
+
+    def record(self, question: str) -> int:
+        body = {"round": "1", "table": "4", "question": question, "ruling": "r", "cite": [CITE]}
+        return self.call("POST", f"/api/events/{self.event_id}/rulings", body)[0]
+
+
+def _stop(proc) -> None:
+    proc.terminate()
+    try:
+        proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate(timeout=10)
+
+
+def test_twenty_judges_writing_at_once_from_both_workers_lose_nothing(tmp_path):
+    event_id, code = _event(tmp_path)
+    proc, base = _serve(tmp_path)
+    try:
+        judges = [Judge(base, event_id) for _ in range(20)]
+        for n, judge in enumerate(judges):
+            judge.join(code, f"Judge {n}")
+        results: list[tuple[str, int]] = []
+        lock = threading.Lock()
+
+        def write(n: int, judge: Judge) -> None:
+            for k in range(5):
+                question = f"judge {n} question {k}"
+                status = judge.record(question)
+                with lock:
+                    results.append((question, status))
+
+        threads = [threading.Thread(target=write, args=(n, j)) for n, j in enumerate(judges)]
+        for t in threads:
+            t.start()
+        # The head judge backs the database up while they write.
+        backup = tmp_path / "backup.sqlite"
+        subprocess.run(
+            [str(EXE), "event", "--data-dir", str(tmp_path), "backup", str(backup)],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        for t in threads:
+            t.join(timeout=120)
+        assert [s for _, s in results] == [201] * 100
+        copy = Store(backup)
+        assert copy.integrity() == "ok" and len(copy.rulings(event_id)) <= 100
+        listed = judges[0].call("GET", f"/api/events/{event_id}")[1]
+        assert sorted(r["question"] for r in listed["rulings"]) == sorted(q for q, _ in results)
+        assert sorted(r["number"] for r in listed["rulings"]) == list(range(1, 101))
+    finally:
+        _stop(proc)
+    assert Store(tmp_path / "events.sqlite").integrity() == "ok"
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="finds the workers in /proc")
+def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_path):
+    event_id, code = _event(tmp_path)
+    proc, base = _serve(tmp_path)
+    confirmed: list[str] = []
+    stop = threading.Event()
+    try:
+        judges = [Judge(base, event_id) for _ in range(6)]
+        for n, judge in enumerate(judges):
+            judge.join(code, f"Judge {n}")
+
+        def write(n: int, judge: Judge) -> None:
+            k = 0
+            while not stop.is_set() and k < 2000:
+                question = f"judge {n} question {k}"
+                try:
+                    if judge.record(question) == 201:
+                        confirmed.append(question)
+                except (OSError, ValueError, http.client.HTTPException):  # gone: unconfirmed
+                    return
+                k += 1
+
+        threads = [threading.Thread(target=write, args=(n, j)) for n, j in enumerate(judges)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 60
+        while len(confirmed) < 30 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(confirmed) >= 30
+        workers = _children(proc.pid)
+        for pid in [*workers, proc.pid]:  # all at once, mid-write
+            os.kill(pid, signal.SIGKILL)
+        stop.set()
+        for t in threads:
+            t.join(timeout=60)
+    finally:
+        stop.set()
+        proc.kill()
+        proc.communicate(timeout=10)
+    path = tmp_path / "events.sqlite"
+    conn = sqlite3.connect(path)  # as the next start would open it (the WAL replayed)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    kept = {row[0] for row in conn.execute("SELECT question FROM revisions")}
+    conn.close()
+    assert set(confirmed) <= kept
+    Store(path).migrate()  # and judgekit starts on it again
