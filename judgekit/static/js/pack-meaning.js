@@ -17,6 +17,7 @@
                                       run here. Never loads what the judge did not store.
      JudgekitMeaning.state()       -> "missing" (no part in this pack) | "unavailable" (opened
                                       from a folder) | "not stored" | "loading" | "ready" | "failed"
+                                      ("checking" until the manifest is read)
      JudgekitMeaning.nearness(question) -> Promise<Float64Array|null>: each search item's nearness
                                       (in search-index.js's item order), rounded as numpy rounds
                                       it (np.round(x, 6)); null when the model is not ready
@@ -525,8 +526,9 @@
   var script = document.currentScript;
   var file = script && script.src;
   var root = new URL("../../", file || global.location.href).href;
-  var state = "missing";   // missing (no part in this pack), unavailable (file://), not stored,
-                           // loading, ready, failed
+  // checking (until the manifest is read), missing (no part in this pack), unavailable (file://),
+  // not stored, loading, ready, failed
+  var state = "checking";
   var manifest = null, worker = null, readying = null, listeners = [], reason = "";
   var asked = 0, pendingNear = new Map(), waiting = null, timings = [];
 
@@ -746,7 +748,7 @@
       } else if (s === "unavailable") {
         text.textContent = "Search by meaning needs the pack opened from its web address: opened from a folder, search answers by words.";
       }
-      box.hidden = s === "missing";
+      box.hidden = s === "missing" || s === "checking";
     }
     listeners.push(function (s) { render(s); });
     render(state);

@@ -1256,7 +1256,7 @@
     try {
       var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
       var question = meaningQuestion(q, opts), near = question ? nearKnown.get(question) || null : null;
-      var state = provider ? provider.state : api.meaningCode ? "loading" : undefined;
+      var state = provider ? provider.state : api.meaningCode ? "checking" : undefined;
       return resultsHTML(run(q, opts, near, near ? "ready" : state), params, question !== null);
     } finally {
       partial = false;
@@ -1270,11 +1270,11 @@
     return load().then(function () {
       // pack-meaning.js comes after the page's load: the answer by words never waits for it.
       meaning = Promise.resolve(api.meaningCode).then(function () {
-        var provider = api.meaning;
-        if (!provider || (provider.state !== "ready" && provider.state !== "loading")) return null;
+        return api.meaning ? api.meaning.ready() : false;
+      }).then(function (ok) {
+        if (!ok) return null;
         return settled(function () { return meaningQuestion(params.get("q") || "", optsOf(params)); }).then(function (asked) {
-          if (!asked || nearKnown.has(asked)) return null;
-          return provider.ready().then(function (ok) { return ok ? nearOf(provider, asked) : null; });
+          return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
         });
       });
       return settled(function () { return {html: pageHTML(params), pending: pending}; });
