@@ -1202,13 +1202,15 @@
     "unavailable": "search by meaning cannot run from a folder (open the pack from its web address)",
     "failed": "search by meaning could not start on this phone"
   };
-  function wordsOnlyHTML(data, asked) {
-    if (data.by_meaning || !asked) return "";
-    if (data.meaning === "ready") return '<p class="search-by-words muted">Found by words so far: the answer by meaning follows.</p>';
-    var why = WORDS_ONLY[data.meaning];
+  // state: how meaning stands in this page, for a question it takes part in (else null: a pack
+  // built without it, or a word or two, has nothing to say).
+  function wordsOnlyHTML(data, state) {
+    if (data.by_meaning || !state) return "";
+    if (state === "ready") return '<p class="search-by-words muted">Found by words so far: the answer by meaning follows.</p>';
+    var why = WORDS_ONLY[state];
     return why ? '<p class="search-by-words muted">Found by words only: ' + escapeHtml(why) + ".</p>" : "";
   }
-  function resultsHTML(data, params, asked) {
+  function resultsHTML(data, params, meaningState) {
     var e = escapeHtml, compact = params.get("compact") === "1";
     var kept = {};
     FILTERS.concat(["all_versions"]).forEach(function (k) { var v = (params.get(k) || "").trim(); if (v && v !== "0") kept[k] = v; });
@@ -1229,7 +1231,7 @@
       : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
-    out += wordsOnlyHTML(data, asked);
+    out += wordsOnlyHTML(data, meaningState);
     if (data.results.length) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";
       if (data.total > data.results.length && !compact) out += "<p>" + pageLink("Show up to 100 results", data.query, Object.assign({}, kept, {limit: 100})) + "</p>";
@@ -1257,7 +1259,8 @@
       var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
       var question = meaningQuestion(q, opts), near = question ? nearKnown.get(question) || null : null;
       var state = provider ? provider.state : api.meaningCode ? "checking" : undefined;
-      return resultsHTML(run(q, opts, near, near ? "ready" : state), params, question !== null);
+      var data = run(q, opts, near, near ? "ready" : state);
+      return resultsHTML(data, params, question !== null && api.meaningCode ? data.meaning : null);
     } finally {
       partial = false;
     }
