@@ -1271,8 +1271,18 @@
   api.searchResultsHTML = function (params, better) {
     var meaning = null;
     return load().then(function () {
+      // The model ready: the worker starts on the question now, while this thread finds the
+      // answer by words (the two overlap).
+      var provider = api.meaning;
+      if (provider && provider.state === "ready") {
+        try {
+          var asked = meaningQuestion(params.get("q") || "", optsOf(params));
+          if (asked && !nearKnown.has(asked)) meaning = nearOf(provider, asked);
+          else if (asked) meaning = Promise.resolve(null);   // by meaning already
+        } catch (e) { /* search-more.js is needed first: asked below */ }
+      }
       // pack-meaning.js comes after the page's load: the answer by words never waits for it.
-      meaning = Promise.resolve(api.meaningCode).then(function () {
+      meaning = meaning || Promise.resolve(api.meaningCode).then(function () {
         return api.meaning ? api.meaning.ready() : false;
       }).then(function (ok) {
         if (!ok) return null;
