@@ -74,8 +74,28 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
         text = _results(page)
         assert "Found by words only" not in text
         assert page.locator("#search-results .result").count() > 0
-        # Removed: by words again.
+        # A newer pack (its vectors changed): stored before, only what changed is fetched.
         ctx.set_offline(False)
+        page.evaluate(
+            """async () => {
+              const c = await caches.open('judgekit-meaning');
+              const keys = await c.keys();
+              await c.delete(keys.find((k) => k.url.includes('/passages.')));
+            }"""
+        )
+        page.goto(f"{base}/search/index.html")
+        wait_until(
+            page,
+            "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'",
+            timeout=120,
+        )
+        assert (
+            page.evaluate(
+                "async () => (await (await caches.open('judgekit-meaning')).keys()).length"
+            )
+            == 3
+        )
+        # Removed: by words again.
         page.click(".pack-meaning button")
         wait_until(page, "() => JudgekitMeaning.state() === 'not stored'")
         assert page.evaluate("() => caches.has('judgekit-meaning')") is False

@@ -553,7 +553,20 @@
       setState("unavailable");
       return m;
     }
-    return isStored().then(function (kept) { setState(kept ? "loading" : "not stored"); if (kept) start(); return m; });
+    return Promise.all(names().map(function (n) { return store.has(root, n); })).then(function (found) {
+      if (found.every(Boolean)) {
+        setState("loading");
+        start();
+      } else if (found.some(Boolean)) {
+        // A newer pack: the judge stored the part before; fetch only what changed (the vectors,
+        // most often), not waited for here.
+        setState("loading");
+        setTimeout(function () { store_().catch(function () { setState("not stored"); }); }, 0);
+      } else {
+        setState("not stored");
+      }
+      return m;
+    }, function () { setState("not stored"); return m; });
   });
 
   function names() {
