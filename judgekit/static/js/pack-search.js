@@ -1257,10 +1257,12 @@
     pending = false;
     try {
       var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
-      var question = meaningQuestion(q, opts), near = question ? nearKnown.get(question) || null : null;
+      // (a pack without meaning plans the question once, as before)
+      var question = api.meaningCode ? meaningQuestion(q, opts) : null;
+      var near = question ? nearKnown.get(question) || null : null;
       var state = provider ? provider.state : api.meaningCode ? "checking" : undefined;
       var data = run(q, opts, near, near ? "ready" : state);
-      return resultsHTML(data, params, question !== null && api.meaningCode ? data.meaning : null);
+      return resultsHTML(data, params, question !== null ? data.meaning : null);
     } finally {
       partial = false;
     }
