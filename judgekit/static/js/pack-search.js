@@ -1298,8 +1298,11 @@
         loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
       }
       if (meaning && better) {
+        var before = api.meaning ? api.meaning.state : "checking";
         meaning.then(function (near) {
-          if (near) return settled(function () { return pageHTML(params); }).then(better);
+          // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
+          var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
+          if (near || told) return settled(function () { return pageHTML(params); }).then(better);
         }).catch(function () {});
       }
       return shown.html;
