@@ -27,7 +27,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        app = pack_app(args.root, args.base_url)
+        app = pack_app(args.root, args.base_url, meaning=args.meaning)
         zip_path = out.with_name(out.name + ".zip") if args.zip else None
         result = build(app, out, zip_path=zip_path)
     except CorpusError as exc:
@@ -43,6 +43,16 @@ def cmd_build(args: argparse.Namespace) -> int:
     )
     for folder, size in result.folders.items():
         print(f"  {folder + '/' if folder else '(root files)':<16} {size / 1e6:6.2f} MB")
+    if result.meaning_size:
+        print(
+            f"search by meaning: {result.meaning_size / 1e6:.1f} MB more in meaning/, not part of "
+            "the pack above: a phone stores it only when the judge asks"
+        )
+    else:
+        print(
+            f"search by meaning: not in this pack ({result.meaning_note}); it answers by words",
+            file=sys.stderr,
+        )
     if result.over_limit:
         print(
             f"warning: the pack is over {SIZE_LIMIT / 1e6:.0f} MB, more than a phone "
@@ -80,4 +90,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--base-url", type=_base_url, help="the address the pack is published at (citations)"
     )
     build.add_argument("--zip", action="store_true", help="also write OUT.zip")
+    build.add_argument(
+        "--no-meaning",
+        dest="meaning",
+        action="store_false",
+        help="leave search by meaning out (by default it is written under meaning/ when the "
+        "model's package is installed: a phone stores it only when the judge asks)",
+    )
     build.set_defaults(func=cmd_build)

@@ -93,7 +93,9 @@ class Passages:
     """Every item's chunk vectors, and the nearness of a question to each item."""
 
     def __init__(self, vectors: np.ndarray, owners: np.ndarray, count: int) -> None:
-        self.vectors = vectors  # one unit vector per chunk, float64
+        # One unit vector per chunk, each number a float32's (kept as float64 for the products):
+        # the judge pack stores them as float32 and must take the same nearness from them.
+        self.vectors = vectors.astype(np.float32).astype(np.float64)
         self.owners = owners  # the item number of each chunk, ascending
         self.starts = np.searchsorted(owners, np.arange(count))
         self.count = count

@@ -7,10 +7,12 @@ both to `tokenizers` itself on every golden question and corpus word.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
 UNKNOWN = "[UNK]"
+SPECIAL = re.compile(r"\[(?:PAD|UNK|CLS|SEP|MASK)\]")  # tokenizer.json's added tokens
 MAX_WORD = 100  # characters: a longer word is [UNK]
 OTHER = frozenset(("Cc", "Cf", "Co", "Cs"))
 # The CJK ideograph blocks BERT puts spaces around.
@@ -20,7 +22,7 @@ CJK = (
     (0x20000, 0x2A6DF),
     (0x2A700, 0x2B73F),
     (0x2B740, 0x2B81F),
-    (0x2B820, 0x2CEAF),
+    (0x2B920, 0x2CEAF),  # sic: tokenizers skips 0x2B820-0x2B91F
     (0xF900, 0xFAFF),
     (0x2F800, 0x2FA1F),
 )
@@ -57,7 +59,8 @@ def normalize(text: str) -> str:
         else:
             out.append(c)
     decomposed = unicodedata.normalize("NFD", "".join(out))
-    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn").lower()
+    # Each character lowercased on its own (str.lower would make a final sigma "ς").
+    return "".join(c.lower() for c in decomposed if unicodedata.category(c) != "Mn")
 
 
 def words(text: str) -> list[str]:
@@ -87,9 +90,16 @@ class WordPiece:
         self.longest = max(map(len, vocabulary))
 
     def pieces(self, text: str) -> list[int]:
-        """The ids of a text's pieces (no [CLS] or [SEP])."""
+        """The ids of a text's pieces (no [CLS] or [SEP]); a special token typed in the text
+        ("[MASK]", exactly so) is that token, as tokenizer.json's added_tokens make it."""
         out: list[int] = []
-        for word in words(text):
+        at = 0
+        for match in SPECIAL.finditer(text):
+            for word in words(text[at : match.start()]):
+                out.extend(self._word(word))
+            out.append(self.ids[match.group()])
+            at = match.end()
+        for word in words(text[at:]):
             out.extend(self._word(word))
         return out
 

@@ -26,9 +26,10 @@ from judgekit import urls
 from judgekit.corpus.model import Version
 from judgekit.pack import offline
 from judgekit.pack.bundle import write_bundles
+from judgekit.pack.meaning import MeaningUnavailable, is_meaning_part, write_meaning
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
 from judgekit.pack.reading import reading_links
-from judgekit.pack.search import write_search_data
+from judgekit.pack.search import search_data, write_search_data
 from judgekit.pack.views import ViewsError, render_views
 from judgekit.render.library import Library
 from judgekit.timing.model import Timing
@@ -58,6 +59,8 @@ class BuildResult:
     version: dict[str, Any]
     zip_path: Path | None
     folders: dict[str, int] = field(default_factory=dict)  # bytes by top folder ("" for root)
+    meaning_size: int = 0  # the optional part (meaning/), not in size: a judge stores it if asked
+    meaning_note: str = ""  # why the pack has no search by meaning ("" when it has)
 
     @property
     def over_limit(self) -> bool:
@@ -65,8 +68,10 @@ class BuildResult:
         return self.size > SIZE_LIMIT
 
 
-def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
-    """The app as the pack renders it: nothing kept in memory, the pack's head on every page."""
+def pack_app(root: str | None = None, base_url: str | None = None, meaning: bool = False) -> Flask:
+    """The app as the pack renders it: nothing kept in memory, the pack's head on every page;
+    with meaning, its search service loads the model (embedding what its cache lacks), and the
+    build writes the pack's search by meaning (meaning.py)."""
     from judgekit import create_app
 
     config: dict[str, Any] = {
@@ -74,8 +79,9 @@ def pack_app(root: str | None = None, base_url: str | None = None) -> Flask:
         "PAGE_CACHE_BYTES": 0,
         "PACK": True,
         "SEARCH_PRELOAD": False,
-        # The pack's pages hold no search answer: its search runs in the browser.
-        "SEARCH_MEANING": "off",
+        # The pack's pages hold no search answer (its search runs in the browser); with
+        # meaning, the build takes the server's model and vectors for the pack (meaning.py).
+        "SEARCH_MEANING": "now" if meaning else "off",
         "BASE_URL": base_url or "",
     }
     if root:
@@ -272,6 +278,10 @@ def build(
     lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
+    # The pages offer search by meaning when the pack will have it (its model loaded).
+    search = app.extensions["judgekit"]["search"]
+    wanted = app.config.get("SEARCH_MEANING", "off") != "off"
+    app.config["PACK_MEANING"] = wanted and search.meaning.state == "ready"
     bundles = write_bundles(app, out)
     # The empty search's JSON too (the search page names it as its JSON twin), and the
     # documents' own addresses (redirects, so not in the server's warm-up list). A comparison's
@@ -284,14 +294,29 @@ def build(
     ]
     files = write_answers(app, out, addresses, view_pages(lib), dropped, progress)
     files += copy_static(app, out) + bundles
-    files += write_search_data(app, out)
+    data = search_data(app)
+    files += write_search_data(app, out, data)
+    note = ""
+    if not wanted:
+        note = "left out (--no-meaning)"
+    else:
+        try:
+            files += write_meaning(app, out, data["items"])
+        except MeaningUnavailable as exc:
+            note = str(exc)
     files += offline.write_calculators(app, out)
     version = pack_version(app, when)
-    files += offline.write_offline_files(app, out, version, files)
+    part = [name for name in files if is_meaning_part(name)]
+    base = [name for name in files if not is_meaning_part(name)]
+    # The service worker stores the base pack; the meaning part only when the judge asks.
+    files = base + offline.write_offline_files(app, out, version, base)
     folders = folder_sizes(out, files)
     if zip_path is not None:
         _zip(out, files, zip_path, progress)
-    return BuildResult(out, len(files), sum(folders.values()), version, zip_path, folders)
+    extra = sum((out / name).stat().st_size for name in part)
+    return BuildResult(
+        out, len(files), sum(folders.values()), version, zip_path, folders, extra, note
+    )
 
 
 def folder_sizes(out: Path, files: list[str]) -> dict[str, int]:

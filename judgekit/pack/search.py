@@ -345,11 +345,11 @@ def stemmer_script(static: Path) -> str:
     )
 
 
-def write_search_data(app: Flask, out: Path) -> list[str]:
-    """Write ``search-index.js`` and ``search-more.js``, and make the search page (written
-    before, with the static files it names) carry the first and those files (searchpage.py);
-    returns the files written."""
-    first, rest = split(search_data(app))
+def write_search_data(app: Flask, out: Path, data: dict[str, Any] | None = None) -> list[str]:
+    """Write ``search-index.js`` and ``search-more.js`` (of ``data``, search_data's), and make
+    the search page (written before, with the static files it names) carry the first and those
+    files (searchpage.py); returns the files written."""
+    first, rest = split(data if data is not None else search_data(app))
     script = _script("JUDGEKIT_SEARCH", first)
     (out / SEARCH_DATA).write_text(script, encoding="utf-8")
     more = _script("JUDGEKIT_SEARCH_MORE", rest) + stemmer_script(Path(app.static_folder))

@@ -1191,7 +1191,40 @@
     if (data.guess) out += '<p class="search-guess" role="status">No rule matches your question closely: these are the nearest topics, not an answer. Try the rulebook\'s own words for it.</p>';
     return out;
   }
-  function resultsHTML(data, params) {
+  /* -- search by meaning in the page (pack-meaning.js is api.meaning's provider: judgekit.meaning) */
+  // A question's nearness once known (re-renders: the snippets that follow, say), and on its way.
+  var nearKnown = new Map(), nearAsked = new Map(), NEAR_KEPT = 16;
+  function nearOf(provider, question) {
+    if (nearKnown.has(question)) return Promise.resolve(nearKnown.get(question));
+    if (!nearAsked.has(question)) {
+      nearAsked.set(question, provider.nearness(question).then(function (near) {
+        nearAsked.delete(question);
+        if (near) {
+          if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
+          nearKnown.set(question, near);
+        }
+        return near;
+      }, function () { nearAsked.delete(question); return null; }));
+    }
+    return nearAsked.get(question);
+  }
+  // templates/search/_results.html: a question answered by words alone says why, in a judge's words.
+  var WORDS_ONLY = {
+    "missing": "this pack has no search by meaning",
+    "not stored": "search by meaning is not stored on this phone",
+    "loading": "search by meaning is still loading on this phone",
+    "unavailable": "search by meaning cannot run from a folder (open the pack from its web address)",
+    "failed": "search by meaning could not start on this phone"
+  };
+  // state: how meaning stands in this page, for a question it takes part in (else null: a pack
+  // built without it, or a word or two, has nothing to say).
+  function wordsOnlyHTML(data, state) {
+    if (data.by_meaning || !state) return "";
+    if (state === "ready") return '<p class="search-by-words muted">Found by words so far: the answer by meaning follows.</p>';
+    var why = WORDS_ONLY[state];
+    return why ? '<p class="search-by-words muted">Found by words only: ' + escapeHtml(why) + ".</p>" : "";
+  }
+  function resultsHTML(data, params, meaningState) {
     var e = escapeHtml, compact = params.get("compact") === "1";
     var kept = {};
     FILTERS.concat(["all_versions"]).forEach(function (k) { var v = (params.get(k) || "").trim(); if (v && v !== "0") kept[k] = v; });
@@ -1199,7 +1232,8 @@
     var examples = EXAMPLES[(params.get("edition") || "").trim().toUpperCase()] || EXAMPLES[""];
     var exampleLinks = function (p) { return examples.map(function (x) { return pageLink(x, x, p); }).join(" · "); };
     // aria-busy: the snippets are on their way (search-more.js); the whole answer replaces this.
-    var out = '<div class="search-results" data-total="' + data.total + '"' + (pending ? ' aria-busy="true"' : "") + ">";
+    var out = '<div class="search-results" data-total="' + data.total + '"' + (pending ? ' aria-busy="true"' : "") +
+      (data.by_meaning ? ' data-by-meaning="true"' : "") + ">";
     if (!data.query) {
       out += '<div class="search-hints"><p>Type a rule, a glossary term, a ruling\'s topic or a card\'s name, or ask in your own words.</p><p>Try: ' +
         exampleLinks(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
@@ -1211,6 +1245,7 @@
       : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
+    out += wordsOnlyHTML(data, meaningState);
     if (data.results.length) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";
       if (data.total > data.results.length && !compact) out += "<p>" + pageLink("Show up to 100 results", data.query, Object.assign({}, kept, {limit: 100})) + "</p>";
@@ -1230,21 +1265,59 @@
   }
   // search.js asks this instead of the server's /search/results. The first results may come
   // before search-more.js, without their snippets; then `better` gets the whole answer.
+  // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
   function pageHTML(params) {
     partial = true;
     pending = false;
     try {
-      return resultsHTML(run(params.get("q") || "", optsOf(params)), params);
+      var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
+      // (a pack without meaning plans the question once, as before)
+      var question = api.meaningCode ? meaningQuestion(q, opts) : null;
+      var near = question ? nearKnown.get(question) || null : null;
+      var state = provider ? provider.state : api.meaningCode ? "checking" : undefined;
+      var data = run(q, opts, near, near ? "ready" : state);
+      return resultsHTML(data, params, question !== null ? data.meaning : null);
     } finally {
       partial = false;
     }
   }
+  // The answer by words at once; then the answer by meaning replaces it (`better`), never a
+  // blank list between. The worker starts on the question before the words are searched: the
+  // two overlap.
   api.searchResultsHTML = function (params, better) {
+    var meaning = null;
     return load().then(function () {
+      // The model ready: the worker starts on the question now, while this thread finds the
+      // answer by words (the two overlap).
+      var provider = api.meaning;
+      if (provider && provider.state === "ready") {
+        try {
+          var asked = meaningQuestion(params.get("q") || "", optsOf(params));
+          if (asked && !nearKnown.has(asked)) meaning = nearOf(provider, asked);
+          else if (asked) meaning = Promise.resolve(null);   // by meaning already
+        } catch (e) { /* search-more.js is needed first: asked below */ }
+      }
+      // pack-meaning.js comes after the page's load: the answer by words never waits for it.
+      meaning = meaning || Promise.resolve(api.meaningCode).then(function () {
+        return api.meaning ? api.meaning.ready() : false;
+      }).then(function (ok) {
+        if (!ok) return null;
+        return settled(function () { return meaningQuestion(params.get("q") || "", optsOf(params)); }).then(function (asked) {
+          return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
+        });
+      });
       return settled(function () { return {html: pageHTML(params), pending: pending}; });
     }).then(function (shown) {
       if (shown.pending && better) {
         loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
+      }
+      if (meaning && better) {
+        var before = api.meaning ? api.meaning.state : "checking";
+        meaning.then(function (near) {
+          // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
+          var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
+          if (near || told) return settled(function () { return pageHTML(params); }).then(better);
+        }).catch(function () {});
       }
       return shown.html;
     });

@@ -85,6 +85,20 @@
     if (!api[name]) api[name] = stand;
   }
   ["search", "searchResultsHTML", "searchIndexLoaded"].forEach(later);
+  // Search by meaning (pack-meaning.js) where the judge may store it: the search page and home.
+  // It loads nothing big unless the judge stored it; pack-search.js waits for it (meaningCode).
+  var meaningMeta = document.querySelector('meta[name="judgekit-pack-meaning"]');
+  // Fetched once the page has loaded: never on the way of the first answer by words.
+  api.meaningCode = meaningMeta ? new Promise(function (resolve) {
+    function fetchCode() {
+      var tag = document.createElement("script");
+      tag.src = new URL(meaningMeta.getAttribute("data-url"), document.baseURI).href;
+      tag.onload = tag.onerror = function () { resolve(); };
+      document.head.appendChild(tag);
+    }
+    if (document.readyState === "complete") fetchCode();
+    else window.addEventListener("load", fetchCode);
+  }) : null;
   document.addEventListener("focusin", function (event) {
     if (event.target && event.target.id === "q") api.searchIndexLoaded().catch(function () {});
   });

@@ -79,12 +79,20 @@ function candidates(url) {
   return [plain, plain + "/index.html"];
 }
 
+// Search by meaning (meaning/: pack-meaning.js) is stored apart, only when the judge asks, under
+// its content-hashed names: a newer pack keeps it, and this worker never stores it itself.
+var MEANING = "judgekit-meaning";
+
 async function answer(request) {
   var cache = await caches.open(CACHE);
   var names = candidates(request.url);
   for (var i = 0; i < names.length; i++) {
     var hit = await cache.match(names[i]);
     if (hit) return hit;
+  }
+  if (request.url.indexOf(ROOT + "meaning/") === 0 && (await caches.has(MEANING))) {
+    var kept = await (await caches.open(MEANING)).match(names[0]);
+    if (kept) return kept;
   }
   return fetch(request);
 }

@@ -1,0 +1,166 @@
+"""Benchmark the judge pack's search by meaning on a phone profile (issue #27: the first answer by
+meaning within 3 s of the first question, later ones within 300 ms).
+
+Builds the pack of the real corpus with its meaning part (or reads --pack DIR), serves it with a
+plain static file server on 127.0.0.1 and opens its search page in headless Chromium at a phone
+viewport. The meaning part is stored once (unthrottled: the judge did it earlier, on Wi-Fi);
+then each run is a new visit of the search page with the CPU slowed 4x
+(``Emulation.setCPUThrottlingRate``, as Lighthouse's mobile runs) and the part already on the
+phone. Measured in the page (``performance.now()``):
+- loaded: from the navigation's start until the model is loaded in its worker (ready);
+- words 1st / first: from the first question typed to its answer by words, then by meaning, on
+  the screen (both after search.js's pause of 120 ms after the last key);
+- words / later: the same for each later question (each a new one: nothing is kept between);
+- worker: the worker's own milliseconds per question (pack-meaning.js: timings).
+
+DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
+its own, which it may not slow: so the worker's times are also given ×4 ("worker ×4"), the
+figure a phone 4x slower than this machine would take. Record the machine's load too: on a
+shared machine the times are longer than on an idle one.
+
+Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from judgekit.pack.build import build, pack_app  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.test_pack_browser import PHONE  # noqa: E402
+from tests.test_pack_browser import static_server as serve_folder  # noqa: E402
+
+CPU_SLOWDOWN = 4
+QUESTIONS = [
+    "what happens when my personnel are stopped during a mission attempt",
+    "can I look at my opponent's dilemma stack before facing it",
+    "how many cards do I draw at the end of my turn",
+    "my ship ran out of range while moving between missions",
+    "two copies of the same dilemma in one stack",
+]
+BY_MEANING = "!!document.querySelector('#search-results .search-results[data-by-meaning]')"
+
+
+def _poll(page, expression: str, timeout: float = 180.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.01)
+
+
+# In the page: when the results region first changes after the question (its answer by words)
+# and when an answer by meaning is in it.
+WATCH = """() => {
+  const box = document.getElementById('q'); box.focus(); box.value = '';
+  const target = document.getElementById('search-results');
+  const old = target.querySelector('.search-results');
+  if (old) old.removeAttribute('data-by-meaning');
+  window.__jkWords = window.__jkMeaning = 0;
+  if (window.__jkObserver) window.__jkObserver.disconnect();
+  window.__jkObserver = new MutationObserver(() => {
+    const now = performance.now();
+    if (!window.__jkWords) window.__jkWords = now;
+    if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
+      window.__jkMeaning = now;
+    }
+  });
+  window.__jkObserver.observe(target, {childList: true, subtree: true, attributes: true});
+  window.__jkAsked = performance.now();
+}"""
+
+
+def _ask(page, question: str) -> tuple[float, float]:
+    """Type a question at once; ms until its answer by words, and by meaning, are on the screen
+    (both counting search.js's pause of 120 ms after the last key)."""
+    page.evaluate(WATCH)
+    page.keyboard.insert_text(question)
+    _poll(page, "() => !!window.__jkMeaning")
+    return page.evaluate(
+        "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked]"
+    )
+
+
+def run(browser, base: str, runs: int) -> dict[str, list[float]]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
+    out: dict[str, list[float]] = {
+        "loaded": [],
+        "words 1st": [],
+        "first": [],
+        "words": [],
+        "later": [],
+        "worker": [],
+    }
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/search/index.html")
+        _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'not stored'")
+        page.evaluate("() => JudgekitMeaning.store()")
+        _poll(page, "() => JudgekitMeaning.state() === 'ready'", 600)
+        page.close()
+        for _ in range(runs):
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+            page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
+            _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
+            out["loaded"].append(page.evaluate("() => performance.now()"))
+            words, meaning = _ask(page, QUESTIONS[0])
+            out["words 1st"].append(words)
+            out["first"].append(meaning)
+            for question in QUESTIONS[1:]:
+                words, meaning = _ask(page, question)
+                out["words"].append(words)
+                out["later"].append(meaning)
+            out["worker"] += page.evaluate("() => JudgekitMeaning.timings()")
+            page.close()
+    finally:
+        context.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pack", help="a built pack with its meaning part (default: build one)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(args.pack) if args.pack else Path(tmp) / "pack"
+        if not args.pack:
+            result = build(pack_app(meaning=True), folder)
+            assert result.meaning_size, result.meaning_note
+        with serve_folder(folder) as base, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                times = run(browser, base, args.runs)
+            finally:
+                browser.close()
+    load = os.getloadavg()
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; CPU {CPU_SLOWDOWN}x slower"
+    )
+    for name, values in times.items():
+        if values:
+            print(
+                f"  {name:<8} median {statistics.median(values):7.0f} ms  "
+                f"max {max(values):7.0f} ms  ({len(values)})"
+            )
+    worker = times["worker"]
+    if worker:
+        print(f"  worker ×{CPU_SLOWDOWN} median {statistics.median(worker) * CPU_SLOWDOWN:7.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""Search by meaning in the judge pack, in real headless Chromium at a phone's size: the pack
+served by a plain static file server on 127.0.0.1 answers by words and says so until the judge
+stores the meaning part; stored, it answers by meaning with the network cut; removed, by words
+again. Skipped when the model's package is not installed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from judgekit.meaning.weights import ModelMissing, find
+from judgekit.pack.build import build, pack_app
+from tests.conftest import PACK_CORPUS, wait_until
+from tests.test_pack_browser import PHONE, _wait_stored, guarded_context, static_server
+
+pytestmark = pytest.mark.browser
+
+QUESTION = "what happens when my personnel attempt a mission"
+
+
+def _installed() -> bool:
+    try:
+        find()
+    except ModelMissing:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def meaning_pack(tmp_path_factory):
+    """The test corpus's pack with its meaning part, built once."""
+    app = pack_app(str(PACK_CORPUS), "https://judges.example/pack", meaning=True)
+    out = tmp_path_factory.mktemp("meaning") / "site"
+    return build(app, out, when=datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+
+
+def _results(page) -> str:
+    return page.inner_text("#search-results")
+
+
+@pytest.mark.skipif(not _installed(), reason="the model's package is not installed")
+def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack):
+    result = meaning_pack
+    assert result.meaning_size > 20_000_000 and result.meaning_note == ""
+    sw = (result.out / "sw.js").read_text(encoding="utf-8")
+    assert "meaning/manifest.js" in sw and ".safetensors" not in sw  # not precached
+    with static_server(result.out) as base, guarded_context(browser, PHONE) as (ctx, off_host):
+        page = ctx.new_page()
+        page.goto(f"{base}/search/index.html")
+        _wait_stored(page, result.version["id"])
+        wait_until(page, "() => !!document.querySelector('.pack-meaning button')")
+        offer = page.inner_text(".pack-meaning")
+        assert (
+            f"Store search by meaning on this phone ({result.meaning_size / 1e6:.0f} MB)" in offer
+        )
+        # Not stored: by words, and the page says so.
+        page.fill("#q", QUESTION)
+        wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")
+        assert "Found by words only: search by meaning is not stored on this phone." in _results(
+            page
+        )
+        page.click(".pack-meaning button")
+        wait_until(page, "() => JudgekitMeaning.state() === 'ready'", timeout=120)
+        assert "Search by meaning is on" in page.inner_text(".pack-meaning")
+        # Offline, a new visit: loaded from the phone, the question answered by meaning.
+        ctx.set_offline(True)
+        page.goto(f"{base}/search/index.html?q=" + QUESTION.replace(" ", "+"))
+        wait_until(
+            page,
+            "() => !!document.querySelector('#search-results .search-results[data-by-meaning]')",
+            timeout=120,
+        )
+        text = _results(page)
+        assert "Found by words only" not in text
+        assert page.locator("#search-results .result").count() > 0
+        # A newer pack (its vectors changed): stored before, only what changed is fetched.
+        ctx.set_offline(False)
+        page.evaluate(
+            """async () => {
+              const c = await caches.open('judgekit-meaning');
+              const keys = await c.keys();
+              await c.delete(keys.find((k) => k.url.includes('/passages.')));
+            }"""
+        )
+        page.goto(f"{base}/search/index.html")
+        wait_until(
+            page,
+            "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'",
+            timeout=120,
+        )
+        assert (
+            page.evaluate(
+                "async () => (await (await caches.open('judgekit-meaning')).keys()).length"
+            )
+            == 3
+        )
+        # Removed: by words again.
+        page.click(".pack-meaning button")
+        wait_until(page, "() => JudgekitMeaning.state() === 'not stored'")
+        assert page.evaluate("() => caches.has('judgekit-meaning')") is False
+        assert off_host == []
+
+
+@pytest.mark.skipif(not _installed(), reason="the model's package is not installed")
+def test_meaning_from_a_folder_says_plainly_it_answers_by_words(browser, meaning_pack):
+    result = meaning_pack
+    with guarded_context(browser, PHONE) as (ctx, _):
+        page = ctx.new_page()
+        page.goto((result.out / "search" / "index.html").as_uri())
+        wait_until(page, "() => !!document.querySelector('.pack-meaning')")
+        assert page.inner_text(".pack-meaning") == (
+            "Search by meaning needs the pack opened from its web address: opened from a folder, "
+            "search answers by words."
+        )
+        page.fill("#q", QUESTION)
+        wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")
+        assert "Found by words only: search by meaning cannot run from a folder" in _results(page)
