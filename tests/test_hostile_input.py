@@ -42,6 +42,7 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "api_compare.history": ({"document": BOOK, "entry_id": "beaming"}, {}, 200),
     "api_search.search": ({}, {"q": "beam"}, 200),
     "api_timing.timing_index": ({}, {}, 200),
+    "api_timing.timing_first_edition": ({}, {}, 200),
     "api_timing.timing_sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
     "api_timing.timing_calculate": ({"sequence_id": "mission-attempt"}, {"personnel": "5"}, 200),
     "api_compare.diff_pairs": ({"document": BOOK}, {}, 200),
@@ -56,6 +57,7 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "search.results": ({}, {"q": "beam"}, 200),
     "search.edition": ({}, {"choice": "2E", "next": "/search"}, 303),
     "timing.index": ({}, {}, 200),
+    "timing.first_edition": ({}, {}, 200),
     "timing.sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
     "static": ({"filename": "css/judgekit.css"}, {}, 200),
     "cards.index": ({}, {"q": "borg", "edition": "2e"}, 200),
@@ -213,7 +215,7 @@ NOT_FOUND = (
         ),
         (
             "/api/timing/%22%3E",
-            "unknown timing sequence '\">' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
+            "unknown timing sequence '\">' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, game-end-in-attempt, counters, end-of-turn, stopped, beaming, play-card, modifications, dilemma-actions)",
         ),
         ("/api/timing/turn/calculate", "sequence 'turn' 4 has no calculator"),
     ],
@@ -247,7 +249,7 @@ def test_api_404_messages(client, path, message):
         ("/history/2e-rulebook/%3Cb%3E", "unknown entry '<b>' in '2e-rulebook' (in no version)"),
         (
             "/timing/%3Cb%3E",
-            "unknown timing sequence '<b>' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, play-card, modifications)",
+            "unknown timing sequence '<b>' (known: mission-attempt, turn, response-actions, play-interrupt, combat, engagement, move-ship, win, setup, game-end-in-attempt, counters, end-of-turn, stopped, beaming, play-card, modifications, dilemma-actions)",
         ),
     ],
 )
