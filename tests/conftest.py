@@ -6,6 +6,7 @@ import contextlib
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -41,6 +42,12 @@ def pytest_configure(config) -> None:
     """Every app the tests build (and every server they start) caches its index and its pack zip,
     and keeps its events database, in a temp folder."""
     os.environ["JUDGEKIT_SEARCH_CACHE_DIR"] = _CACHE
+    # Tests stop servers with SIGINT, as a terminal's Ctrl-C does. A shell that starts the tests
+    # in the background (`… &`) makes them ignore SIGINT, and every process they start would
+    # inherit that and never stop: give SIGINT back its usual meaning (as Python's own start-up
+    # does where it is not ignored).
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     # Apps and servers search by words unless a test asks for meaning (as the real-corpus app
     # does): answers do not depend on whether a background embedding has finished.
     os.environ["JUDGEKIT_SEARCH_MEANING"] = "off"
