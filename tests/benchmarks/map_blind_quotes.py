@@ -16,7 +16,7 @@ import sys
 import yaml
 
 from judgekit.checks.loader import load_corpus
-from judgekit.render.text import normalize_typography
+from judgekit.corpus.typography import normalize_typography
 
 DOCUMENT = {"2E": "2e-rulebook", "1E": "1e-current-rulings"}
 
