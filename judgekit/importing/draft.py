@@ -1,0 +1,252 @@
+"""A source made into a draft version: entries with ids and lineage, corrections, the report's facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from judgekit.corpus.model import Block, Corpus, Entry, Version
+from judgekit.importers.common import heading_key, slugify
+from judgekit.importing.body import Icons, blocks
+from judgekit.importing.decisions import Decisions
+from judgekit.importing.lineage import Lineage, match
+from judgekit.importing.source import ImportRefused, Source
+from judgekit.importing.text import Node, Parsed, read_rulebook
+from judgekit.render.library import Library
+
+MIN_KEPT = 0.5  # a source of which less than half the lines are kept is not rules text
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What the import made: the version, its corrections, and the facts the report gives."""
+
+    document: str
+    version_id: str
+    based_on: str
+    version: dict
+    corrections: dict
+    lineage: Lineage
+    parsed: Parsed
+    kept_lines: int
+    text_lines: int
+
+
+def _provisional_ids(nodes: list[Node]) -> list[str]:
+    """Each node's id from its heading (FORMAT.md): a slug, ``gl-`` for glossary terms, unique."""
+    ids: list[str] = []
+    seen: set[str] = set()
+    parent = ""
+    for node in nodes:
+        base = ("gl-" + slugify(node.title)) if node.kind == "glossary" else heading_key(node.title)
+        base = base[:80].strip("-") or "entry"
+        pid, n = base, 2
+        if pid in seen and parent:
+            pid = f"{base}-{parent}"[:80]
+        while pid in seen:
+            pid, n = f"{base}-{n}", n + 1
+        seen.add(pid)
+        ids.append(pid)
+        if node.kind == "section" and not node.run_in:
+            parent = pid
+    return ids
+
+
+def _tree(nodes: list[Node], ids: list[str], base: Version) -> dict[str, str | None]:
+    """Each entry's parent: the contents' levels, the base version's nesting, the glossary's."""
+    parents: dict[str, str | None] = {}
+    top: str | None = None  # the last contents entry of level 0
+    toc_last: str | None = None  # the last contents entry, any level
+    section: str | None = None  # the last section that is not a run-in term
+    glossary_section: str | None = None
+    term: str | None = None
+    placed: list[str] = []
+    for node, eid in zip(nodes, ids, strict=True):
+        if node.kind == "glossary":
+            parents[eid] = term if node.sub_term and term else glossary_section
+            if not node.sub_term:
+                term = eid
+        elif node.run_in:
+            parents[eid] = section
+        elif node.level == 0:
+            parents[eid] = None
+            top = toc_last = eid
+        elif node.level is not None:
+            parents[eid] = top
+            toc_last = eid
+        else:
+            old = base.get(eid)
+            old_parent = old.parent if old else None
+            parents[eid] = old_parent if old_parent in placed else toc_last
+        if node.kind == "section":
+            if not node.run_in:
+                section = eid
+            if node.title.upper() == "GLOSSARY":
+                glossary_section = eid
+        placed.append(eid)
+    return parents
+
+
+def build(
+    corpus: Corpus,
+    source: Source,
+    document: str,
+    version_id: str,
+    based_on: str | None,
+    decisions: Decisions,
+) -> Draft:
+    """Read ``source`` as a new version ``version_id`` of ``document`` (see the package doc)."""
+    doc = corpus.document(document)
+    if doc is None or doc.external:
+        raise ImportRefused(f"no document {document!r} is held (judgekit import --help)")
+    if doc.version(version_id) is not None:
+        raise ImportRefused(
+            f"version {version_id!r} of {document} exists already; choose another id"
+        )
+    base = doc.version(based_on) if based_on else doc.latest()
+    if base is None:
+        raise ImportRefused(f"{document} holds no version {based_on!r} to base the draft on")
+    parsed = read_rulebook(decisions.apply_cuts(source.lines))
+    text_lines = sum(1 for t in source.lines if t.strip())
+    cut_lines = sum(
+        1 for c in parsed.cuts for n in range(c.first, c.last + 1) if source.lines[n - 1].strip()
+    )
+    kept = text_lines - cut_lines - sum(len(p.lines) for p in parsed.unplaced)
+    if not parsed.nodes or kept < MIN_KEPT * text_lines:
+        raise ImportRefused(
+            f"{source.name}: only {max(kept, 0)} of its {text_lines} lines read as rules text "
+            "(headings and the paragraphs under them); is it a web page's navigation or another "
+            "kind of file?"
+        )
+    icons = Icons(corpus.icons, source.lines)
+    fixes = list(parsed.fixes)
+    ids = _provisional_ids(parsed.nodes)
+    entries: list[Entry] = []
+    for node, pid in zip(parsed.nodes, ids, strict=True):
+        body = blocks(node.paras, icons, fixes)
+        entries.append(
+            Entry(
+                pid,
+                node.kind,
+                node.title,
+                document,
+                version_id,
+                None,
+                (),
+                tuple(Block(k, t) for b in body for k, t in b.items()),
+            )
+        )
+    lib = Library(corpus)
+    lineage = match(lib, base, entries, decisions.forced(ids, [n.title for n in parsed.nodes]))
+    final = [m.id for m in lineage.matches]
+    if len(set(final)) != len(final):
+        dupes = sorted({i for i in final if final.count(i) > 1})
+        raise ImportRefused(
+            f"two entries would have the same id {dupes}: settle it in decisions.yaml"
+        )
+    _check_overlap(ids, final)
+    version = _version_data(parsed, entries, lineage, base, source, document, version_id)
+    corrections = _corrections(parsed, fixes, source, lineage)
+    _ = _tree  # used by _version_data
+    return Draft(
+        document, version_id, base.id, version, corrections, lineage, parsed, kept, text_lines
+    )
+
+
+def _check_overlap(provisional: list[str], final: list[str]) -> None:
+    """Nothing to check beyond uniqueness (kept apart for the decisions' sake)."""
+    return None
+
+
+def _version_data(
+    parsed: Parsed,
+    entries: list[Entry],
+    lineage: Lineage,
+    base: Version,
+    source: Source,
+    document: str,
+    version_id: str,
+) -> dict:
+    """The version's YAML: header, contents and the entry tree."""
+    ids = [m.id for m in lineage.matches]
+    parents = _tree(parsed.nodes, ids, base)
+    records: dict[str, dict] = {}
+    roots: list[dict] = []
+    for node, entry, m in zip(parsed.nodes, entries, lineage.matches, strict=True):
+        last = max([node.line] + [p.last for p in node.paras])
+        rec: dict = {"id": m.id}
+        if node.kind != "section":
+            rec["kind"] = node.kind
+        rec["title"] = node.title
+        if node.toc is not None:
+            rec["page"] = node.toc.page
+        rec["source"] = [{"file": source.name, "lines": f"{node.line}-{last}"}]
+        if entry.body:
+            rec["body"] = [{b.kind: b.text} for b in entry.body]
+        if m.continues:
+            rec["continues"] = [
+                {"ref": f"{base.id}/{ref}", "relation": rel} for ref, rel in m.continues
+            ]
+        records[m.id] = rec
+        parent = parents[m.id]
+        if parent is None:
+            roots.append(rec)
+        else:
+            records[parent].setdefault("children", []).append(rec)
+    toc = []
+    title_to_id = {n.toc.line: i for n, i in zip(parsed.nodes, ids, strict=True) if n.toc}
+    for item in parsed.toc:
+        line = {"title": item.title, "page": item.page}
+        if item.line in title_to_id:
+            line["entry"] = title_to_id[item.line]
+            toc.append(line)
+    return {
+        "document": document,
+        "id": version_id,
+        "title": f"{base.title.rsplit(',', 1)[0]} ({version_id}, draft)",
+        "short_title": version_id,
+        "edition": base.edition,
+        "supersedes": base.id,
+        "sources": [{"file": source.name, "description": "imported by judgekit import"}],
+        "toc": toc,
+        "entries": roots,
+    }
+
+
+def _corrections(parsed: Parsed, fixes: list, source: Source, lineage: Lineage) -> dict:
+    """The corrections file: every change to the source's words, every stretch left out."""
+    spans = []
+    for node, m in zip(parsed.nodes, lineage.matches, strict=True):
+        last = max([node.line] + [p.last for p in node.paras])
+        spans.append((node.line, last, m.id))
+
+    def owner(line: int) -> str | None:
+        return next((eid for a, b, eid in spans if a <= line <= b), None)
+
+    return {
+        "corrections": [
+            {
+                "entry": owner(f.line),
+                "source": source.name,
+                "line": f.line,
+                "original": f.original,
+                "corrected": f.corrected,
+                "evidence": f.evidence,
+            }
+            for f in fixes
+        ],
+        "removed": [
+            {
+                "source": source.name,
+                "lines": f"{c.first}-{c.last}",
+                "what": c.what,
+                "reason": c.reason,
+            }
+            for c in sorted(parsed.cuts, key=lambda c: c.first)
+        ],
+    }
+
+
+def source_path(path: str | Path) -> Path:
+    """A source path as given (kept for the command's messages)."""
+    return Path(path)
