@@ -23,7 +23,8 @@ _LEGEND = re.compile(
     r"\s*-?\s*(EMOJI)\s+(\*?[A-Za-z][\w’' ]*?\*?)\s*$".replace("EMOJI", EMOJI.pattern)
 )
 _ITEM = re.compile(r"(\s*)(-|\d+\.|-\s+[a-z]\.)\s+(.*)")
-_GAP_ITEM = re.compile(r"(\s*-) {2,}([A-Z][\w-]*(?: [A-Z][\w-]*)?)(,?(?: and)?\.?)$")
+_GAP_ITEM = re.compile(r"(\s*-) {2,}([A-Za-z][\w-]*(?: [A-Z][\w-]*)?)(,?(?: and)?\.?)$")
+_GAP = re.compile(r"(?<=\S)  +(?=\S)")  # two spaces inside a line: where an icon stood
 _EXAMPLE = re.compile(r"\*For example", re.IGNORECASE)
 
 
@@ -99,6 +100,14 @@ class Icons:
                     )
                 )
                 out = new
+                return out
+        if _GAP.search(out.strip()):
+            lead_ws = out[: len(out) - len(out.lstrip())]
+            new = lead_ws + _GAP.sub(" {icon:lost} ", out.strip())
+            fixes.append(
+                Fix(n, t.strip(), new.strip(), "icon lost in extraction (two spaces where it stood)")
+            )
+            out = new
         return out
 
 
