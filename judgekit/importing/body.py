@@ -101,13 +101,19 @@ class Icons:
                 )
                 out = new
                 return out
-        if _GAP.search(out.strip()):
-            lead_ws = out[: len(out) - len(out.lstrip())]
-            new = lead_ws + _GAP.sub(" {icon:lost} ", out.strip())
+        for m in reversed(list(_GAP.finditer(out))):
+            # Recorded with a word either side: short enough to stay within one block.
+            before = re.search(r"\S+$", out[: m.start()]).group(0)
+            after = re.match(r"\S+", out[m.end() :]).group(0)
             fixes.append(
-                Fix(n, t.strip(), new.strip(), "icon lost in extraction (two spaces where it stood)")
+                Fix(
+                    n,
+                    f"{before}{m.group(0)}{after}",
+                    f"{before} {{icon:lost}} {after}",
+                    "icon lost in extraction (two spaces where it stood)",
+                )
             )
-            out = new
+            out = out[: m.start()] + " {icon:lost} " + out[m.end() :]
         return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,24 @@ from judgekit.importing.source import ImportRefused, Source
 from judgekit.importing.text import Node, Parsed, read_rulebook
 from judgekit.render.library import Library
 
-MIN_KEPT = 0.5  # a source of which less than half the lines are kept is not rules text
+MIN_KEPT = 0.5
+_MONTHS = "january february march april may june july august september october november december".split()
+_RELEASED = re.compile(
+    r"released (?:in|on) (" + "|".join(_MONTHS) + r") (\d{4})|version [\w.]+ from (\d\d)/(\d\d)/(\d{4})",
+    re.IGNORECASE,
+)
+
+
+def released_in(lines: tuple[str, ...]) -> tuple[str, str] | None:
+    """The release date the source prints ("released in April 2015") as (ISO, printed), or None."""
+    for t in lines:
+        m = _RELEASED.search(t)
+        if m and m.group(1):
+            month = _MONTHS.index(m.group(1).lower()) + 1
+            return f"{m.group(2)}-{month:02d}", f"{m.group(1)} {m.group(2)}"
+        if m:
+            return f"{m.group(5)}-{m.group(3)}-{m.group(4)}", f"{m.group(3)}/{m.group(4)}/{m.group(5)}"
+    return None  # a source of which less than half the lines are kept is not rules text
 
 
 @dataclass(frozen=True)
@@ -94,6 +112,7 @@ def build(
     version_id: str,
     based_on: str | None,
     decisions: Decisions,
+    released: str | None = None,
 ) -> Draft:
     """Read ``source`` as a new version ``version_id`` of ``document`` (see the package doc)."""
     doc = corpus.document(document)
@@ -103,7 +122,7 @@ def build(
         raise ImportRefused(
             f"version {version_id!r} of {document} exists already; choose another id"
         )
-    base = doc.version(based_on) if based_on else doc.latest()
+    base = doc.version(based_on) if based_on else doc.latest
     if base is None:
         raise ImportRefused(f"{document} holds no version {based_on!r} to base the draft on")
     parsed = read_rulebook(decisions.apply_cuts(source.lines))
@@ -145,7 +164,14 @@ def build(
             f"two entries would have the same id {dupes}: settle it in decisions.yaml"
         )
     _check_overlap(ids, final)
+    date = (released, released) if released else released_in(source.lines)
+    if date is None:
+        raise ImportRefused(
+            f"{source.name}: no release date printed (\"released in April 2015\"); give --released YYYY-MM"
+        )
     version = _version_data(parsed, entries, lineage, base, source, document, version_id)
+    version["released"], version["released_printed"] = date
+    version = {k: version[k] for k in ("document", "id", "title", "short_title", "edition", "released", "released_printed") } | version
     corrections = _corrections(parsed, fixes, source, lineage)
     _ = _tree  # used by _version_data
     return Draft(
@@ -178,6 +204,12 @@ def _version_data(
         if node.kind != "section":
             rec["kind"] = node.kind
         rec["title"] = node.title
+        old = base.get(m.id) if m.predecessor else None
+        if node.kind == "glossary" and old is not None:
+            # The forms pages link keep working: the older term and its aliases, where they differ.
+            aliases = [a for a in (old.title, *old.aliases) if a.casefold() != node.title.casefold()]
+            if aliases:
+                rec["aliases"] = list(dict.fromkeys(aliases))
         if node.toc is not None:
             rec["page"] = node.toc.page
         rec["source"] = [{"file": source.name, "lines": f"{node.line}-{last}"}]

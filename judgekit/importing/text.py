@@ -246,8 +246,9 @@ class _Reader:
                 rest = head[bullet.end() :] if bullet else head
                 if not t1.rstrip().endswith(TERMINAL) and rest[:1].islower():
                     tail = " ".join(t1.split()[-3:])
-                    lead = " ".join(head.split()[: 2 + bool(bullet)])
-                    joined = tail + " " + " ".join(rest.split()[:2])
+                    # One word of the continuation: the record stays inside one block.
+                    lead = " ".join(head.split()[: 1 + bool(bullet)])
+                    joined = tail + " " + rest.split()[0]
                     self.fixes.append(
                         Fix(
                             n1,
