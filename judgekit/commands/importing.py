@@ -20,7 +20,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--document", required=True, help="the held document's id (e.g. 2e-rulebook)")
     p.add_argument("--version", required=True, help="the new version's id (must not exist)")
     p.add_argument("--based-on", help="the version it follows (default: the newest held)")
-    p.add_argument("--released", help="release date YYYY, YYYY-MM or YYYY-MM-DD (default: as printed)")
+    p.add_argument(
+        "--released", help="release date YYYY, YYYY-MM or YYYY-MM-DD (default: as printed)"
+    )
     p.add_argument("--out", required=True, help="the draft folder to write (decisions kept)")
     p.set_defaults(func=run)
 

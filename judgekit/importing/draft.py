@@ -16,9 +16,13 @@ from judgekit.importing.text import Node, Parsed, read_rulebook
 from judgekit.render.library import Library
 
 MIN_KEPT = 0.5
-_MONTHS = "january february march april may june july august september october november december".split()
+_MONTHS = (
+    "january february march april may june july august september october november december".split()
+)
 _RELEASED = re.compile(
-    r"released (?:in|on) (" + "|".join(_MONTHS) + r") (\d{4})|version [\w.]+ from (\d\d)/(\d\d)/(\d{4})",
+    r"released (?:in|on) ("
+    + "|".join(_MONTHS)
+    + r") (\d{4})|version [\w.]+ from (\d\d)/(\d\d)/(\d{4})",
     re.IGNORECASE,
 )
 
@@ -31,7 +35,10 @@ def released_in(lines: tuple[str, ...]) -> tuple[str, str] | None:
             month = _MONTHS.index(m.group(1).lower()) + 1
             return f"{m.group(2)}-{month:02d}", f"{m.group(1)} {m.group(2)}"
         if m:
-            return f"{m.group(5)}-{m.group(3)}-{m.group(4)}", f"{m.group(3)}/{m.group(4)}/{m.group(5)}"
+            return (
+                f"{m.group(5)}-{m.group(3)}-{m.group(4)}",
+                f"{m.group(3)}/{m.group(4)}/{m.group(5)}",
+            )
     return None  # a source of which less than half the lines are kept is not rules text
 
 
@@ -167,11 +174,22 @@ def build(
     date = (released, released) if released else released_in(source.lines)
     if date is None:
         raise ImportRefused(
-            f"{source.name}: no release date printed (\"released in April 2015\"); give --released YYYY-MM"
+            f'{source.name}: no release date printed ("released in April 2015"); give --released YYYY-MM'
         )
     version = _version_data(parsed, entries, lineage, base, source, document, version_id)
     version["released"], version["released_printed"] = date
-    version = {k: version[k] for k in ("document", "id", "title", "short_title", "edition", "released", "released_printed") } | version
+    version = {
+        k: version[k]
+        for k in (
+            "document",
+            "id",
+            "title",
+            "short_title",
+            "edition",
+            "released",
+            "released_printed",
+        )
+    } | version
     corrections = _corrections(parsed, fixes, source, lineage)
     _ = _tree  # used by _version_data
     return Draft(
@@ -207,7 +225,9 @@ def _version_data(
         old = base.get(m.id) if m.predecessor else None
         if node.kind == "glossary" and old is not None:
             # The forms pages link keep working: the older term and its aliases, where they differ.
-            aliases = [a for a in (old.title, *old.aliases) if a.casefold() != node.title.casefold()]
+            aliases = [
+                a for a in (old.title, *old.aliases) if a.casefold() != node.title.casefold()
+            ]
             if aliases:
                 rec["aliases"] = list(dict.fromkeys(aliases))
         if node.toc is not None:

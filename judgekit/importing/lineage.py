@@ -60,6 +60,104 @@ def _title_words(eid: str) -> tuple[str, ...]:
     return tuple(stem(w)[:5] for w in eid.removeprefix("gl-").split("-"))
 
 
+class _Matcher:
+    """The draft's entries against the base version's, from the sentences they share."""
+
+    def __init__(self, lib: Library, base: Version, drafts: list[Entry]) -> None:
+        self.olds = list(base.walk())
+        self.drafts = drafts
+        self.old_ids = {e.id for e in self.olds}
+        self.kinds = {e.id: e.kind for e in self.olds}
+        home = {d.id: d.id for d in drafts if d.id in self.old_ids}
+        self.rows = align_entries(lib, self.olds, drafts, home)
+        self.counts: Counter[tuple[str, str]] = Counter(
+            (r.old.entry, r.new.entry) for r in self.rows if r.old is not None and r.new is not None
+        )
+        self.n_old = {e.id: len(entry_units(lib, e)) for e in self.olds}
+        self.n_new = {d.id: len(entry_units(lib, d)) for d in drafts}
+        self.taken: dict[str, str] = {}  # base id -> draft provisional id
+        self.matches: dict[str, Match] = {}
+
+    def share(self, old: str, new: str) -> tuple[float, float]:
+        """The share of the draft entry's sentences found in the base entry, and the converse."""
+        c = self.counts[(old, new)]
+        return c / max(self.n_new[new], 1), c / max(self.n_old[old], 1)
+
+    def keep(self, d: Entry, base_id: str, status: str, decided: bool = False) -> None:
+        self.matches[d.id] = Match(d, base_id, status, 0.0, base_id, decided=decided)
+        self.taken[base_id] = d.id
+
+    def same_ids(self, forced: dict[str, str | None]) -> None:
+        """Decided matches, then the headings whose id the base version holds."""
+        for d in self.drafts:
+            if d.id in forced:
+                target = forced[d.id]
+                if target is None:
+                    self.matches[d.id] = Match(d, d.id, "new", 1.0, decided=True)
+                else:
+                    self.keep(d, target, "continues", decided=True)
+            elif d.id in self.old_ids and d.id not in forced.values():
+                self.keep(d, d.id, "continues")
+
+    def renamed(self) -> None:
+        """The most alike pairs first, by shared sentences and the headings' words."""
+        draft_ids = {d.id for d in self.drafts}
+        candidates = []
+        for d in self.drafts:
+            if d.id in self.matches:
+                continue
+            for b in sorted(self.old_ids - draft_ids - set(self.taken)):
+                if self.kinds[b] != d.kind:
+                    continue  # a section does not continue a glossary term: that is a move
+                mine, theirs = self.share(b, d.id)
+                a, c = set(_title_words(b)), set(_title_words(d.id))
+                words = len(a & c) / len(a | c)
+                if (mine >= PART and theirs >= PART) or words == 1 or (words >= 0.6 and mine):
+                    candidates.append((-(mine + theirs + 2 * words), d.id, b))
+        candidates.sort()
+        by_id = {d.id: d for d in self.drafts}
+        for _, did, b in candidates:
+            if did not in self.matches and b not in self.taken:
+                self.keep(by_id[did], b, "renamed")
+        for d in self.drafts:
+            if d.id not in self.matches:
+                self.matches[d.id] = Match(d, d.id, "new", 0.0)
+
+    def lineage_links(self) -> dict[str, list[str]]:
+        """``continues:`` links: gone entries merged here, sentences moved from living ones."""
+        split: dict[str, list[str]] = {}
+        for b in self.olds:
+            kept = b.id in self.taken
+            holders = [
+                d.id
+                for d in self.drafts
+                if self.counts[(b.id, d.id)]
+                and self.share(b.id, d.id)[1] >= (SHARE if kept else PART)
+                and self.taken.get(b.id) != d.id
+            ]
+            for h in holders:
+                m = self.matches[h]
+                if not m.decided and m.id != b.id:
+                    m.continues.append((b.id, "moved" if kept else "merged"))
+            if len(holders) + kept > 1:
+                split[b.id] = [self.matches[h].id for h in holders] + ([b.id] if kept else [])
+        return split
+
+    def confidence(self) -> None:
+        """The share of each entry's sentences its predecessors hold (a new one: those they don't)."""
+        for m in self.matches.values():
+            if m.decided:
+                continue
+            olds = [b for b, _ in m.continues] + ([m.predecessor] if m.predecessor else [])
+            if not self.n_new[m.draft.id]:
+                m.confidence = 1.0 if m.status == "continues" or not olds else 0.5
+                continue
+            got = min(1.0, sum(self.share(b, m.draft.id)[0] for b in olds))
+            if m.status == "new" and not olds:
+                got = 1.0 - min(1.0, sum(self.share(b, m.draft.id)[0] for b in self.old_ids))
+            m.confidence = round(got, 2)
+
+
 def match(
     lib: Library,
     base: Version,
@@ -71,89 +169,12 @@ def match(
     ``forced`` maps a provisional id to the base id it continues, or None for "new": the
     maintainer's decisions.
     """
-    olds = list(base.walk())
-    old_ids = {e.id for e in olds}
-    kinds = {e.id: e.kind for e in olds}
-    home = {d.id: d.id for d in drafts if d.id in old_ids}
-    rows = align_entries(lib, olds, drafts, home)
-    counts: Counter[tuple[str, str]] = Counter()
-    for row in rows:
-        if row.old is not None and row.new is not None:
-            counts[(row.old.entry, row.new.entry)] += 1
-    n_old = {e.id: len(entry_units(lib, e)) for e in olds}
-    n_new = {d.id: len(entry_units(lib, d)) for d in drafts}
-
-    def share(old: str, new: str) -> tuple[float, float]:
-        c = counts[(old, new)]
-        return c / max(n_new[new], 1), c / max(n_old[old], 1)
-
-    taken: dict[str, str] = {}  # base id -> draft provisional id
-    matches: dict[str, Match] = {}
-    for d in drafts:
-        if d.id in forced:
-            target = forced[d.id]
-            if target is None:
-                matches[d.id] = Match(d, d.id, "new", 1.0, decided=True)
-            else:
-                matches[d.id] = Match(d, target, "continues", 1.0, target, decided=True)
-                taken[target] = d.id
-        elif d.id in old_ids and d.id not in forced.values():
-            conf = share(d.id, d.id)[0] if n_new[d.id] else 1.0
-            matches[d.id] = Match(d, d.id, "continues", conf, d.id)
-            taken[d.id] = d.id
-    draft_ids = {d.id for d in drafts}
-    # Renamed: the most alike pairs first, by the sentences they share and their headings' words.
-    candidates = []
-    for d in drafts:
-        if d.id in matches:
-            continue
-        for b in sorted(old_ids - draft_ids - set(taken)):
-            if kinds[b] != d.kind:
-                continue  # a section does not continue a glossary term: that is a move
-            mine, theirs = share(b, d.id)
-            a, c = set(_title_words(b)), set(_title_words(d.id))
-            words = len(a & c) / len(a | c)
-            if (mine >= PART and theirs >= PART) or words == 1 or (words >= 0.6 and mine):
-                candidates.append((-(mine + theirs + 2 * words), d.id, b, min(mine, theirs)))
-    candidates.sort()
-    for _, did, b, conf in candidates:
-        if did in matches or b in taken:
-            continue
-        d = next(e for e in drafts if e.id == did)
-        matches[did] = Match(d, b, "renamed", conf if n_new[did] else 1.0, b)
-        taken[b] = did
-    for d in drafts:
-        if d.id not in matches:
-            matches[d.id] = Match(d, d.id, "new", 1.0 - sum(share(b, d.id)[0] for b in old_ids))
-    split: dict[str, list[str]] = {}
-    for b in olds:
-        holders = [
-            d.id
-            for d in drafts
-            if counts[(b.id, d.id)]
-            and share(b.id, d.id)[1] >= (SHARE if b.id in taken else PART)
-            and taken.get(b.id) != d.id
-        ]
-        kept = b.id in taken
-        for h in holders:
-            m = matches[h]
-            if m.decided or m.id == b.id:
-                continue
-            m.continues.append((b.id, "moved" if kept else "merged"))
-        if len(holders) + kept > 1:
-            split[b.id] = [matches[h].id for h in holders] + ([b.id] if kept else [])
-    for m in matches.values():
-        if m.status == "new" and not m.decided:
-            m.confidence = max(0.0, min(1.0, m.confidence))
-            if m.continues:
-                got = sum(share(b, m.draft.id)[0] for b, _ in m.continues)
-                m.confidence = round(got, 2)
-    gone = [
-        b
-        for b in olds
-        if b.id not in taken
-        and not any(b.id == r for m in matches.values() for r, _ in m.continues)
-    ]
-    total = sum(n_new.values())
-    matched = sum(1 for r in rows if r.old is not None and r.new is not None)
-    return Lineage([matches[d.id] for d in drafts], gone, split, total, matched)
+    m = _Matcher(lib, base, drafts)
+    m.same_ids(forced)
+    m.renamed()
+    split = m.lineage_links()
+    m.confidence()
+    linked = {r for x in m.matches.values() for r, _ in x.continues}
+    gone = [b for b in m.olds if b.id not in m.taken and b.id not in linked]
+    matched = sum(1 for r in m.rows if r.old is not None and r.new is not None)
+    return Lineage([m.matches[d.id] for d in drafts], gone, split, sum(m.n_new.values()), matched)

@@ -53,6 +53,17 @@ def _line(e: dict) -> str:
     return f"- `{e['id']}` {e['title']}{was}: {e['status']} {e['confidence']:.2f}{extra}{mark}"
 
 
+def _sections(entries: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The entries that need reading, by what became of them."""
+    sure = [e for e in entries if not e["low_confidence"]]
+    return [
+        ("To decide (low confidence)", [e for e in entries if e["low_confidence"]]),
+        ("Renamed", [e for e in sure if e["status"] == "renamed"]),
+        ("Merged or moved", [e for e in sure if e["continues"] and e["status"] != "renamed"]),
+        ("New", [e for e in sure if e["status"] == "new" and not e["continues"]]),
+    ]
+
+
 def report_markdown(data: dict) -> str:
     """The report as Markdown, for the maintainer to read before deciding."""
     entries = data["entries"]
@@ -64,7 +75,7 @@ def report_markdown(data: dict) -> str:
     out = [
         f"# Import of {data['document']} {data['version']}, based on {data['based_on']}",
         "",
-        f"{len(entries)} entries: {len(plain)} continue unchanged in id with confidence ≥ {LOW}; "
+        f"{len(entries)} entries: {len(plain)} continue under their id with confidence ≥ {LOW}; "
         f"{data['sentences']['matched_in_base']} of {data['sentences']['draft']} sentences found "
         f"in {data['based_on']}; {data['corrections']} corrections to the source's words; "
         f"{data['lines']['kept']} of {data['lines']['text']} source lines kept.",
@@ -72,27 +83,7 @@ def report_markdown(data: dict) -> str:
         "Settle a match in `decisions.yaml` (`entry: HEADING` with `continues: ID` or "
         "`new: true`; `lines: A-B` with `not_rules: WHY`), then run the import again.",
     ]
-    sections = [
-        ("To decide (low confidence)", [e for e in entries if e["low_confidence"]]),
-        ("Renamed", [e for e in entries if e["status"] == "renamed" and not e["low_confidence"]]),
-        (
-            "Merged or moved",
-            [
-                e
-                for e in entries
-                if e["continues"] and not e["low_confidence"] and e["status"] != "renamed"
-            ],
-        ),
-        (
-            "New",
-            [
-                e
-                for e in entries
-                if e["status"] == "new" and not e["continues"] and not e["low_confidence"]
-            ],
-        ),
-    ]
-    for title, rows in sections:
+    for title, rows in _sections(entries):
         if rows:
             out += ["", f"## {title} ({len(rows)})", *map(_line, rows)]
     if data["split"]:

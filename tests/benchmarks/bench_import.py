@@ -40,9 +40,17 @@ from judgekit.importing.source import read_source  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
 
 CASES = [
-    # (label, source file, document, held-out version, based on)
-    ("v4 from Call to Arms", "001_e0857e3ae769ceaa.txt", "2e-rulebook", "4", "call-to-arms"),
-    ("Call to Arms from 1.1", "000_2dfc9177df82ec32.txt", "2e-rulebook", "call-to-arms", "1.1"),
+    # (label, source file, document, held-out version, based on, release date if not printed)
+    ("v4 from Call to Arms", "001_e0857e3ae769ceaa.txt", "2e-rulebook", "4", "call-to-arms", None),
+    # The OCR'd extraction of Call to Arms garbles "released in August 2003".
+    (
+        "Call to Arms from 1.1",
+        "000_2dfc9177df82ec32.txt",
+        "2e-rulebook",
+        "call-to-arms",
+        "1.1",
+        "2003-08",
+    ),
 ]
 
 
@@ -64,28 +72,46 @@ def _lines(spans, file: str) -> set[int]:
 
 
 _SQUASH = re.compile(r"\s+")
-_NOISE = re.compile(r"(?m)\{icon:[a-z0-9-]+\}|[\u2600-\u27bf\U0001F300-\U0001FAFF]\ufe0f?|^\s*(?:-|\d+\.)\s+")
+_NOISE = re.compile(
+    r"(?m)\{icon:[a-z0-9-]+\}|[\u2600-\u27bf\U0001F300-\U0001FAFF]\ufe0f?|^\s*(?:-|\d+\.)\s+"
+)
 
 
 def _norm(text: str) -> str:
     return _SQUASH.sub(" ", _NOISE.sub(" ", text)).strip()
 
 
-def measure(seeds: Path, label: str, file: str, document: str, held: str, based_on: str) -> dict:
+def measure(
+    seeds: Path,
+    label: str,
+    file: str,
+    document: str,
+    held: str,
+    based_on: str,
+    released: str | None,
+) -> dict:
     """One held-out import and its figures."""
     corpus = read_corpus()
     lib = Library(corpus)
     curated = corpus.version(document, held)
     source = read_source(seeds / file)
     start = time.perf_counter()
-    draft = build(corpus, source, document, f"{held}-heldout", based_on, Decisions())
+    draft = build(corpus, source, document, f"{held}-heldout", based_on, Decisions(), released)
     data = report_data(draft)
     seconds = time.perf_counter() - start
     records = _walk(draft.version["entries"], [])
     report = {e["id"]: e for e in data["entries"]}
     drafts = [
-        Entry(r["id"], r.get("kind", "section"), r["title"], document, draft.version_id, None, (),
-              tuple(Block(k, t) for b in r.get("body", []) for k, t in b.items()))
+        Entry(
+            r["id"],
+            r.get("kind", "section"),
+            r["title"],
+            document,
+            draft.version_id,
+            None,
+            (),
+            tuple(Block(k, t) for b in r.get("body", []) for k, t in b.items()),
+        )
         for r in records
     ]
     # Pair each curated entry with the draft entry built from most of the same source lines.
@@ -140,7 +166,12 @@ def measure(seeds: Path, label: str, file: str, document: str, held: str, based_
         "invented": invented,
         "seconds": seconds,
         "draft_entries": len(records),
-        "report_lines": len((draft and __import__("judgekit.importing.report", fromlist=["x"]).report_markdown(data)).splitlines()),
+        "report_lines": len(
+            (
+                draft
+                and __import__("judgekit.importing.report", fromlist=["x"]).report_markdown(data)
+            ).splitlines()
+        ),
     }
 
 
@@ -154,11 +185,17 @@ def main() -> int:
         f = measure(Path(args.seeds), *case)
         n = f["entries"]
         print(f"== {f['case']}")
-        print(f"  ids: {f['same_id_or_continues']}/{n} same id or continues ({100 * f['same_id_or_continues'] / n:.1f} %)")
-        print(f"  sentences verbatim: {f['verbatim']}/{f['sentences']} ({100 * f['verbatim'] / f['sentences']:.1f} %), typography aside {f['typography_aside']} ({100 * f['typography_aside'] / f['sentences']:.1f} %)")
+        print(
+            f"  ids: {f['same_id_or_continues']}/{n} same id or continues ({100 * f['same_id_or_continues'] / n:.1f} %)"
+        )
+        print(
+            f"  sentences verbatim: {f['verbatim']}/{f['sentences']} ({100 * f['verbatim'] / f['sentences']:.1f} %), typography aside {f['typography_aside']} ({100 * f['typography_aside'] / f['sentences']:.1f} %)"
+        )
         print(f"  differences not in the report: {len(f['unreported'])} {f['unreported']}")
         print(f"  draft text the source does not hold: {len(f['invented'])}")
-        print(f"  run time: {f['seconds']:.2f} s; {f['draft_entries']} draft entries; report {f['report_lines']} lines")
+        print(
+            f"  run time: {f['seconds']:.2f} s; {f['draft_entries']} draft entries; report {f['report_lines']} lines"
+        )
         if args.verbose:
             print("  missed:", f["missed"])
             for s in f["not_verbatim"]:
