@@ -15,7 +15,10 @@ from judgekit.importing.source import ImportRefused, Source
 from judgekit.importing.text import Node, Parsed, read_rulebook
 from judgekit.render.library import Library
 
-MIN_KEPT = 0.5
+MIN_KEPT = 0.5  # a source of which less than half the lines are kept is not rules text
+# A new version shares many of its sentences with the one before (Version 4 with Call to Arms:
+# 65 %; Call to Arms's OCR'd text with 1.1: 40 %); another document shares next to none.
+MIN_SHARED = 0.2
 _MONTHS = (
     "january february march april may june july august september october november december".split()
 )
@@ -164,6 +167,12 @@ def build(
         )
     lib = Library(corpus)
     lineage = match(lib, base, entries, decisions.forced(ids, [n.title for n in parsed.nodes]))
+    if not decisions.matches and lineage.matched < MIN_SHARED * lineage.sentences:
+        raise ImportRefused(
+            f"{source.name}: only {lineage.matched} of its {lineage.sentences} sentences are found in "
+            f"{document} {base.id}: is it another document? (name the right one with --document, or "
+            "settle matches in decisions.yaml)"
+        )
     final = [m.id for m in lineage.matches]
     if len(set(final)) != len(final):
         dupes = sorted({i for i in final if final.count(i) > 1})

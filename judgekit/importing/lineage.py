@@ -112,7 +112,9 @@ class _Matcher:
                 mine, theirs = self.share(b, d.id)
                 a, c = set(_title_words(b)), set(_title_words(d.id))
                 words = len(a & c) / len(a | c)
-                if (mine >= PART and theirs >= PART) or words == 1 or (words >= 0.6 and mine):
+                # Shared sentences both ways, or most of the older entry here, or the same heading.
+                alike = (mine >= PART and theirs >= PART) or (theirs >= SHARE and mine > 0)
+                if alike or words == 1 or (words >= 0.6 and mine):
                     candidates.append((-(mine + theirs + 2 * words), d.id, b))
         candidates.sort()
         by_id = {d.id: d for d in self.drafts}
