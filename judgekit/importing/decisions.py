@@ -42,6 +42,11 @@ class Decisions:
                     out[pid] = target
         return out
 
+    def unused(self, ids: list[str], titles: list[str]) -> list[str]:
+        """Decided headings the source no longer prints (the report lists them)."""
+        names = set(ids) | {t.casefold() for t in titles}
+        return [k for k, _ in self.matches if k not in names and k.casefold() not in names]
+
     def apply_cuts(self, lines: tuple[str, ...]) -> tuple[str, ...]:
         """The source's lines with those decided "not rules text" blanked."""
         out = list(lines)

@@ -12,7 +12,7 @@ from judgekit.importing.body import Icons, blocks
 from judgekit.importing.decisions import Decisions
 from judgekit.importing.lineage import Lineage, match
 from judgekit.importing.source import ImportRefused, Source
-from judgekit.importing.text import Node, Parsed, read_rulebook
+from judgekit.importing.text import Cut, Node, Parsed, read_rulebook
 from judgekit.render.library import Library
 
 MIN_KEPT = 0.5  # a source of which less than half the lines are kept is not rules text
@@ -58,6 +58,7 @@ class Draft:
     parsed: Parsed
     kept_lines: int
     text_lines: int
+    unused_decisions: tuple[str, ...] = ()
 
 
 def _provisional_ids(nodes: list[Node]) -> list[str]:
@@ -136,6 +137,10 @@ def build(
     if base is None:
         raise ImportRefused(f"{document} holds no version {based_on!r} to base the draft on")
     parsed = read_rulebook(decisions.apply_cuts(source.lines))
+    parsed.cuts.extend(
+        Cut(a, b, f"not rules text (decided: {why or 'decisions.yaml'})", "debris")
+        for a, b, why in decisions.cuts
+    )
     text_lines = sum(1 for t in source.lines if t.strip())
     cut_lines = sum(
         1 for c in parsed.cuts for n in range(c.first, c.last + 1) if source.lines[n - 1].strip()
@@ -201,8 +206,18 @@ def build(
     } | version
     corrections = _corrections(parsed, fixes, source, lineage)
     _ = _tree  # used by _version_data
+    unused = tuple(decisions.unused(ids, [n.title for n in parsed.nodes]))
     return Draft(
-        document, version_id, base.id, version, corrections, lineage, parsed, kept, text_lines
+        document,
+        version_id,
+        base.id,
+        version,
+        corrections,
+        lineage,
+        parsed,
+        kept,
+        text_lines,
+        unused,
     )
 
 

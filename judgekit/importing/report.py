@@ -42,6 +42,7 @@ def report_data(draft: Draft) -> dict:
         ],
         "removed": draft.corrections["removed"],
         "corrections": len(draft.corrections["corrections"]),
+        "unused_decisions": list(draft.unused_decisions),
     }
 
 
@@ -55,9 +56,10 @@ def _line(e: dict) -> str:
 
 def _sections(entries: list[dict]) -> list[tuple[str, list[dict]]]:
     """The entries that need reading, by what became of them."""
-    sure = [e for e in entries if not e["low_confidence"]]
+    sure = [e for e in entries if not e["low_confidence"] and not e["decided"]]
     return [
         ("To decide (low confidence)", [e for e in entries if e["low_confidence"]]),
+        ("Decided in decisions.yaml", [e for e in entries if e["decided"]]),
         ("Renamed", [e for e in sure if e["status"] == "renamed"]),
         ("Merged or moved", [e for e in sure if e["continues"] and e["status"] != "renamed"]),
         ("New", [e for e in sure if e["status"] == "new" and not e["continues"]]),
@@ -92,6 +94,9 @@ def report_markdown(data: dict) -> str:
     if data["gone"]:
         out += ["", f"## Gone ({len(data['gone'])})"]
         out += ["- " + ", ".join(f"`{g['id']}`" for g in data["gone"])]
+    if data["unused_decisions"]:
+        out += ["", "## Decisions that matched no heading of the source"]
+        out += [f"- {k}" for k in data["unused_decisions"]]
     if data["unplaced"]:
         out += ["", f"## Not placed (before any heading): decide ({len(data['unplaced'])})"]
         out += [f"- lines {u['lines']}: {u['text'][:100]}" for u in data["unplaced"]]

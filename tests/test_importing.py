@@ -1,0 +1,298 @@
+"""`judgekit import`: a source text as a draft folder (issue #32), on the fixtures of
+tests/data/importing (a one-version rulebook and texts of its next version, good and bad)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.checks.validate import validate
+from judgekit.commands import main
+from judgekit.corpus.read import corpus_digest
+from judgekit.importing import write as write_module
+from judgekit.importing.text import read_rulebook
+
+DATA = Path(__file__).parent / "data" / "importing"
+CORPUS = DATA / "corpus"
+SOURCES = DATA / "sources"
+
+
+def run_import(out: Path, source: str = "toy-2.txt", *extra: str) -> int:
+    return main(
+        ["--root", str(CORPUS), "import", str(SOURCES / source), "--document", "toy-book",
+         "--version", "2", "--out", str(out), *extra]
+    )  # fmt: skip
+
+
+@pytest.fixture()
+def draft(tmp_path: Path) -> Path:
+    out = tmp_path / "draft"
+    assert run_import(out) == 0
+    return out
+
+
+def _report(out: Path) -> dict:
+    return json.loads((out / "import-report.json").read_text(encoding="utf-8"))
+
+
+def _entries(out: Path) -> dict[str, dict]:
+    data = yaml.safe_load((out / "rules" / "toy-book" / "2.yaml").read_text(encoding="utf-8"))
+    found: dict[str, dict] = {}
+
+    def walk(records: list[dict]) -> None:
+        for r in records:
+            found[r["id"]] = r
+            walk(r.get("children", []))
+
+    walk(data["entries"])
+    return found
+
+
+def _text(entry: dict) -> str:
+    return "\n\n".join(t for b in entry.get("body", []) for t in b.values())
+
+
+def test_the_draft_folder_mirrors_the_corpus_with_its_report_and_decisions(draft: Path):
+    names = {p.relative_to(draft).as_posix() for p in draft.rglob("*") if p.is_file()}
+    assert names == {
+        "rules/toy-book/2.yaml",
+        "rules/toy-book/2.corrections.yaml",
+        "import-report.md",
+        "import-report.json",
+        "decisions.yaml",
+    }
+
+
+def test_entries_keep_their_ids_renamed_ones_the_older_id_and_new_text_a_new_slug(draft: Path):
+    entries = _entries(draft)
+    assert list(entries) == [
+        "setting-up", "beaming", "moving", "glossary", "gl-crew", "gl-stopping", "gl-upkeep"
+    ]  # fmt: skip
+    assert entries["beaming"]["title"] == "Order – Beam Crew"
+    assert entries["moving"]["continues"] == [{"ref": "1/range", "relation": "merged"}]
+    report = {e["id"]: e for e in _report(draft)["entries"]}
+    assert report["beaming"]["status"] == "renamed"
+    assert report["beaming"]["heading_id"] == "order-beam-crew"
+    assert report["gl-upkeep"]["status"] == "new"
+    assert report["setting-up"]["status"] == "continues"
+    assert [g["id"] for g in _report(draft)["gone"]] == ["trading"]
+
+
+def test_the_contents_give_pages_and_levels(draft: Path):
+    data = yaml.safe_load((draft / "rules/toy-book/2.yaml").read_text(encoding="utf-8"))
+    assert [(t["entry"], t["page"]) for t in data["toc"]] == [
+        ("setting-up", 2), ("beaming", 3), ("moving", 4), ("glossary", 5)
+    ]  # fmt: skip
+    top = [e["id"] for e in data["entries"]]
+    assert top == ["setting-up", "glossary"]  # the indented contents lines are sections of it
+    assert data["released"] == "2016-05" and data["released_printed"] == "May 2016"
+
+
+def test_every_change_to_the_source_is_a_correction_found_in_its_entry(draft: Path):
+    entries = _entries(draft)
+    data = yaml.safe_load((draft / "rules/toy-book/2.corrections.yaml").read_text(encoding="utf-8"))
+    lines = (SOURCES / "toy-2.txt").read_text(encoding="utf-8").splitlines()
+    pairs = {(c["original"], c["corrected"]) for c in data["corrections"]}
+    assert ("a ship is\n\nmoving.", "a ship is moving.") in pairs  # the page break joined
+    assert ("☀", "{icon:command}") in pairs  # the legend names the emoji
+    assert ("your  personnel", "your {icon:lost} personnel") in pairs  # a gap where one stood
+    assert ("- planet", "- {icon:planet} planet") in pairs  # the lead-in says: mission icons
+    for c in data["corrections"]:
+        assert c["corrected"] in _text(entries[c["entry"]]), c
+        printed = "\n".join(lines[c["line"] - 1 :])
+        assert printed.lstrip().startswith(c["original"].split("\n")[0].lstrip("- ")) or (
+            c["original"] in printed
+        ), c
+    assert [(r["lines"], r["reason"]) for r in data["removed"]] == [
+        ("1-4", "debris"), ("5-13", "toc"), ("21-31", "advertising")
+    ]  # fmt: skip
+
+
+def test_nothing_in_the_draft_is_text_the_source_does_not_hold(draft: Path):
+    data = yaml.safe_load((draft / "rules/toy-book/2.corrections.yaml").read_text(encoding="utf-8"))
+    source = " ".join((SOURCES / "toy-2.txt").read_text(encoding="utf-8").split())
+    for eid, entry in _entries(draft).items():
+        text = _text(entry)
+        for c in data["corrections"]:
+            if c["entry"] == eid:
+                text = text.replace(c["corrected"], " ".join(c["original"].split()))
+        for para in text.split("\n"):
+            words = " ".join(para.split())
+            if words:
+                assert words in source, (eid, words)
+
+
+def test_the_draft_is_a_valid_version_of_the_corpus(draft: Path, tmp_path: Path):
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    for f in (draft / "rules" / "toy-book").iterdir():
+        shutil.copy(f, root / "rules" / "toy-book" / f.name)
+    corpus, problems = validate(root)
+    assert problems == []
+    assert corpus.version("toy-book", "2").supersedes == "1"
+
+
+def test_the_report_fits_a_screen_and_lists_what_to_decide(draft: Path):
+    text = (draft / "import-report.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 40
+    decide = text.split("## To decide")[1].split("\n## ")[0]
+    assert "`beaming` Order – Beam Crew" in decide and "**decide**" in decide
+    assert "## Gone (1)\n- `trading`" in text
+
+
+BAD = [
+    ("empty.txt", (), "the file is empty"),
+    ("latin1.txt", (), "not UTF-8"),
+    ("navigation.txt", (), "read as rules text"),
+    ("other-game.txt", ("--released", "2016"), "is it another document?"),
+]
+
+
+@pytest.mark.parametrize(("source", "extra", "message"), BAD)
+def test_bad_input_is_refused_clearly_and_writes_nothing(
+    tmp_path: Path, capsys, source: str, extra: tuple[str, ...], message: str
+):
+    before = corpus_digest(CORPUS)
+    out = tmp_path / "draft"
+    assert run_import(out, source, *extra) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+    assert corpus_digest(CORPUS) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--document", "toy-book", "--version", "1"], "exists already"),
+        (["--document", "no-such-book", "--version", "2"], "no document 'no-such-book'"),
+        (["--document", "toy-book", "--version", "2", "--based-on", "9"], "no version '9'"),
+    ],
+)
+def test_a_wrong_document_or_version_is_refused(tmp_path: Path, capsys, args, message):
+    out = tmp_path / "draft"
+    code = main(
+        ["--root", str(CORPUS), "import", str(SOURCES / "toy-2.txt"), *args, "--out", str(out)]
+    )
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_failure_while_writing_leaves_no_half_written_folder(tmp_path: Path, monkeypatch, capsys):
+    calls = []
+
+    def failing(data, path):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError("disk full")
+        Path(path).write_text("x", encoding="utf-8")
+
+    monkeypatch.setattr(write_module, "dump_yaml", failing)
+    out = tmp_path / "draft"
+    with pytest.raises(OSError):
+        run_import(out)
+    assert len(calls) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_that_is_not_a_draft_is_never_overwritten(tmp_path: Path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me", encoding="utf-8")
+    assert run_import(out) == 2
+    assert "is not a draft folder" in capsys.readouterr().err
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def test_a_rerun_keeps_the_maintainers_decisions(draft: Path):
+    decisions = (
+        "decisions:\n"
+        "  - entry: Order – Move a Ship\n"
+        "    continues: range\n"
+        "  - entry: order-beam-crew\n"
+        "    new: true\n"
+        "  - entry: No Such Heading\n"
+        "    new: true\n"
+        "  - lines: 62-62\n"
+        "    not_rules: a note for the printer\n"
+    )
+    (draft / "decisions.yaml").write_text(decisions, encoding="utf-8")
+    assert run_import(draft) == 0
+    assert (draft / "decisions.yaml").read_text(encoding="utf-8") == decisions
+    entries = _entries(draft)
+    assert "range" in entries and "moving" not in entries
+    assert "order-beam-crew" in entries and "beaming" not in entries
+    assert entries["range"]["title"] == "Order – Move a Ship"
+    assert "gl-upkeep" not in entries  # its line is not rules text
+    report = {e["id"]: e for e in _report(draft)["entries"]}
+    assert report["range"]["decided"] and not report["range"]["low_confidence"]
+    text = (draft / "import-report.md").read_text(encoding="utf-8")
+    assert "## Decided in decisions.yaml (2)" in text
+    assert "- lines 62-62: not rules text (decided: a note for the printer)" in text
+    assert "matched no heading of the source\n- No Such Heading" in text
+
+
+def test_bad_decisions_are_refused_with_their_place(draft: Path, capsys):
+    (draft / "decisions.yaml").write_text("decisions:\n  - entry: upkeep\n", encoding="utf-8")
+    assert run_import(draft) == 2
+    assert "decision 1 needs 'continues: ID' or 'new: true'" in capsys.readouterr().err
+
+
+def _parse(text: str):
+    return read_rulebook(tuple(text.split("\n")))
+
+
+def test_glossary_terms_out_of_alphabetical_order_are_sub_entries():
+    parsed = _parse(
+        "GLOSSARY\n\nactions — Everything is an action.\n\nResponse actions — A response "
+        "begins with When.\n\nall — All means all.\n\nCommander — A keyword on personnel.\n\n"
+        "dilemmas — Obstacles.\n"
+    )
+    terms = [(n.title, n.sub_term) for n in parsed.nodes if n.kind == "glossary"]
+    assert terms == [
+        ("actions", False), ("Response actions", True), ("all", False),
+        ("Commander", False), ("dilemmas", False),
+    ]  # fmt: skip
+
+
+def test_run_in_terms_of_a_section_are_entries_but_a_credits_list_is_not():
+    terms = "\n\n".join(
+        f"{t}: This paragraph explains the term {t} in words enough for a rule of the game."
+        for t in ("Command and Owner", "Discard, Destroy, and Kill", "Skills")
+    )
+    parsed = _parse(
+        f"GAME TERMS\n\n{terms}\n\nCREDITS\n\nDesign: Ann Lee.\n\nArt: Bo Li.\n\nWords: Cy Ng.\n"
+    )
+    assert [(n.title, n.run_in) for n in parsed.nodes] == [
+        ("Game Terms", False), ("Command and Owner", True), ("Discard, Destroy, and Kill", True),
+        ("Skills", True), ("Credits", False),
+    ]  # fmt: skip
+
+
+def test_headings_printed_side_by_side_take_the_paragraph_naming_them_in_bold():
+    parsed = _parse(
+        "PERSONNEL\n\nSHIP\n\nA **personnel** has skills.\n\nA **ship** carries crew.\n\n"
+        "Ships move.\n"
+    )
+    assert [(n.title, [p.text for p in n.paras]) for n in parsed.nodes] == [
+        ("Personnel", ["A **personnel** has skills."]),
+        ("Ship", ["A **ship** carries crew.", "Ships move."]),
+    ]
+
+
+def test_markdown_headings_and_a_figure_spilled_into_the_text():
+    labels = "\n\n".join(f"Label {n}" for n in range(9))
+    parsed = _parse(
+        f"# Rules\n\n## Setting up\n\nShuffle the deck.\n\n{labels}\n\nDraw seven cards.\n"
+    )
+    assert [(n.title, n.level) for n in parsed.nodes] == [("Rules", 0), ("Setting up", 1)]
+    assert [p.text for p in parsed.nodes[1].paras] == ["Shuffle the deck.", "Draw seven cards."]
+    assert [(c.first, c.last, c.reason) for c in parsed.cuts] == [(7, 23, "figure")]
+    assert re.fullmatch(r"figure labels .*", parsed.cuts[0].what)
