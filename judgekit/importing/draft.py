@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from judgekit.corpus.model import Block, Corpus, Entry, Version
 from judgekit.importers.common import heading_key, slugify
@@ -116,16 +115,8 @@ def _tree(nodes: list[Node], ids: list[str], base: Version) -> dict[str, str | N
     return parents
 
 
-def build(
-    corpus: Corpus,
-    source: Source,
-    document: str,
-    version_id: str,
-    based_on: str | None,
-    decisions: Decisions,
-    released: str | None = None,
-) -> Draft:
-    """Read ``source`` as a new version ``version_id`` of ``document`` (see the package doc)."""
+def _base(corpus: Corpus, document: str, version_id: str, based_on: str | None) -> Version:
+    """The version the draft follows, refusing an unknown document or a version id held."""
     doc = corpus.document(document)
     if doc is None or doc.external:
         raise ImportRefused(f"no document {document!r} is held (judgekit import --help)")
@@ -136,6 +127,11 @@ def build(
     base = doc.version(based_on) if based_on else doc.latest
     if base is None:
         raise ImportRefused(f"{document} holds no version {based_on!r} to base the draft on")
+    return base
+
+
+def _read(source: Source, decisions: Decisions) -> tuple[Parsed, int, int]:
+    """The source taken apart, with its count of text lines and of those kept as rules text."""
     parsed = read_rulebook(decisions.apply_cuts(source.lines))
     parsed.cuts.extend(
         Cut(a, b, f"not rules text (decided: {why or 'decisions.yaml'})", "debris")
@@ -152,31 +148,16 @@ def build(
             "(headings and the paragraphs under them); is it a web page's navigation or another "
             "kind of file?"
         )
-    icons = Icons(corpus.icons, source.lines)
-    fixes = list(parsed.fixes)
-    ids = _provisional_ids(parsed.nodes)
-    entries: list[Entry] = []
-    for node, pid in zip(parsed.nodes, ids, strict=True):
-        body = blocks(node.paras, icons, fixes)
-        entries.append(
-            Entry(
-                pid,
-                node.kind,
-                node.title,
-                document,
-                version_id,
-                None,
-                (),
-                tuple(Block(k, t) for b in body for k, t in b.items()),
-            )
-        )
-    lib = Library(corpus)
-    lineage = match(lib, base, entries, decisions.forced(ids, [n.title for n in parsed.nodes]))
-    if not decisions.matches and lineage.matched < MIN_SHARED * lineage.sentences:
+    return parsed, text_lines, kept
+
+
+def _check_lineage(lineage: Lineage, source: Source, base: Version, decided: bool) -> None:
+    """Refuse another document's text, and two entries given one id."""
+    if not decided and lineage.matched < MIN_SHARED * lineage.sentences:
         raise ImportRefused(
-            f"{source.name}: only {lineage.matched} of its {lineage.sentences} sentences are found in "
-            f"{document} {base.id}: is it another document? (name the right one with --document, or "
-            "settle matches in decisions.yaml)"
+            f"{source.name}: only {lineage.matched} of its {lineage.sentences} sentences are found "
+            f"in {base.document} {base.id}: is it another document? (name the right one with "
+            "--document, or settle matches in decisions.yaml)"
         )
     final = [m.id for m in lineage.matches]
     if len(set(final)) != len(final):
@@ -184,46 +165,43 @@ def build(
         raise ImportRefused(
             f"two entries would have the same id {dupes}: settle it in decisions.yaml"
         )
-    _check_overlap(ids, final)
+
+
+def build(
+    corpus: Corpus,
+    source: Source,
+    document: str,
+    version_id: str,
+    based_on: str | None,
+    decisions: Decisions,
+    released: str | None = None,
+) -> Draft:
+    """Read ``source`` as a new version ``version_id`` of ``document`` (see the package doc)."""
+    base = _base(corpus, document, version_id, based_on)
+    parsed, text_lines, kept = _read(source, decisions)
     date = (released, released) if released else released_in(source.lines)
     if date is None:
         raise ImportRefused(
-            f'{source.name}: no release date printed ("released in April 2015"); give --released YYYY-MM'
+            f'{source.name}: no release date printed ("released in April 2015"); '
+            "give --released YYYY-MM"
         )
-    version = _version_data(parsed, entries, lineage, base, source, document, version_id)
-    version["released"], version["released_printed"] = date
-    version = {
-        k: version[k]
-        for k in (
-            "document",
-            "id",
-            "title",
-            "short_title",
-            "edition",
-            "released",
-            "released_printed",
-        )
-    } | version
+    icons = Icons(corpus.icons, source.lines)
+    fixes = list(parsed.fixes)
+    ids = _provisional_ids(parsed.nodes)
+    entries = [
+        Entry(pid, node.kind, node.title, document, version_id, None, (),
+              tuple(Block(k, t) for b in blocks(node.paras, icons, fixes) for k, t in b.items()))
+        for node, pid in zip(parsed.nodes, ids, strict=True)
+    ]  # fmt: skip
+    titles = [n.title for n in parsed.nodes]
+    lineage = match(Library(corpus), base, entries, decisions.forced(ids, titles))
+    _check_lineage(lineage, source, base, bool(decisions.matches))
+    version = _version_data(parsed, entries, lineage, base, source, document, version_id, date)
     corrections = _corrections(parsed, fixes, source, lineage)
-    _ = _tree  # used by _version_data
-    unused = tuple(decisions.unused(ids, [n.title for n in parsed.nodes]))
+    unused = tuple(decisions.unused(ids, titles))
     return Draft(
-        document,
-        version_id,
-        base.id,
-        version,
-        corrections,
-        lineage,
-        parsed,
-        kept,
-        text_lines,
-        unused,
-    )
-
-
-def _check_overlap(provisional: list[str], final: list[str]) -> None:
-    """Nothing to check beyond uniqueness (kept apart for the decisions' sake)."""
-    return None
+        document, version_id, base.id, version, corrections, lineage, parsed, kept, text_lines, unused
+    )  # fmt: skip
 
 
 def _version_data(
@@ -234,6 +212,7 @@ def _version_data(
     source: Source,
     document: str,
     version_id: str,
+    date: tuple[str, str],
 ) -> dict:
     """The version's YAML: header, contents and the entry tree."""
     ids = [m.id for m in lineage.matches]
@@ -282,6 +261,8 @@ def _version_data(
         "title": f"{base.title.rsplit(',', 1)[0]} ({version_id}, draft)",
         "short_title": version_id,
         "edition": base.edition,
+        "released": date[0],
+        "released_printed": date[1],
         "supersedes": base.id,
         "sources": [{"file": source.name, "description": "imported by judgekit import"}],
         "toc": toc,
@@ -321,8 +302,3 @@ def _corrections(parsed: Parsed, fixes: list, source: Source, lineage: Lineage) 
             for c in sorted(parsed.cuts, key=lambda c: c.first)
         ],
     }
-
-
-def source_path(path: str | Path) -> Path:
-    """A source path as given (kept for the command's messages)."""
-    return Path(path)
