@@ -194,11 +194,18 @@ def test_a_failure_while_writing_leaves_no_half_written_folder(tmp_path: Path, m
             raise OSError("disk full")
         Path(path).write_text("x", encoding="utf-8")
 
-    monkeypatch.setattr(write_module, "dump_yaml", failing)
     out = tmp_path / "draft"
+    assert run_import(out) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    monkeypatch.setattr(write_module, "dump_yaml", failing)
+    with pytest.raises(OSError):
+        run_import(out)  # a re-run that fails keeps the draft it was to replace
+    assert len(calls) == 2
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    shutil.rmtree(out)
+    calls.clear()
     with pytest.raises(OSError):
         run_import(out)
-    assert len(calls) == 2
     assert list(tmp_path.iterdir()) == []
 
 
