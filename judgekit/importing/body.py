@@ -26,6 +26,9 @@ _ITEM = re.compile(r"(\s*)(-|\d+\.|-\s+[a-z]\.)\s+(.*)")
 _GAP_ITEM = re.compile(r"(\s*-) {2,}([A-Za-z][\w-]*(?: [A-Z][\w-]*)?)(,?(?: and)?\.?)$")
 _GAP = re.compile(r"(?<=\S)  +(?=\S)")  # two spaces inside a line: where an icon stood
 _EXAMPLE = re.compile(r"\*For example", re.IGNORECASE)
+_MIXED = re.compile(r"\b(?=\w*[A-Za-z])\w*[\u0400-\u04ff]\w*\b")
+# Cyrillic letters that look like Latin ones: an extraction's font mix-up inside a Latin word.
+_LOOK_ALIKE = str.maketrans("аеорсухкмнтвАЕОРСХКМНТВ", "aeopcyxkmhtbAEOPCXKMHTB")
 
 
 def _words(text: str) -> list[str]:
@@ -83,6 +86,13 @@ class Icons:
             return "{icon:" + name + "}"
 
         out = EMOJI.sub(sub, t)
+        for m in reversed(list(_MIXED.finditer(out))):
+            latin = m.group(0).translate(_LOOK_ALIKE)
+            if latin != m.group(0) and latin.isascii():
+                fixes.append(
+                    Fix(n, m.group(0), latin, "Cyrillic look-alike letters inside a Latin word")
+                )
+                out = out[: m.start()] + latin + out[m.end() :]
         gap = _GAP_ITEM.fullmatch(out)
         if gap or ("icon" in lead.casefold() and _ITEM.fullmatch(out) and "{icon:" not in out):
             label = gap.group(2) if gap else _ITEM.fullmatch(out).group(3).strip(" ,.")
@@ -138,14 +148,9 @@ def _markdown(p: Para) -> str:
             )
         else:
             out.append(f"{marker} {m.group(3)}")
-    # A first item ending in ':' over items nested below it is their lead-in, not an item.
-    if (
-        len(out) > 1
-        and out[0].startswith("- ")
-        and out[0].endswith(":")
-        and out[1].startswith("    - ")
-    ):
-        out = [out[0][2:], ""] + [line[4:] for line in out[1:]]
+    # A first item ending in ':' over more items is their lead-in, not an item.
+    if len(out) > 1 and out[0].startswith("- ") and out[0].endswith(":"):
+        out = [out[0][2:], ""] + [line.removeprefix("    ") for line in out[1:]]
     return "\n".join(out)
 
 
@@ -154,10 +159,14 @@ def blocks(paras: list[Para], icons: Icons, fixes: list[Fix]) -> list[dict[str, 
     out: list[dict[str, str]] = []
     lead = ""
     for p in paras:
-        p.lines = [
-            (n, icons.line(n, t, lead if p.is_list() else p.text, fixes)) for n, t in p.lines
-        ]
-        lead = p.text if not p.is_list() else lead
+        if not p.is_list():
+            lead = p.text
+        lines = []
+        for n, t in p.lines:
+            lines.append((n, icons.line(n, t, lead, fixes)))
+            if t.rstrip().endswith(":"):
+                lead = t.strip(" -")  # a lead-in line inside the list: "- Dilemma Icons include:"
+        p.lines = lines
         text = _markdown(p)
         m = _EXAMPLE.search(text)
         parts = [("rule", text)]

@@ -229,6 +229,38 @@ class _Reader:
             out.append(p)
         return out
 
+    def _join(self, prev: Para, p: Para, star: bool) -> None:
+        """Join ``p`` to ``prev`` (recording it); a closing ``*`` moves to the joined end."""
+        n1, t1 = prev.lines[-1]
+        n2, t2 = p.lines[0]
+        head = t2.strip()
+        bullet = re.match(r"-\s+", head)
+        rest = head[bullet.end() :] if bullet else head
+        end1 = t1.rstrip()
+        tail = " ".join(end1.split()[-3:])
+        # One word of the continuation: the record stays inside one block.
+        lead = " ".join(head.split()[: 1 + bool(bullet)])
+        joined = (tail[:-1] if star else tail) + " " + rest.split()[0]
+        self.fixes.append(
+            Fix(
+                n1,
+                tail + "\n" * (n2 - n1) + lead,
+                joined,
+                f"paragraph split by a page break: line {n1} ends mid-sentence and "
+                f"line {n2} continues it in lower case",
+            )
+        )
+        prev.lines[-1] = (n1, (end1[:-1] if star else end1) + " " + rest)
+        prev.lines.extend(p.lines[1:])
+        if star:
+            n3, t3 = prev.lines[-1]
+            words = " ".join(t3.split()[-4:])
+            why = (
+                f"the italic opened before line {n1} was closed by the page break; it runs to here"
+            )
+            self.fixes.append(Fix(n3, words, words + "*", why))
+            prev.lines[-1] = (n3, t3.rstrip() + "*")
+
     def join_page_breaks(self, paras: list[Para], toc_titles: set[str]) -> list[Para]:
         """Join a paragraph a page break split: no closing stop, the next opens in lower case."""
         out: list[Para] = []
@@ -239,27 +271,13 @@ class _Reader:
                 and not _is_heading(prev, toc_titles)
                 and not _is_heading(p, toc_titles)
             ):
-                n1, t1 = prev.lines[-1]
-                n2, t2 = p.lines[0]
-                head = t2.strip()
-                bullet = re.match(r"-\s+", head)
-                rest = head[bullet.end() :] if bullet else head
-                if not t1.rstrip().endswith(TERMINAL) and rest[:1].islower():
-                    tail = " ".join(t1.split()[-3:])
-                    # One word of the continuation: the record stays inside one block.
-                    lead = " ".join(head.split()[: 1 + bool(bullet)])
-                    joined = tail + " " + rest.split()[0]
-                    self.fixes.append(
-                        Fix(
-                            n1,
-                            tail + "\n" * (n2 - n1) + lead,
-                            joined,
-                            f"paragraph split by a page break: line {n1} ends mid-sentence and "
-                            f"line {n2} continues it in lower case",
-                        )
-                    )
-                    prev.lines[-1] = (n1, t1.rstrip() + " " + rest)
-                    prev.lines.extend(p.lines[1:])
+                end1 = prev.lines[-1][1].rstrip()
+                head = p.lines[0][1].strip()
+                rest = re.sub(r"^-\s+", "", head)
+                # An italic example the page break closed early: "would draw*" / "a card ...".
+                star = end1.endswith("*") and not end1[:-1].endswith(TERMINAL) and "*" not in rest
+                if (star or not end1.endswith(TERMINAL)) and rest[:1].islower():
+                    self._join(prev, p, star)
                     continue
             out.append(p)
         return out

@@ -81,6 +81,15 @@ def _norm(text: str) -> str:
     return _SQUASH.sub(" ", _NOISE.sub(" ", text)).strip()
 
 
+def _undone(sentence: str, fixes: list[dict]) -> list[str]:
+    """The sentence as printed, with its recorded corrections undone (all, or one at a time)."""
+    mine = [c for c in fixes if c["corrected"] in sentence]
+    every = sentence
+    for c in mine:
+        every = every.replace(c["corrected"], c["original"])
+    return [sentence, every] + [sentence.replace(c["corrected"], c["original"]) for c in mine]
+
+
 def measure(
     seeds: Path,
     label: str,
@@ -144,14 +153,12 @@ def measure(
     whole = _norm("\n".join(source.lines))
     invented = []
     for r in records:
+        mine = [c for c in fixes if c["entry"] == r["id"]]
         for b in r.get("body", []):
             for text in b.values():
-                for c in fixes:
-                    if c["entry"] == r["id"] and c["corrected"] in text:
-                        text = text.replace(c["corrected"], c["original"])
                 for para in text.split("\n"):
                     for s in split_sentences(_NOISE.sub(" ", para).strip()):
-                        if _norm(s) and _norm(s) not in whole:
+                        if not any(_norm(v) in whole for v in _undone(s, mine)):
                             invented.append(s)
     return {
         "case": label,
