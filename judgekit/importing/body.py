@@ -24,6 +24,7 @@ _LEGEND = re.compile(
 )
 _ITEM = re.compile(r"(\s*)(-|\d+\.|-\s+[a-z]\.)\s+(.*)")
 _GAP_ITEM = re.compile(r"(\s*-) {2,}([A-Za-z][\w-]*(?: [A-Z][\w-]*)?)(,?(?: and)?\.?)$")
+_EMPTY_PARENS = re.compile(r"\(\)")  # "marked by a skill dot icon ()": the icon is lost
 _GAP = re.compile(r"(?<=\S)  +(?=\S)")  # two spaces inside a line: where an icon stood
 _EXAMPLE = re.compile(r"\*For example", re.IGNORECASE)
 _MIXED = re.compile(r"\b(?=\w*[A-Za-z])\w*[\u0400-\u04ff]\w*\b")
@@ -124,6 +125,17 @@ class Icons:
                 )
             )
             out = out[: m.start()] + " {icon:lost} " + out[m.end() :]
+        for m in reversed(list(_EMPTY_PARENS.finditer(out))):
+            before = re.search(r"\S*\s*$", out[: m.start()]).group(0)
+            fixes.append(
+                Fix(
+                    n,
+                    f"{before}()",
+                    f"{before}({{icon:lost}})",
+                    "icon lost in extraction (empty brackets)",
+                )
+            )
+            out = out[: m.start()] + "({icon:lost})" + out[m.end() :]
         return out
 
 

@@ -9,6 +9,7 @@ from judgekit.corpus.model import Block, Corpus, Entry, Version
 from judgekit.importers.common import heading_key, slugify
 from judgekit.importing.body import Icons, blocks
 from judgekit.importing.decisions import Decisions
+from judgekit.importing.evidence import name_lost_icons
 from judgekit.importing.lineage import Lineage, match
 from judgekit.importing.source import ImportRefused, Source
 from judgekit.importing.text import Cut, Node, Parsed, read_rulebook
@@ -115,6 +116,12 @@ def _tree(nodes: list[Node], ids: list[str], base: Version) -> dict[str, str | N
     return parents
 
 
+def up_to(corpus: Corpus, base: Version) -> list[Version]:
+    """The base version and those before it: the evidence for lost icons (never a later one)."""
+    held = list(corpus.documents[base.document].versions)
+    return held[: held.index(base) + 1]
+
+
 def _base(corpus: Corpus, document: str, version_id: str, based_on: str | None) -> Version:
     """The version the draft follows, refusing an unknown document or a version id held."""
     doc = corpus.document(document)
@@ -188,11 +195,17 @@ def build(
     icons = Icons(corpus.icons, source.lines)
     fixes = list(parsed.fixes)
     ids = _provisional_ids(parsed.nodes)
-    entries = [
-        Entry(pid, node.kind, node.title, document, version_id, None, (),
-              tuple(Block(k, t) for b in blocks(node.paras, icons, fixes) for k, t in b.items()))
-        for node, pid in zip(parsed.nodes, ids, strict=True)
-    ]  # fmt: skip
+    others = {
+        f"{document} {v.id}": "\n".join(e.markdown for e in v.walk()) for v in up_to(corpus, base)
+    }
+    entries = []
+    for node, pid in zip(parsed.nodes, ids, strict=True):
+        body = blocks(node.paras, icons, fixes)
+        name_lost_icons(body, others, fixes)
+        entries.append(
+            Entry(pid, node.kind, node.title, document, version_id, None, (),
+                  tuple(Block(k, t) for b in body for k, t in b.items()))
+        )  # fmt: skip
     titles = [n.title for n in parsed.nodes]
     lineage = match(Library(corpus), base, entries, decisions.forced(ids, titles))
     _check_lineage(lineage, source, base, bool(decisions.matches))

@@ -42,6 +42,11 @@ def report_data(draft: Draft) -> dict:
         ],
         "removed": draft.corrections["removed"],
         "corrections": len(draft.corrections["corrections"]),
+        "icons_from_other_versions": sum(
+            1
+            for c in draft.corrections["corrections"]
+            if c["evidence"].startswith("the same words in")
+        ),
         "unused_decisions": list(draft.unused_decisions),
     }
 
@@ -79,7 +84,9 @@ def report_markdown(data: dict) -> str:
         "",
         f"{len(entries)} entries: {len(plain)} continue under their id with confidence ≥ {LOW}; "
         f"{data['sentences']['matched_in_base']} of {data['sentences']['draft']} sentences found "
-        f"in {data['based_on']}; {data['corrections']} corrections to the source's words; "
+        f"in {data['based_on']}; {data['corrections']} corrections to the source's words "
+        f"({data['icons_from_other_versions']} icons named from another version's words: check "
+        "them); "
         f"{data['lines']['kept']} of {data['lines']['text']} source lines kept.",
         "",
         "Settle a match in `decisions.yaml` (`entry: HEADING` with `continues: ID` or "

@@ -78,7 +78,7 @@ _NOISE = re.compile(
 
 
 def _norm(text: str) -> str:
-    return _SQUASH.sub(" ", _NOISE.sub(" ", text)).strip()
+    return _SQUASH.sub(" ", _NOISE.sub("", text)).strip()
 
 
 def _undone(sentence: str, fixes: list[dict]) -> list[str]:
@@ -157,7 +157,7 @@ def measure(
         for b in r.get("body", []):
             for text in b.values():
                 for para in text.split("\n"):
-                    for s in split_sentences(_NOISE.sub(" ", para).strip()):
+                    for s in split_sentences(re.sub(r"^\s*(?:-|\d+\.)\s+", "", para)):
                         if not any(_norm(v) in whole for v in _undone(s, mine)):
                             invented.append(s)
     return {
