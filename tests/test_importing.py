@@ -316,3 +316,52 @@ def test_markdown_headings_and_a_figure_spilled_into_the_text():
     assert [p.text for p in parsed.nodes[1].paras] == ["Shuffle the deck.", "Draw seven cards."]
     assert [(c.first, c.last, c.reason) for c in parsed.cuts] == [(7, 23, "figure")]
     assert re.fullmatch(r"figure labels .*", parsed.cuts[0].what)
+
+
+def test_a_new_rulings_document_is_drafted_with_its_document_file(tmp_path: Path, capsys):
+    out = tmp_path / "draft"
+    code = main(
+        ["--root", str(CORPUS), "import", str(SOURCES / "toy-rulings.md"), "--new-document",
+         "--document", "toy-rulings", "--title", "Toy Rulings", "--edition", "2E", "--kind",
+         "rulings", "--version", "2016-05-01", "--released", "2016-05-01", "--out", str(out)]
+    )  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    folder = out / "rulings" / "toy-rulings"
+    assert (
+        yaml.safe_load((folder / "document.yaml").read_text(encoding="utf-8"))["kind"] == "rulings"
+    )
+    data = yaml.safe_load((folder / "2016-05-01.yaml").read_text(encoding="utf-8"))
+    assert data["supersedes"] is None
+    rulings = next(e for e in data["entries"] if e["id"] == "rulings")["children"]
+    got = [(r["id"], r["title"], r.get("new", False), _text(r)) for r in rulings]
+    assert got == [
+        ("access-denied", "Access Denied", False, "See Ferengi Ingenuity."),
+        ("android", "android", True, "This entry has been replaced: an android is a species."),
+        ("cargo-bay", "Cargo Bay", False,
+         "You begin a cargo run when your crew picks up a card. The run ends at a facility."),
+        ("ferengi-ingenuity", "Ferengi Ingenuity", False,
+         "When affected by Access Denied, read this dilemma as follows."),
+        ("kevin-uxbridge-convergence", "Kevin Uxbridge: Convergence", False,
+         "This interrupt may nullify an event."),
+        ("towing", "towing", False,
+         "A ship being towed cannot tow another ship.\n\nIt cannot be towed twice in one turn."),
+    ]  # fmt: skip
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    shutil.copytree(folder, root / "rulings" / "toy-rulings")
+    assert validate(root)[1] == []
+    report = (out / "import-report.md").read_text(encoding="utf-8")
+    assert "## New document: 8 entries" in report and len(report.splitlines()) < 20
+
+
+def test_a_new_document_must_be_new_and_an_unknown_one_asked_for(tmp_path: Path, capsys):
+    args = ["--root", str(CORPUS), "import", str(SOURCES / "toy-2.txt"), "--version", "2",
+            "--out", str(tmp_path / "d")]  # fmt: skip
+    new = ["--new-document", "--title", "T", "--edition", "2E"]
+    assert main([*args, "--document", "toy-book", *new]) == 2
+    assert "exists already: drop --new-document" in capsys.readouterr().err
+    assert main([*args, "--document", "toy-other"]) == 2
+    assert "start one with --new-document" in capsys.readouterr().err
+    assert main([*args, "--document", "toy-other", "--new-document"]) == 2
+    assert "--new-document needs --title and --edition" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from judgekit.corpus.read import read_corpus
 from judgekit.importing.decisions import read_decisions
-from judgekit.importing.draft import build
+from judgekit.importing.draft import NewDocument, build
 from judgekit.importing.source import ImportRefused, read_source
 from judgekit.importing.write import write_draft
 
@@ -23,6 +23,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--released", help="release date YYYY, YYYY-MM or YYYY-MM-DD (default: as printed)"
     )
+    p.add_argument("--new-document", action="store_true", help="start a document not held yet")
+    p.add_argument("--title", help="with --new-document: the document's title")
+    p.add_argument("--short-title", help="with --new-document: its title in citations")
+    p.add_argument("--edition", choices=("2E", "1E"), help="with --new-document: its game")
+    p.add_argument("--kind", choices=("rulebook", "rulings"), default="rulebook",
+                   help="with --new-document: rulebook (default) or rulings")  # fmt: skip
     p.add_argument("--out", required=True, help="the draft folder to write (decisions kept)")
     p.set_defaults(func=run)
 
@@ -30,6 +36,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Import, write the draft folder, print where the report is; exit 2 on refused input."""
     out = Path(args.out)
+    new = None
+    if args.new_document:
+        if not (args.title and args.edition):
+            print("judgekit import: --new-document needs --title and --edition", file=sys.stderr)
+            return 2
+        new = NewDocument(args.title, args.short_title or args.title, args.edition, args.kind)
     try:
         corpus = read_corpus(args.root)
         draft = build(
@@ -40,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
             args.based_on,
             read_decisions(out),
             args.released,
+            new,
         )
-        area = "rulings" if corpus.documents[args.document].kind == "rulings" else "rules"
+        area = "rulings" if draft.kind == "rulings" else "rules"
         write_draft(draft, area, out)
     except ImportRefused as exc:
         print(f"judgekit import: {exc}", file=sys.stderr)

@@ -11,6 +11,7 @@ from judgekit.importing.body import Icons, blocks
 from judgekit.importing.decisions import Decisions
 from judgekit.importing.evidence import name_lost_icons
 from judgekit.importing.lineage import Lineage, match
+from judgekit.importing.rulings import rulings
 from judgekit.importing.source import ImportRefused, Source
 from judgekit.importing.text import Cut, Node, Parsed, read_rulebook
 from judgekit.render.library import Library
@@ -51,7 +52,7 @@ class Draft:
 
     document: str
     version_id: str
-    based_on: str
+    based_on: str | None
     version: dict
     corrections: dict
     lineage: Lineage
@@ -59,6 +60,8 @@ class Draft:
     kept_lines: int
     text_lines: int
     unused_decisions: tuple[str, ...] = ()
+    new_document: dict | None = None  # the draft's document.yaml, for a document not held
+    kind: str = "rulebook"
 
 
 def _provisional_ids(nodes: list[Node]) -> list[str]:
@@ -116,17 +119,42 @@ def _tree(nodes: list[Node], ids: list[str], base: Version) -> dict[str, str | N
     return parents
 
 
+@dataclass(frozen=True)
+class NewDocument:
+    """A document the corpus does not hold yet: what its ``document.yaml`` says."""
+
+    title: str
+    short_title: str
+    edition: str  # 2E | 1E
+    kind: str  # rulebook | rulings
+
+    def data(self, document: str) -> dict:
+        """The draft's ``document.yaml``."""
+        return {"id": document, "title": self.title, "short_title": self.short_title,
+                "edition": self.edition, "kind": self.kind}  # fmt: skip
+
+
 def up_to(corpus: Corpus, base: Version) -> list[Version]:
     """The base version and those before it: the evidence for lost icons (never a later one)."""
-    held = list(corpus.documents[base.document].versions)
-    return held[: held.index(base) + 1]
+    doc = corpus.documents.get(base.document)
+    held = list(doc.versions) if doc else []
+    return held[: held.index(base) + 1] if base in held else []
 
 
-def _base(corpus: Corpus, document: str, version_id: str, based_on: str | None) -> Version:
-    """The version the draft follows, refusing an unknown document or a version id held."""
+def _base(
+    corpus: Corpus, document: str, version_id: str, based_on: str | None, new: NewDocument | None
+) -> Version:
+    """The version the draft follows, refusing an unknown document or a version id held; for a
+    new document, an empty version (everything in the draft is new)."""
     doc = corpus.document(document)
+    if new is not None:
+        if doc is not None:
+            raise ImportRefused(f"document {document!r} exists already: drop --new-document")
+        return Version(document, "", new.title, "", new.edition, "", "", "", None)
     if doc is None or doc.external:
-        raise ImportRefused(f"no document {document!r} is held (judgekit import --help)")
+        raise ImportRefused(
+            f"no document {document!r} is held (start one with --new-document --title ...)"
+        )
     if doc.version(version_id) is not None:
         raise ImportRefused(
             f"version {version_id!r} of {document} exists already; choose another id"
@@ -137,9 +165,11 @@ def _base(corpus: Corpus, document: str, version_id: str, based_on: str | None) 
     return base
 
 
-def _read(source: Source, decisions: Decisions) -> tuple[Parsed, int, int]:
+def _read(source: Source, decisions: Decisions, is_rulings: bool) -> tuple[Parsed, int, int]:
     """The source taken apart, with its count of text lines and of those kept as rules text."""
-    parsed = read_rulebook(decisions.apply_cuts(source.lines))
+    parsed = read_rulebook(decisions.apply_cuts(source.lines), run_in=not is_rulings)
+    if is_rulings:
+        parsed.nodes = rulings(parsed.nodes)
     parsed.cuts.extend(
         Cut(a, b, f"not rules text (decided: {why or 'decisions.yaml'})", "debris")
         for a, b, why in decisions.cuts
@@ -160,7 +190,7 @@ def _read(source: Source, decisions: Decisions) -> tuple[Parsed, int, int]:
 
 def _check_lineage(lineage: Lineage, source: Source, base: Version, decided: bool) -> None:
     """Refuse another document's text, and two entries given one id."""
-    if not decided and lineage.matched < MIN_SHARED * lineage.sentences:
+    if base.entries and not decided and lineage.matched < MIN_SHARED * lineage.sentences:
         raise ImportRefused(
             f"{source.name}: only {lineage.matched} of its {lineage.sentences} sentences are found "
             f"in {base.document} {base.id}: is it another document? (name the right one with "
@@ -182,10 +212,12 @@ def build(
     based_on: str | None,
     decisions: Decisions,
     released: str | None = None,
+    new: NewDocument | None = None,
 ) -> Draft:
     """Read ``source`` as a new version ``version_id`` of ``document`` (see the package doc)."""
-    base = _base(corpus, document, version_id, based_on)
-    parsed, text_lines, kept = _read(source, decisions)
+    base = _base(corpus, document, version_id, based_on, new)
+    kind = new.kind if new else corpus.documents[document].kind
+    parsed, text_lines, kept = _read(source, decisions, kind == "rulings")
     date = (released, released) if released else released_in(source.lines)
     if date is None:
         raise ImportRefused(
@@ -213,7 +245,8 @@ def build(
     corrections = _corrections(parsed, fixes, source, lineage)
     unused = tuple(decisions.unused(ids, titles))
     return Draft(
-        document, version_id, base.id, version, corrections, lineage, parsed, kept, text_lines, unused
+        document, version_id, base.id or None, version, corrections, lineage, parsed, kept,
+        text_lines, unused, new.data(document) if new else None, kind,
     )  # fmt: skip
 
 
@@ -237,6 +270,8 @@ def _version_data(
         rec: dict = {"id": m.id}
         if node.kind != "section":
             rec["kind"] = node.kind
+        if node.new:
+            rec["new"] = True
         rec["title"] = node.title
         old = base.get(m.id) if m.predecessor else None
         if node.kind == "glossary" and old is not None:
@@ -271,12 +306,12 @@ def _version_data(
     return {
         "document": document,
         "id": version_id,
-        "title": f"{base.title.rsplit(',', 1)[0]} ({version_id}, draft)",
+        "title": f"{base.title.rsplit(',', 1)[0]} ({version_id}, draft)"[:200],
         "short_title": version_id,
         "edition": base.edition,
         "released": date[0],
         "released_printed": date[1],
-        "supersedes": base.id,
+        "supersedes": base.id or None,
         "sources": [{"file": source.name, "description": "imported by judgekit import"}],
         "toc": toc,
         "entries": roots,

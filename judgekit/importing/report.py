@@ -92,6 +92,14 @@ def report_markdown(data: dict) -> str:
         "Settle a match in `decisions.yaml` (`entry: HEADING` with `continues: ID` or "
         "`new: true`; `lines: A-B` with `not_rules: WHY`), then run the import again.",
     ]
+    if data["based_on"] is None:
+        # A new document: every entry is new; their ids in one paragraph, not a line each.
+        out += [
+            "",
+            f"## New document: {len(entries)} entries",
+            ", ".join(f"`{e['id']}`" for e in entries),
+        ]
+        entries = [e for e in entries if e["decided"]]
     for title, rows in _sections(entries):
         if rows:
             out += ["", f"## {title} ({len(rows)})", *map(_line, rows)]

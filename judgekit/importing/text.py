@@ -100,6 +100,8 @@ class Node:
     toc: TocLine | None = None
     level: int | None = None  # from the contents' indent or the Markdown heading
     sub_term: bool = False  # a glossary sub-entry ("Response actions" under "actions")
+    new: bool = False  # a ruling marked new or changed (rulings documents)
+    printed: str = ""  # the heading's line as printed
     run_in: bool = False  # a run-in term ("Command and Owner: ...") inside a section
 
 
@@ -293,7 +295,9 @@ def _title_case(text: str) -> str:
     return "/".join(p[:1].upper() + p[1:] for p in " ".join(out).split("/"))
 
 
-def _structure(paras: list[Para], toc: list[TocLine]) -> tuple[list[Node], list[Para]]:
+def _structure(
+    paras: list[Para], toc: list[TocLine], run_in: bool = True
+) -> tuple[list[Node], list[Para]]:
     """Headings, glossary terms and run-in terms, each with the paragraphs that follow it."""
     toc_by = {re.sub(r"^\d+\.\s*", "", i.title).upper(): i for i in toc}
     toc_titles = {i.title.upper() for i in toc} | set(toc_by)
@@ -310,7 +314,7 @@ def _structure(paras: list[Para], toc: list[TocLine]) -> tuple[list[Node], list[
             key = re.sub(r"^\d+\.\s*", "", words).upper()
             item = toc_by.get(key) or toc_by.get(words.upper())
             title = item.title if item and not is_caps(item.title) else _title_case(words)
-            node = Node(title, "section", p.first, toc=item)
+            node = Node(title, "section", p.first, toc=item, printed=printed)
             node.level = len(md.group(1)) - 1 if md else (item.level if item else None)
             in_glossary = key == "GLOSSARY"
             if current is not None and not current.paras:
@@ -340,7 +344,8 @@ def _structure(paras: list[Para], toc: list[TocLine]) -> tuple[list[Node], list[
             current = owner
         current.paras.append(p)
     _sub_terms(nodes)
-    _run_in_terms(nodes)
+    if run_in:
+        _run_in_terms(nodes)
     return nodes, unplaced
 
 
@@ -384,7 +389,7 @@ def _run_in_terms(nodes: list[Node]) -> None:
         k += 1 + len(terms)
 
 
-def read_rulebook(lines: tuple[str, ...]) -> Parsed:
+def read_rulebook(lines: tuple[str, ...], run_in: bool = True) -> Parsed:
     """Take a source's lines apart (see the module's docstring)."""
     reader = _Reader(lines)
     reader.contents()
@@ -393,5 +398,5 @@ def read_rulebook(lines: tuple[str, ...]) -> Parsed:
     toc_titles = {i.title.upper() for i in reader.toc}
     paras = reader.join_page_breaks([Para(run) for run in line_runs(reader.lines)], toc_titles)
     paras = reader.repeated_headings(paras, toc_titles)
-    nodes, unplaced = _structure(paras, reader.toc)
+    nodes, unplaced = _structure(paras, reader.toc, run_in)
     return Parsed(reader.toc, nodes, reader.fixes, reader.cuts, unplaced)

@@ -25,6 +25,8 @@ def write_draft(draft: Draft, area: str, out: Path) -> None:
         folder = tmp / area / draft.document
         folder.mkdir(parents=True)
         dump_yaml(draft.version, folder / f"{draft.version_id}.yaml")
+        if draft.new_document is not None:
+            dump_yaml(draft.new_document, folder / "document.yaml")
         dump_yaml(draft.corrections, folder / f"{draft.version_id}.corrections.yaml")
         data = report_data(draft)
         (tmp / "import-report.json").write_text(

@@ -34,7 +34,7 @@ from judgekit.compare.sentences import split_sentences, units  # noqa: E402
 from judgekit.corpus.model import Block, Entry  # noqa: E402
 from judgekit.corpus.read import read_corpus  # noqa: E402
 from judgekit.importing.decisions import Decisions  # noqa: E402
-from judgekit.importing.draft import build  # noqa: E402
+from judgekit.importing.draft import NewDocument, build  # noqa: E402
 from judgekit.importing.report import report_data  # noqa: E402
 from judgekit.importing.source import read_source  # noqa: E402
 from judgekit.render.library import Library  # noqa: E402
@@ -51,7 +51,10 @@ CASES = [
         "1.1",
         "2003-08",
     ),
-]
+    # A new rulings document, based on nothing: its ids and sentences against the curated ones.
+    ("1E Current Rulings as a new document", "004_72765c169549d7aa.txt", "1e-current-rulings",
+     "2000-02-28", None, "2000-02-28"),  # its date is printed only as "2/28/00"
+]  # fmt: skip
 
 
 def _walk(records: list[dict], out: list[dict]) -> list[dict]:
@@ -105,7 +108,11 @@ def measure(
     curated = corpus.version(document, held)
     source = read_source(seeds / file)
     start = time.perf_counter()
-    draft = build(corpus, source, document, f"{held}-heldout", based_on, Decisions(), released)
+    if based_on is None:
+        new = NewDocument("Current Rulings", "1E Current Rulings", curated.edition, "rulings")
+        draft = build(corpus, source, f"{document}-heldout", held, None, Decisions(), released, new)
+    else:
+        draft = build(corpus, source, document, f"{held}-heldout", based_on, Decisions(), released)
     data = report_data(draft)
     seconds = time.perf_counter() - start
     records = _walk(draft.version["entries"], [])
