@@ -365,3 +365,36 @@ def test_a_new_document_must_be_new_and_an_unknown_one_asked_for(tmp_path: Path,
     assert main([*args, "--document", "toy-other", "--new-document"]) == 2
     assert "--new-document needs --title and --edition" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_draft_is_never_written_into_the_corpus(tmp_path: Path, capsys):
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    before = corpus_digest(root)
+    code = main(
+        ["--root", str(root), "import", str(SOURCES / "toy-2.txt"), "--document", "toy-book",
+         "--version", "2", "--out", str(root / "rules" / "drafts")]
+    )  # fmt: skip
+    assert code == 2
+    assert "inside the corpus folder" in capsys.readouterr().err
+    assert corpus_digest(root) == before and not (root / "rules" / "drafts").exists()
+
+
+def test_a_folder_or_a_missing_file_as_source_is_refused(tmp_path: Path, capsys):
+    for source, message in (
+        (SOURCES, "a folder, not a file"),
+        (SOURCES / "nope.txt", "no such file"),
+    ):
+        code = main(["--root", str(CORPUS), "import", str(source), "--document", "toy-book",
+                     "--version", "2", "--out", str(tmp_path / "d")])  # fmt: skip
+        assert code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_generic_importer_calls_no_per_document_importer():
+    package = Path(__file__).resolve().parents[1] / "judgekit" / "importing"
+    imported = set()
+    for path in package.glob("*.py"):
+        imported |= set(re.findall(r"from (judgekit\.importers[\w.]*) import", path.read_text()))
+        imported |= set(re.findall(r"import (judgekit\.importers[\w.]*)", path.read_text()))
+    assert imported <= {"judgekit.importers.common"}

@@ -44,6 +44,11 @@ def run(args: argparse.Namespace) -> int:
         new = NewDocument(args.title, args.short_title or args.title, args.edition, args.kind)
     try:
         corpus = read_corpus(args.root)
+        if out.resolve().is_relative_to(Path(corpus.root).resolve()):
+            # A draft is read on top of the corpus, never written into it.
+            raise ImportRefused(
+                f"{out}: inside the corpus folder {corpus.root}; choose --out elsewhere"
+            )
         draft = build(
             corpus,
             read_source(args.source),

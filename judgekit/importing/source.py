@@ -24,7 +24,9 @@ def read_source(path: str | Path) -> Source:
     """The source's lines, refusing a missing, empty, binary, oversized or non-UTF-8 file."""
     path = Path(path)
     if not path.is_file():
-        raise ImportRefused(f"{path}: no such file")
+        raise ImportRefused(
+            f"{path}: {'a folder, not a file' if path.is_dir() else 'no such file'}"
+        )
     size = path.stat().st_size
     if size > MAX_BYTES:
         raise ImportRefused(
