@@ -186,6 +186,12 @@ def test_bad_input_is_refused_clearly_and_writes_nothing(
         (["--document", "toy-book", "--version", "1"], "exists already"),
         (["--document", "no-such-book", "--version", "2"], "no document 'no-such-book'"),
         (["--document", "toy-book", "--version", "2", "--based-on", "9"], "no version '9'"),
+        (["--document", "toy-book", "--version", "2/x"], "--version '2/x': must be a version id"),
+        (["--document", "Toy Book", "--version", "2"], "--document 'Toy Book'"),
+        (
+            ["--document", "toy-book", "--version", "2", "--released", "2016-02-30"],
+            "on the calendar",
+        ),
     ],
 )
 def test_a_wrong_document_or_version_is_refused(tmp_path: Path, capsys, args, message):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from judgekit.corpus import fields
 from judgekit.corpus.model import Block, Corpus, Entry, Version
 from judgekit.importers.common import heading_key, slugify
 from judgekit.importing.body import Icons, blocks
@@ -43,7 +44,19 @@ def released_in(lines: tuple[str, ...]) -> tuple[str, str] | None:
                 f"{m.group(5)}-{m.group(3)}-{m.group(4)}",
                 f"{m.group(3)}/{m.group(4)}/{m.group(5)}",
             )
-    return None  # a source of which less than half the lines are kept is not rules text
+    return None
+
+
+def _check_names(document: str, version_id: str, released: str | None) -> None:
+    """The ids and date asked for, as the corpus's format takes them (FORMAT.md)."""
+    asked = [(fields.slug, document, "--document"), (fields.version_id, version_id, "--version")]
+    if released is not None:
+        asked.append((fields.date, released, "--released"))
+    for check, value, option in asked:
+        try:
+            check(value)
+        except fields.Bad as exc:
+            raise ImportRefused(f"{option} {value!r}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -215,6 +228,7 @@ def build(
     new: NewDocument | None = None,
 ) -> Draft:
     """Read ``source`` as a new version ``version_id`` of ``document`` (see the package doc)."""
+    _check_names(document, version_id, released)
     base = _base(corpus, document, version_id, based_on, new)
     kind = new.kind if new else corpus.documents[document].kind
     parsed, text_lines, kept = _read(source, decisions, kind == "rulings")
