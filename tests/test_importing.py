@@ -145,6 +145,11 @@ def test_the_draft_is_a_valid_version_of_the_corpus(draft: Path, tmp_path: Path)
     shutil.copytree(CORPUS, root)
     for f in (draft / "rules" / "toy-book").iterdir():
         shutil.copy(f, root / "rules" / "toy-book" / f.name)
+    (root / "rules" / "toy-book" / "2.mentions.yaml").write_text(
+        'document: toy-book\nversion: "2"\nmentions:\n  - {entry: moving, cards: [range]}\n'
+        "not_mentions: []\n",
+        encoding="utf-8",
+    )  # what cards_propose --write records, reviewed
     corpus, problems = validate(root)
     assert problems == []
     assert corpus.version("toy-book", "2").supersedes == "1"
@@ -156,6 +161,9 @@ def test_the_report_fits_a_screen_and_lists_what_to_decide(draft: Path):
     decide = text.split("## To decide")[1].split("\n## ")[0]
     assert "`beaming` Order – Beam Crew" in decide and "**decide**" in decide
     assert "## Gone (1)\n- `trading`" in text
+    # The card the new text names: the mentions file must record it once accepted.
+    assert "## Cards named: 1 in 1 entries" in text
+    assert _report(draft)["card_names"] == [{"entry": "moving", "card": "range"}]
 
 
 BAD = [

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from judgekit.corpus import fields
+from judgekit.corpus.cards import TitleFinder, scan_text
 from judgekit.corpus.model import Block, Corpus, Entry, Version
 from judgekit.importers.common import heading_key, slugify
 from judgekit.importing.body import Icons, blocks
@@ -73,6 +74,7 @@ class Draft:
     kept_lines: int
     text_lines: int
     unused_decisions: tuple[str, ...] = ()
+    card_names: tuple[tuple[str, str], ...] = ()  # (entry id, card id) the text names
     new_document: dict | None = None  # the draft's document.yaml, for a document not held
     kind: str = "rulebook"
 
@@ -260,8 +262,21 @@ def build(
     unused = tuple(decisions.unused(ids, titles))
     return Draft(
         document, version_id, base.id or None, version, corrections, lineage, parsed, kept,
-        text_lines, unused, new.data(document) if new else None, kind,
+        text_lines, unused, _card_names(corpus, base.edition, lineage),
+        new.data(document) if new else None, kind,
     )  # fmt: skip
+
+
+def _card_names(corpus: Corpus, edition: str, lineage: Lineage) -> tuple[tuple[str, str], ...]:
+    """The cards the draft's text names: its mentions file must record each (rules/FORMAT.md)."""
+    if corpus.cards is None:
+        return ()
+    finder = TitleFinder(corpus.cards.of_edition(edition))
+    found = []
+    for m in lineage.matches:
+        for hit in finder.find(scan_text(m.draft.title, m.draft.markdown)):
+            found.extend((m.id, card) for card in hit.cards)
+    return tuple(dict.fromkeys(found))
 
 
 def _version_data(

@@ -48,6 +48,7 @@ def report_data(draft: Draft) -> dict:
             if c["evidence"].startswith("the same words in")
         ),
         "unused_decisions": list(draft.unused_decisions),
+        "card_names": [{"entry": e, "card": c} for e, c in draft.card_names],
     }
 
 
@@ -115,6 +116,14 @@ def report_markdown(data: dict) -> str:
     if data["unplaced"]:
         out += ["", f"## Not placed (before any heading): decide ({len(data['unplaced'])})"]
         out += [f"- lines {u['lines']}: {u['text'][:100]}" for u in data["unplaced"]]
+    if data["card_names"]:
+        entries_naming = len({c["entry"] for c in data["card_names"]})
+        out += [
+            "",
+            f"## Cards named: {len(data['card_names'])} in {entries_naming} entries",
+            "Record each in the version's mentions file once the draft is accepted: "
+            "`python -m judgekit.corpus.cards_propose --write`, then review (README, step 5).",
+        ]
     out += ["", f"## Left out ({len(data['removed'])})"]
     out += [f"- lines {r['lines']}: {r['what']} ({r['reason']})" for r in data["removed"]]
     return "\n".join(out) + "\n"
