@@ -412,3 +412,10 @@ def test_the_generic_importer_calls_no_per_document_importer():
         imported |= set(re.findall(r"from (judgekit\.importers[\w.]*) import", path.read_text()))
         imported |= set(re.findall(r"import (judgekit\.importers[\w.]*)", path.read_text()))
     assert imported <= {"judgekit.importers.common"}
+
+
+def test_a_rerun_writes_the_same_draft(draft: Path):
+    before = {p.relative_to(draft): p.read_bytes() for p in draft.rglob("*") if p.is_file()}
+    assert run_import(draft) == 0
+    after = {p.relative_to(draft): p.read_bytes() for p in draft.rglob("*") if p.is_file()}
+    assert after == before
