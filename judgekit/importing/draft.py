@@ -248,8 +248,9 @@ def build(
     }
     entries = []
     for node, pid in zip(parsed.nodes, ids, strict=True):
+        first = len(fixes)
         body = blocks(node.paras, icons, fixes)
-        name_lost_icons(body, others, fixes)
+        name_lost_icons(body, others, fixes, first)
         entries.append(
             Entry(pid, node.kind, node.title, document, version_id, None, (),
                   tuple(Block(k, t) for b in body for k, t in b.items()))

@@ -60,8 +60,11 @@ def _found(words: str, unique: bool, others: dict[str, str]) -> tuple[str, str] 
     return None
 
 
-def name_lost_icons(blocks: list[dict[str, str]], others: dict[str, str], fixes: list[Fix]) -> None:
-    """Replace lost icons in ``blocks`` where ``others`` (version label -> text) print them."""
+def name_lost_icons(
+    blocks: list[dict[str, str]], others: dict[str, str], fixes: list[Fix], first: int = 0
+) -> None:
+    """Replace lost icons in ``blocks`` where ``others`` (version label -> text) print them;
+    the corrections that wrote them are ``fixes[first:]`` (those of the blocks' own lines)."""
     for block in blocks:
         for kind, text in block.items():
             for line in text.split("\n"):
@@ -76,14 +79,15 @@ def name_lost_icons(blocks: list[dict[str, str]], others: dict[str, str], fixes:
                         icons, label = hit
                         new = sentence.replace(LOST, icons, 1)
                         text = text.replace(sentence, new, 1)
-                        _rewrite(fixes, new, icons, f"the same words in {label} print {icons}")
+                        why = f"the same words in {label} print {icons}"
+                        _rewrite(fixes, first, new, icons, why)
                         sentence = new
             block[kind] = text
 
 
-def _rewrite(fixes: list[Fix], sentence: str, icons: str, evidence: str) -> None:
+def _rewrite(fixes: list[Fix], first: int, sentence: str, icons: str, evidence: str) -> None:
     """The correction that wrote this lost icon now writes ``icons``, with the evidence."""
-    for k, f in enumerate(fixes):
+    for k, f in enumerate(fixes[first:], first):
         if LOST in f.corrected and f.corrected.replace(LOST, icons, 1) in sentence:
             fixes[k] = replace(f, corrected=f.corrected.replace(LOST, icons, 1), evidence=evidence)
             return
