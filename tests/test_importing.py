@@ -150,7 +150,7 @@ def test_the_draft_is_a_valid_version_of_the_corpus(draft: Path, tmp_path: Path)
         "not_mentions: []\n",
         encoding="utf-8",
     )  # what cards_propose --write records, reviewed
-    corpus, problems = validate(root)
+    corpus, problems = validate(root, SOURCES)  # the originals checked at their lines too
     assert problems == []
     assert corpus.version("toy-book", "2").supersedes == "1"
 
@@ -254,7 +254,7 @@ def test_a_rerun_keeps_the_maintainers_decisions(draft: Path):
         "    new: true\n"
         "  - entry: No Such Heading\n"
         "    new: true\n"
-        "  - lines: 62-62\n"
+        "  - lines: 64-64\n"
         "    not_rules: a note for the printer\n"
     )
     (draft / "decisions.yaml").write_text(decisions, encoding="utf-8")
@@ -269,7 +269,7 @@ def test_a_rerun_keeps_the_maintainers_decisions(draft: Path):
     assert report["range"]["decided"] and not report["range"]["low_confidence"]
     text = (draft / "import-report.md").read_text(encoding="utf-8")
     assert "## Decided in decisions.yaml (2)" in text
-    assert "- lines 62-62: not rules text (decided: a note for the printer)" in text
+    assert "- lines 64-64: not rules text (decided: a note for the printer)" in text
     assert "matched no heading of the source\n- No Such Heading" in text
 
 
