@@ -405,6 +405,27 @@ def test_a_folder_or_a_missing_file_as_source_is_refused(tmp_path: Path, capsys)
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("SETTING UP\n\nEach player draws.\n".encode("utf-16"), "UTF-16 text; convert it"),
+        (b"%PDF-1.4\n%\xe2\xe3\n1 0 obj", "a PDF; extract its text first"),
+        (b"SETTING UP\x00\x00", "NUL bytes"),
+        (b"x" * (1024 * 1024 + 1), "is not a rulebook"),
+    ],
+)
+def test_other_encodings_and_binary_files_are_refused_with_what_to_do(
+    tmp_path: Path, capsys, data: bytes, message: str
+):
+    source = tmp_path / "source.txt"
+    source.write_bytes(data)
+    out = tmp_path / "draft"
+    code = main(["--root", str(CORPUS), "import", str(source), "--document", "toy-book",
+                 "--version", "2", "--out", str(out)])  # fmt: skip
+    assert code == 2 and message in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_the_generic_importer_calls_no_per_document_importer():
     package = Path(__file__).resolve().parents[1] / "judgekit" / "importing"
     imported = set()
