@@ -15,6 +15,15 @@ def _commands(parser: argparse.ArgumentParser) -> dict[str, str]:
 def test_the_description_names_every_sub_command():
     parser = build_parser()
     commands = _commands(parser)
-    assert set(commands) == {"check", "coverage", "serve", "build", "search", "card", "event"}
+    assert set(commands) == {
+        "check",
+        "coverage",
+        "serve",
+        "build",
+        "search",
+        "card",
+        "event",
+        "import",
+    }
     assert [name for name in commands if name not in parser.description] == []
     assert all(commands.values())

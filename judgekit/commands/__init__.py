@@ -1,5 +1,5 @@
 """The `judgekit` command: check, coverage, serve, build (the judge pack), search, card, event
-(an event's rulings)."""
+(an event's rulings), import (a new version as a draft folder)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from judgekit.commands import build, card, check, event, search, serve
+from judgekit.commands import build, card, check, event, importing, search, serve
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_parser(sub)
     card.add_parser(sub)
     event.add_parser(sub)
+    importing.add_parser(sub)
     return parser
 
 
