@@ -19,6 +19,7 @@ from judgekit.checks.validate import validate
 from judgekit.corpus import drafts
 from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.pack.build import BuildError, build, pack_app
+from judgekit.web.pages.pack import zip_job
 
 from .conftest import DATA, spawn_serve
 
@@ -172,9 +173,8 @@ def test_check_with_a_draft_names_the_drafts_file_and_line(tmp_path, capsys):
 
 
 def test_check_runs_the_content_checks_on_the_draft(tmp_path):
-    draft = _copy(V2, tmp_path / "draft")
+    draft = _misquoting_draft(tmp_path)
     path = draft / "rules/tiny-book/2.corrections.yaml"
-    path.write_text(path.read_text().replace("Ships may battle.", "Ships may fight."))
     _, problems = validate(CORPUS, draft=draft)
     assert any(p.startswith(f"{path}:") and "'Ships may fight.' is not in" in p for p in problems)
 
@@ -268,6 +268,9 @@ def test_caches_never_mix_a_draft_and_the_held_corpus(tmp_path):
         for app in (with_draft, held)
     ]
     assert tags[0] != tags[1]
+    # The pack's zip is built from the held corpus alone (its child process reads no draft and
+    # refuses a corpus whose digest is not the one it was given): keyed by the held digest.
+    assert zip_job(with_draft).digest == zip_job(held).digest == lib_held.corpus.digest
 
 
 # -- the judge pack -------------------------------------------------------------------------------
@@ -307,11 +310,22 @@ def test_accepting_a_new_document(tmp_path):
     assert validate(root)[1] == []
 
 
-@pytest.mark.parametrize("kind", ["broken", "held", "empty"])
+def _misquoting_draft(tmp_path: Path) -> Path:
+    """The v2 draft whose correction names words its entry does not hold: it reads, but a
+    content check of `judgekit check` fails."""
+    draft = _copy(V2, tmp_path / "misquoting")
+    path = draft / "rules/tiny-book/2.corrections.yaml"
+    path.write_text(path.read_text().replace("Ships may battle.", "Ships may fight."))
+    return draft
+
+
+@pytest.mark.parametrize("kind", ["broken", "misquoting", "held", "empty"])
 def test_a_refused_draft_writes_nothing(tmp_path, kind):
     root = _copy(CORPUS, tmp_path / "corpus")
     if kind == "broken":
         draft = _broken_draft(tmp_path)
+    elif kind == "misquoting":
+        draft = _misquoting_draft(tmp_path)
     elif kind == "held":
         accept_draft(V2, root)  # the same version accepted already
         draft = V2
