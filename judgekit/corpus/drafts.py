@@ -121,9 +121,9 @@ def overlay(draft: Path | None, folder: Path) -> Path | None:
 def copy_into(draft: Path, root: Path) -> list[Path]:
     """Copy the draft's corpus files into root; the files written, in root.
 
-    Each is written under a temporary name beside its target, then every one renamed: a failure
-    midway removes what was written, so the corpus is left as it was. A target that appears
-    meanwhile is never written over (FileExistsError).
+    Each is written under a temporary name beside its target, then every one put in place: a
+    failure midway removes what was put in place and the folders made, so the corpus is left as
+    it was. A target that appears meanwhile is never written over (FileExistsError).
     """
     pending: list[tuple[Path, Path]] = []
     made_dirs: list[Path] = []
@@ -139,11 +139,11 @@ def copy_into(draft: Path, root: Path) -> list[Path]:
             fd, temp = tempfile.mkstemp(
                 prefix=f".{target.name}.", suffix=".part", dir=target.parent
             )
+            pending.append((Path(temp), target))  # removed below, whatever happens next
             with os.fdopen(fd, "wb") as out, open(draft / rel, "rb") as src:
                 shutil.copyfileobj(src, out)
                 out.flush()
                 os.fsync(out.fileno())
-            pending.append((Path(temp), target))
         for temp, target in pending:
             # A link, not a rename: it fails if the target exists (rename would replace it).
             os.link(temp, target)
