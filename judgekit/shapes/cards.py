@@ -170,6 +170,7 @@ def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
                         "label": f"{item['document_title']} {item['version_title']}",
                         "in_force": item["in_force"],
                         "status": item["status"],
+                        "draft": item["draft"],
                         "passages": [],
                     }
                 )
