@@ -18,15 +18,18 @@ __all__ = [
 ]
 
 
-def load_corpus(root: str | Path | None = None, *, strict: bool = True) -> Corpus:
-    """The corpus under root; raise CorpusError with every problem, as `judgekit check` lists them.
+def load_corpus(
+    root: str | Path | None = None, *, strict: bool = True, draft: str | Path | None = None
+) -> Corpus:
+    """The corpus under root (with a draft folder on top, if named); raise CorpusError with
+    every problem, as `judgekit check` lists them.
 
     strict=False only reads and checks the format (fields, ids, references), for tools
     that look at a corpus still being edited (coverage) and tests of single checks.
     """
     if not strict:
-        return read_corpus(root)
-    corpus, problems = validate(root)
+        return read_corpus(root, draft)
+    corpus, problems = validate(root, draft=draft)
     if problems or corpus is None:
         raise CorpusError(problems)
     return corpus

@@ -27,14 +27,15 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
 
 
 def validate(
-    root: str | Path | None = None, seeds: Path | None = None
+    root: str | Path | None = None, seeds: Path | None = None, draft: str | Path | None = None
 ) -> tuple[Corpus | None, list[str]]:
-    """The corpus and every problem `judgekit check` and the app refuse it for.
+    """The corpus (with the draft folder on top, if named) and every problem `judgekit check`
+    and the app refuse it for.
 
     The format's problems come first and stop the rest; then the content checks.
     """
     try:
-        corpus = read_corpus(root)
+        corpus = read_corpus(root, draft)
     except CorpusError as exc:
         return None, exc.problems
     return corpus, check_loaded(corpus, seeds)

@@ -15,6 +15,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add ``check`` and ``coverage`` to the CLI's sub-commands."""
     check = sub.add_parser("check", help="validate the corpus")
     check.add_argument("--seeds", help="folder of seed texts (default: ../shared/seeds if present)")
+    check.add_argument(
+        "--draft", metavar="DIR", help="check the corpus with this draft folder's versions on top"
+    )
     check.set_defaults(func=cmd_check)
 
     cov = sub.add_parser("coverage", help="check that every source sentence is in the corpus")
@@ -29,7 +32,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Validate the corpus; print problems and exit 1 if there are any."""
     seeds = Path(args.seeds) if args.seeds else None
     # The same validation as the app's start-up (load_corpus), so serve refuses what check does.
-    corpus, problems = validate(args.root, seeds)
+    corpus, problems = validate(args.root, seeds, draft=args.draft)
     if problems or corpus is None:
         for problem in problems:
             print(problem)
@@ -39,6 +42,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     entries = sum(len(v.entries) for v in versions)
     fixes = sum(len(v.corrections) for v in versions)
     print(f"ok: {len(versions)} versions, {entries} entries, {fixes} recorded corrections")
+    for version in corpus.drafts():
+        print(f"draft: {version.document} {version.id} ({len(version.entries)} entries)")
     return 0
 
 

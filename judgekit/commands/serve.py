@@ -28,6 +28,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--base-url", type=_base_url, help="the address citations link to (default: the one served)"
     )
     serve.add_argument("--pack-url", type=_base_url, help="the published judge pack (/phone)")
+    serve.add_argument(
+        "--draft",
+        metavar="DIR",
+        help="preview a draft folder's versions with the corpus, marked as drafts on every page",
+    )
     add_data_dir(serve)
     serve.set_defaults(func=cmd_serve)
 
@@ -85,6 +90,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["PACK_URL"] = args.pack_url
     if args.data_dir:
         overrides["DATA_DIR"] = args.data_dir
+    if args.draft:
+        overrides["DRAFT_DIR"] = args.draft
     try:
         app = create_app(overrides)
     except CorpusError as exc:
@@ -103,6 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1] if sock else server.effective_port
     _announce(app, args, port)
     _announce_event(app)
+    _announce_drafts(app)
     if sock is None:
         _warm_in_background(app)
         _run(server)
@@ -181,6 +189,19 @@ def _announce_event(app) -> None:
         print(
             f"event {event.name!r}: judges join at {app.config['BASE_URL']}/event"
             " (its codes: judgekit event codes)",
+            flush=True,
+        )
+
+
+def _announce_drafts(app) -> None:
+    """Say which drafts are previewed: they are not the judges' reference."""
+    from judgekit.web.context import library_of
+
+    corpus = library_of(app).corpus
+    for version in corpus.drafts():
+        print(
+            f"previewing the draft {version.document} {version.id} from {corpus.draft}: not "
+            "accepted into judgekit, marked as a draft on every page",
             flush=True,
         )
 

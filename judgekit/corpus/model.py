@@ -195,6 +195,7 @@ class Version:
     pages: dict[str, PagePlace] = field(default_factory=dict)  # by entry id (<version>.pages.yaml)
     printed_references: tuple[PrintedReference, ...] = ()
     pages_note: str = ""  # how the editors read the pages
+    draft: bool = False  # read from a draft folder (`serve --draft`): not accepted into judgekit
 
     def label_editorial(self, block: Block) -> bool:
         """Whether an "Example" label on this block is the editors' (the source prints none)."""
@@ -255,6 +256,8 @@ class Corpus:
     root: str = ""
     digest: str = ""
     cards: CardIndex | None = None  # None only for a corpus built by hand (tests)
+    draft: str = ""  # the draft folder read on top of root, or "" (see corpus/drafts.py)
+    held_digest: str = ""  # the digest of root's files alone: == digest without a draft
 
     def document(self, document_id: str) -> Document | None:
         """The document with this id, or None."""
@@ -278,6 +281,10 @@ class Corpus:
         """Every held version of every document."""
         for doc in self.held():
             yield from doc.versions
+
+    def drafts(self) -> list[Version]:
+        """The versions read from the draft folder (none without one)."""
+        return [v for v in self.versions() if v.draft]
 
     def in_force(self, version: Version | None) -> bool:
         """Whether a version is its document's newest held (the name is kept; see README)."""

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from judgekit.corpus import drafts
 from judgekit.corpus.cards import load_cards
 from judgekit.corpus.fields import Problems, read_record
 from judgekit.corpus.files import CORPUS_DIRS, missing_folder_problems, special_file_problems
@@ -22,7 +23,7 @@ from judgekit.corpus.yamlio import YamlError, load_yaml
 from judgekit.resources import data_root
 
 # Files beside a document's versions that are not versions themselves: <version><suffix>.
-COMPANION_SUFFIXES = (".corrections.yaml", ".timing.yaml", ".mentions.yaml", ".pages.yaml")
+COMPANION_SUFFIXES = drafts.COMPANION_SUFFIXES
 MAX_MESSAGE = 200
 MAX_VERSIONS = 20  # of one document; the built-in corpus's largest has 3
 
@@ -49,7 +50,7 @@ def _version_files(folder: Path) -> list[Path]:
 
 
 def _load_version(
-    path: Path, doc: Document, icons: dict[str, Icon] | None, probs: Problems
+    path: Path, doc: Document, icons: dict[str, Icon] | None, probs: Problems, draft: bool = False
 ) -> Version | None:
     data = load_yaml(path)
     spath = str(path)
@@ -98,6 +99,7 @@ def _load_version(
         pages=pages.places,
         printed_references=pages.references,
         pages_note=pages.note,
+        draft=draft,
     )
 
 
@@ -199,12 +201,15 @@ def _versions_problem(doc: Document, files: list[Path]) -> str | None:
     return None
 
 
-def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems) -> Document | None:
+def _load_document(
+    folder: Path, icons: dict[str, Icon] | None, probs: Problems, drafted: tuple[Path, ...] = ()
+) -> Document | None:
+    """A document with its versions; ``drafted`` are a draft's version files read with them."""
     read = _read_document(folder, probs)
     if read is None:
         return None
     doc, data = read
-    files = _version_files(folder)
+    files = [p for p in _version_files(folder) if p not in drafted] + list(drafted)
     if doc.external:
         for vpath in files:
             probs.add(vpath, 1, f"{doc.id} is external (not held): it has no version files")
@@ -218,7 +223,7 @@ def _load_document(folder: Path, icons: dict[str, Icon] | None, probs: Problems)
     for vpath in files:
         before = len(probs.items)
         try:
-            version = _load_version(vpath, doc, icons, probs)
+            version = _load_version(vpath, doc, icons, probs, draft=vpath in drafted)
         except YamlError as exc:
             probs.items.append(str(exc))
             version = None
@@ -249,21 +254,30 @@ def corpus_files(root: Path) -> list[Path]:
     return files
 
 
-def corpus_digest(root: Path) -> str:
-    """A hash of every corpus file's path and bytes: the key of caches built from it."""
+def corpus_digest(root: Path, draft: Path | None = None) -> str:
+    """A hash of every corpus file's path and bytes, and the draft's read on top of them: the key
+    of caches built from it (a draft's pages and index are never a held corpus's)."""
     digest = hashlib.sha256()
-    for path in corpus_files(root):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
+    for base in (root, draft) if draft else (root,):
+        digest.update(b"\0draft\0" if base is draft else b"")
+        for path in corpus_files(base):
+            digest.update(str(path.relative_to(base)).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def _documents(root: Path, icons: dict[str, Icon] | None, probs: Problems) -> dict[str, Document]:
+def _documents(
+    root: Path, icons: dict[str, Icon] | None, probs: Problems, draft: Path | None = None
+) -> dict[str, Document]:
     documents: dict[str, Document] = {}
     for name in CORPUS_DIRS:
-        for folder in sorted(p.parent for p in (root / name).glob("*/document.yaml")):
+        held = sorted(p.parent for p in (root / name).glob("*/document.yaml"))
+        added = drafts.new_documents(draft, name) if draft else []
+        for folder in held + added:
+            mirrored = folder if folder in added else drafts.overlay(draft, folder)
+            drafted = tuple(_version_files(mirrored)) if mirrored else ()
             try:
-                doc = _load_document(folder, icons, probs)
+                doc = _load_document(folder, icons, probs, drafted)
             except YamlError as exc:
                 probs.items.append(str(exc))
                 continue
@@ -275,21 +289,28 @@ def _documents(root: Path, icons: dict[str, Icon] | None, probs: Problems) -> di
     return documents
 
 
-def read_corpus(root: str | Path | None = None) -> Corpus:
-    """Read the corpus under root and check its format; raise CorpusError listing every problem."""
+def read_corpus(root: str | Path | None = None, draft: str | Path | None = None) -> Corpus:
+    """Read the corpus under root, with a draft folder's versions on top when one is named, and
+    check its format; raise CorpusError listing every problem."""
     root = Path(root) if root else default_root()
+    draft = Path(draft) if draft else None
     # Special files and links out of the corpus are refused before any file is opened.
-    special = special_file_problems(root)
+    special = special_file_problems(root) + (special_file_problems(draft) if draft else [])
     if special:
         raise CorpusError(special)
     probs = Problems()
     probs.items.extend(missing_folder_problems(root))
+    if draft:
+        # A draft that would replace a held file is refused before anything is read from it.
+        layout = drafts.layout_problems(root, draft)
+        if layout:
+            raise CorpusError(layout)
     icons: dict[str, Icon] | None = None
     try:
         icons = load_icons(root, probs)
     except YamlError as exc:
         probs.items.append(str(exc))
-    documents = _documents(root, icons, probs)
+    documents = _documents(root, icons, probs, draft)
     _orphans(root, probs)
     if not documents and not probs.items:
         probs.add(root, 0, "no documents found (expected rules/*/document.yaml)")
@@ -297,12 +318,15 @@ def read_corpus(root: str | Path | None = None) -> Corpus:
     cards = load_cards(root, versions, probs)
     if probs.items:
         raise CorpusError(probs.items)
+    held_digest = corpus_digest(root)
     corpus = Corpus(
         documents=documents,
         icons=icons or {},
         root=str(root),
-        digest=corpus_digest(root),
+        digest=corpus_digest(root, draft) if draft else held_digest,
         cards=cards,
+        draft=str(draft) if draft else "",
+        held_digest=held_digest,
     )
     dangling = _dangling(corpus)
     if dangling:

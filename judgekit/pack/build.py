@@ -83,6 +83,7 @@ def pack_app(root: str | None = None, base_url: str | None = None, meaning: bool
         # meaning, the build takes the server's model and vectors for the pack (meaning.py).
         "SEARCH_MEANING": "now" if meaning else "off",
         "BASE_URL": base_url or "",
+        "DRAFT_DIR": "",  # never a draft, even one named in the environment (build refuses it)
     }
     if root:
         config["CORPUS_DIR"] = root
@@ -271,11 +272,17 @@ def build(
     progress: ProgressReport | None = None,
 ) -> BuildResult:
     """Write the whole pack into ``out`` (emptied first); a zip of it too if asked; ``progress``
-    is told how far it has come."""
+    is told how far it has come. A corpus with a draft loaded is refused (BuildError): a pack
+    is for judges, and a draft is not accepted into judgekit."""
+    lib = library_of(app)
+    if lib.corpus.draft:
+        raise BuildError(
+            f"a draft is loaded ({lib.corpus.draft}): a judge pack holds only accepted versions; "
+            "accept the draft first, or build without it"
+        )
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    lib = library_of(app)
     when = when or datetime.now(UTC)
     app.config["PACK_VERSION"] = pack_id(lib.corpus.digest, when)
     # The pages offer search by meaning when the pack will have it (its model loaded).

@@ -5,7 +5,9 @@ versions they hold, so the words say that and no more."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from judgekit.corpus.drafts import DRAFT_WORDS
 from judgekit.corpus.model import Corpus, Version
 
 NEWER_NOT_HELD = "later versions exist, not held here"
@@ -24,11 +26,30 @@ class Status:
     note: str  # how it was decided and by whom, and what lies beyond it
 
 
+def draft_note(corpus: Corpus, version: Version) -> str:
+    """What a draft version's pages say of it: not the judges' reference, and from where."""
+    return (
+        f"{DRAFT_WORDS}. {version.short_title} is read from the draft folder {corpus.draft} for "
+        "the maintainer to preview: it is not part of the reference judges use until it is "
+        "accepted."
+    )
+
+
+def draft_fields(corpus: Corpus, version: Version) -> dict[str, Any]:
+    """The JSON's mark of a version read from a draft folder: ``draft`` and its words."""
+    return {
+        "draft": version.draft,
+        "draft_note": draft_note(corpus, version) if version.draft else None,
+    }
+
+
 def status(corpus: Corpus, version: Version) -> Status:
-    """The status of a held version."""
+    """The status of a held version (a draft's says so first)."""
     doc = corpus.documents[version.document]
     newest = doc.latest
-    held = ", ".join(v.short_title for v in doc.versions)
+    held = ", ".join(v.short_title + (" (draft)" if v.draft else "") for v in doc.versions)
+    if version.draft:
+        return Status(newest is version, DRAFT_WORDS, draft_note(corpus, version))
     if newest is version:
         label = f"newest held here ({version.released_printed})"
         if doc.newer_not_held:
@@ -42,6 +63,8 @@ def status(corpus: Corpus, version: Version) -> Status:
         return Status(True, label, note)
     assert newest is not None
     label = f"superseded here by {newest.short_title} ({newest.released_printed})"
+    if newest.draft:
+        label += f", a draft ({DRAFT_WORDS.lower()})"
     note = (
         f"{version.short_title} is older than {newest.short_title} ({newest.released_printed}), "
         f"the newest version of the {doc.title} that judgekit holds (it holds: {held}). {BASIS}"

@@ -321,6 +321,7 @@ class SearchService:
             "edition_label": EDITION_LABELS.get(doc.edition, doc.edition),
             "in_force": lib.corpus.in_force(version),  # kept for scripts: newest held
             "status": status(lib.corpus, version).label,
+            "draft": version.draft,
             "document_title": doc.short_title,
             "version_title": version.short_title,
         }

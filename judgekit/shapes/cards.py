@@ -105,6 +105,7 @@ def mention(lib: Library, entry: Entry, card: Card) -> dict[str, Any]:
         "version_title": version.short_title,
         "in_force": lib.corpus.in_force(version),  # kept for scripts: newest held
         "status": status(lib.corpus, version).label,
+        "draft": version.draft,
         "standing": _standing(lib, entry, card),
     }
 
@@ -169,6 +170,7 @@ def card_groups(detail: dict[str, Any]) -> list[dict[str, Any]]:
                         "label": f"{item['document_title']} {item['version_title']}",
                         "in_force": item["in_force"],
                         "status": item["status"],
+                        "draft": item["draft"],
                         "passages": [],
                     }
                 )

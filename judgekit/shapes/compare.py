@@ -253,6 +253,7 @@ def pairs_dict(lib: Library, doc: Document) -> dict[str, Any]:
                     "from_title": old.short_title,
                     "to_title": new.short_title,
                     "consecutive": j == i + 1,
+                    "draft": old.draft or new.draft,  # a side read from a draft folder
                     "url": compare_url(lib, doc.id, old.id, new.id),
                     "reverse_url": compare_url(lib, doc.id, new.id, old.id),
                     "api_url": compare_api_url(lib, doc.id, old.id, new.id),

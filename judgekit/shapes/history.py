@@ -15,6 +15,7 @@ from judgekit.compare.history import Tributary, tributaries
 from judgekit.compare.worddiff import diff_html
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.render.library import Library, Memo
+from judgekit.render.status import draft_fields
 from judgekit.shapes.compare import compare_url, crumbs, elsewhere_dict, row_dict
 
 _HISTORY_JSON: Memo[tuple[str, str, bool], dict[str, Any]] = Memo(__name__, "history JSON")
@@ -84,6 +85,7 @@ def _step_dict(
         "version": step.version.id,
         "short_title": step.version.short_title,
         "released_printed": step.version.released_printed,
+        **draft_fields(lib.corpus, step.version),
         "status": step.status,
         "from_version": previous.id if previous else None,
         "from_short_title": previous.short_title if previous else None,

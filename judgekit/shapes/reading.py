@@ -9,7 +9,7 @@ from judgekit.compare import diff
 from judgekit.corpus.model import Document, Entry, Version
 from judgekit.corpus.references import Target, resolve
 from judgekit.render.library import Library
-from judgekit.render.status import status
+from judgekit.render.status import draft_fields, status
 from judgekit.render.summaries import entry_summary
 from judgekit.timing.links import timing_for_entry
 
@@ -33,6 +33,7 @@ def version_summary(lib: Library, version: Version) -> dict[str, Any]:
         "newest_held": standing.newest_held,
         "status": standing.label,
         "status_note": standing.note,
+        **draft_fields(lib.corpus, version),
         "sources": [{"file": s.file, "description": s.description} for s in version.sources],
         "source_note": version.source_note,
         "note": version.note,
@@ -54,6 +55,20 @@ def document_summary(lib: Library, doc: Document) -> dict[str, Any]:
         "newer_not_held": doc.newer_not_held,
         "versions": [version_summary(lib, v) for v in doc.versions],
     }
+
+
+def drafts_loaded(lib: Library) -> list[dict[str, Any]]:
+    """The versions read from a draft folder, for the banner every page shows while any is."""
+    return [
+        {
+            "document": v.document,
+            "version": v.id,
+            "label": lib.label(v),
+            "url": lib.version_url(v),
+            "folder": lib.corpus.draft,
+        }
+        for v in lib.corpus.drafts()
+    ]
 
 
 def documents(lib: Library) -> dict[str, Any]:
@@ -226,6 +241,7 @@ def entry_detail(lib: Library, entry: Entry) -> dict[str, Any]:
         **entry_summary(lib, entry),
         "document": entry.document,
         "version": entry.version,
+        **draft_fields(lib.corpus, version),
         "edition": version.edition,
         "children": [entry_summary(lib, version.entries[c]) for c in entry.children],
         "breadcrumb": [entry_summary(lib, e) for e in lib.breadcrumb(entry)],

@@ -14,8 +14,9 @@ from judgekit.timing.parse import load_timing_parts
 
 
 def timing_path(corpus: Corpus, version: Version) -> Path:
-    """Where a version's timing file lives: beside its document."""
-    return Path(corpus.documents[version.document].path).parent / f"{version.id}{SUFFIX}"
+    """Where a version's timing file lives: beside its version file (a draft's is in the draft)."""
+    beside = version.path or corpus.documents[version.document].path
+    return Path(beside).parent / f"{version.id}{SUFFIX}"
 
 
 def load_sequences(corpus: Corpus) -> Timing:

@@ -11,6 +11,7 @@ from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.cache import default_cache_dir
 from judgekit.search.service import SearchService
+from judgekit.shapes.reading import drafts_loaded
 from judgekit.timing.load import sequences_for
 from judgekit.timing.model import Timing
 from judgekit.web.memory import not_kept
@@ -20,14 +21,17 @@ MEANING_MODES = ("now", "kept", "off")
 
 
 def init_app(app: Flask) -> None:
-    """Load the corpus named by ``CORPUS_DIR`` with its timing files, and the search service."""
-    library = Library(load_corpus(app.config["CORPUS_DIR"]))
+    """Load the corpus named by ``CORPUS_DIR`` (with ``DRAFT_DIR``'s versions on top, when set)
+    with its timing files, and the search service."""
+    library = Library(load_corpus(app.config["CORPUS_DIR"], draft=app.config.get("DRAFT_DIR")))
     # Timing files are validated at start-up like the corpus: a broken file stops the app here.
     timing = sequences_for(library.corpus)
     # SEARCH_CACHE_DIR: a folder, or "" to index in memory; default: the per-user cache.
     cache_dir = app.config.get("SEARCH_CACHE_DIR", default_cache_dir())
     search = SearchService.for_library(library, cache_dir or None)
     app.extensions[KEY] = {"library": library, "timing": timing, "search": search}
+    drafts = drafts_loaded(library)  # the corpus never changes while the app runs
+    app.add_template_global(lambda: drafts, "loaded_drafts")
     if app.config.get("SEARCH_PRELOAD", True):
         search.index  # noqa: B018 -- build or open it now, not on the first judge's query
     # SEARCH_MEANING: "now" (load the model, embedding what no cache holds), "kept" (load it now

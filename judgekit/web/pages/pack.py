@@ -24,7 +24,8 @@ _JOB = "judgekit.pack_zip"
 def _give_the_app_its_zip(state) -> None:
     # When the app is made, so before `judgekit serve` forks: every worker shares the job's run.
     app = state.app
-    app.extensions[_JOB] = zipjob.pack_zip_for(app.config, library_of(app).corpus.digest)
+    # The zip is built from the held corpus alone (a pack never holds a draft): its key too.
+    app.extensions[_JOB] = zipjob.pack_zip_for(app.config, library_of(app).corpus.held_digest)
 
 
 def zip_job(app: Flask) -> zipjob.PackZip:
