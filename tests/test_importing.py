@@ -440,3 +440,41 @@ def test_a_rerun_writes_the_same_draft(draft: Path):
     assert run_import(draft) == 0
     after = {p.relative_to(draft): p.read_bytes() for p in draft.rglob("*") if p.is_file()}
     assert after == before
+
+
+def test_import_then_record_cards_then_accept_puts_the_version_in_the_corpus(
+    tmp_path: Path, capsys
+):
+    """The maintainer's whole path on the command line: import, record the named cards in the
+    draft, accept; the corpus then holds the version and passes its checks; nothing twice."""
+    from judgekit.corpus import cards_propose
+
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    out = tmp_path / "draft"
+    args = ["--root", str(root), "import", str(SOURCES / "toy-2.txt"), "--document", "toy-book"]
+    assert main([*args, "--version", "2", "--out", str(out)]) == 0
+    before = corpus_digest(root)
+    # Unrecorded card names fail the checks: accept refuses and writes nothing.
+    assert main(["--root", str(root), "import", "--accept", str(out)]) == 1
+    refused = capsys.readouterr()
+    assert "nothing written" in refused.err and "range" in refused.out.lower()
+    assert corpus_digest(root) == before
+    assert cards_propose.main(["--root", str(root), "--draft", str(out), "--write"]) == 0
+    assert (out / "rules" / "toy-book" / "2.mentions.yaml").is_file()
+    assert not (root / "rules" / "toy-book" / "2.mentions.yaml").exists()  # the draft's only
+    capsys.readouterr()
+    assert main(["--root", str(root), "import", "--accept", str(out), "--seeds", str(SOURCES)]) == 0
+    assert "accepted" in capsys.readouterr().out
+    assert (root / "rules" / "toy-book" / "2.yaml").is_file()
+    assert (root / "rules" / "toy-book" / "2.mentions.yaml").is_file()
+    assert not (root / "rules" / "toy-book" / "import-report.md").exists()
+    corpus, problems = validate(root, SOURCES)
+    assert problems == [] and corpus.version("toy-book", "2").supersedes == "1"
+    assert main(["--root", str(root), "import", "--accept", str(out)]) == 1  # held already
+
+
+def test_import_without_a_source_or_accept_says_what_is_needed(tmp_path: Path, capsys):
+    assert main(["--root", str(CORPUS), "import", "--document", "toy-book"]) == 2
+    err = capsys.readouterr().err
+    assert "SOURCE" in err and "--version" in err and "--accept" in err

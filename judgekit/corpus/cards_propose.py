@@ -2,7 +2,8 @@
 
 For every held version it finds each card name in each entry (exact titles and aliases as whole
 words, the unique-dot form •Jean-Luc Picard, possessives), leaves what the mentions file already
-records (mention or not), and prints the rest. ``--write`` adds them to the version's
+records (mention or not), and prints the rest; with ``--draft DIR`` only a draft's versions
+(before ``judgekit import --accept``, whose checks need every name recorded). ``--write`` adds them to the version's
 ``<version>.mentions.yaml`` as mentions; a maintainer then reviews every one (a common word is not
 a card) and moves the wrong ones to ``not_mentions`` with a reason before committing. ``--write``
 rewrites the file in its canonical layout (one line per entry); comments in it are not kept.
@@ -105,13 +106,13 @@ def render_file(index: CardIndex, version: Version, new: list[Proposal]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(corpus: Corpus, write: bool, out=None) -> int:
+def run(corpus: Corpus, write: bool, out=None, drafts_only: bool = False) -> int:
     """Print (and with ``write`` record) every proposal; return how many there were."""
     out = out or sys.stdout
     index = corpus.cards or CardIndex()
     total = 0
     for version in corpus.versions():
-        if version.edition not in CARD_FILES:
+        if version.edition not in CARD_FILES or (drafts_only and not version.draft):
             continue
         found = proposals(index, version)
         total += len(found)
@@ -136,13 +137,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write", action="store_true", help="add the proposals to the mentions files"
     )
+    parser.add_argument(
+        "--draft",
+        metavar="DIR",
+        help="only the draft folder's versions (their mentions files are written in the draft)",
+    )
     args = parser.parse_args(argv)
     try:
-        corpus = read_corpus(args.root)  # only the format: it is how unrecorded names get recorded
+        # Only the format: it is how unrecorded names get recorded.
+        corpus = read_corpus(args.root, draft=args.draft)
     except CorpusError as exc:
         print("\n".join(exc.problems), file=sys.stderr)
         return 1
-    total = run(corpus, args.write)
+    total = run(corpus, args.write, drafts_only=bool(args.draft))
     print(f"{total} proposal(s)", file=sys.stderr)
     return 0
 

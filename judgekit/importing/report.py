@@ -121,8 +121,9 @@ def report_markdown(data: dict) -> str:
         out += [
             "",
             f"## Cards named: {len(data['card_names'])} in {entries_naming} entries",
-            "Record each in the version's mentions file once the draft is accepted: "
-            "`python -m judgekit.corpus.cards_propose --write`, then review (README, step 5).",
+            "Record each in the draft's mentions file before accepting (its checks need them): "
+            "`python -m judgekit.corpus.cards_propose --draft DIR --write`, then review "
+            "(README, step 5).",
         ]
     out += ["", f"## Left out ({len(data['removed'])})"]
     out += [f"- lines {r['lines']}: {r['what']} ({r['reason']})" for r in data["removed"]]
