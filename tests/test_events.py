@@ -557,6 +557,30 @@ def test_published_rulings_are_for_everyone(app, floor):
     assert "Published one" in player and "Kept among judges" not in player
 
 
+def test_players_see_a_published_ruling_as_it_is_now_without_the_judges_notes(app, floor):
+    _laptop, sam, _, head_code = floor
+    sam.record(question="Published one", players="J. Smith v K. Jones")
+    head_phone = Phone(app.test_client(), "192.168.1.40")
+    head_phone.join(head_code, "Ann on her phone")
+    for change, note in (("published", ""), ("overturned", "Said among judges only")):
+        head_phone.post(
+            "/event/rulings/1/revise",
+            data={"change": change, "note": note, "csrf": head_phone.csrf()},
+        )
+    event_id = _store(app).current_event().id
+    player = Phone(app.test_client(), "192.168.1.120")
+    (shown,) = player.get(f"/api/events/{event_id}/published").get_json()["rulings"]
+    assert shown["question"] == "Published one" and shown["status"] == "overturned"
+    assert "revisions" not in shown and "history" not in shown
+    raw = json.dumps(shown)
+    assert "Said among judges" not in raw and "Smith" not in raw and "Ann on" not in raw
+    page = player.get("/event/published").get_data(as_text=True)
+    assert "Published one" in page and "overturned on appeal" in page
+    assert "Said among judges" not in page and "Smith" not in page
+    # The judges still see all of it.
+    assert "Said among judges" in head_phone.get("/event/rulings/1").get_data(as_text=True)
+
+
 def test_the_judge_pack_holds_no_event_data(tmp_path, monkeypatch):
     from judgekit.pack.build import build, pack_app
 

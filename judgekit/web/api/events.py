@@ -155,13 +155,13 @@ def session() -> ResponseReturnValue:
 
 @bp.get("/<int(max=999999999):event_id>/published")
 def published(event_id: int) -> ResponseReturnValue:
-    """GET /api/events/<id>/published: the published rulings, for anyone."""
+    """GET /api/events/<id>/published: the published rulings as they are now, for anyone."""
     found = _event(event_id)
     lib = library()
     rulings = [r for r in judges.store().rulings(event_id) if r.now.published]
     return jsonify(
         {
             **shapes.event_dict(found),
-            "rulings": [shapes.ruling_dict(lib, r) for r in rulings],
+            "rulings": [shapes.public_ruling_dict(lib, r) for r in rulings],
         }
     )

@@ -193,7 +193,9 @@ def published() -> ResponseReturnValue:
     if found is not None:
         lib = library()
         rulings = [
-            shapes.ruling_dict(lib, r) for r in judges.store().rulings(found.id) if r.now.published
+            shapes.public_ruling_dict(lib, r)
+            for r in judges.store().rulings(found.id)
+            if r.now.published
         ]
     twin = f"{urls.event_api(found.id)}/published" if found is not None else None
     return render_template(
