@@ -13,12 +13,14 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
 
+from judgekit.events import fields
 from judgekit.events.store import Store
 
 from .conftest import MINI, spawn_serve
@@ -68,7 +70,8 @@ class Judge:
 
     def __init__(self, base: str, event_id: int) -> None:
         self.base, self.event_id = base, event_id
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.cookies = CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         self.csrf = ""
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
@@ -95,6 +98,26 @@ class Judge:
     def record(self, question: str) -> int:
         body = {"round": "1", "table": "4", "question": question, "ruling": "r", "cite": [CITE]}
         return self.call("POST", f"/api/events/{self.event_id}/rulings", body)[0]
+
+
+    def post_form(self, path: str, fields: list[tuple[str, str]]) -> tuple[int, str]:
+        """POST a form as a browser does (percent-encoded UTF-8); the status and the body."""
+        data = urllib.parse.urlencode(fields).encode()
+        headers = {"Origin": self.base, "Content-Type": "application/x-www-form-urlencoded"}
+        request = urllib.request.Request(self.base + path, data, headers, method="POST")
+        no_redirects = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.cookies), _NoRedirect
+        )
+        try:
+            with no_redirects.open(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def _stop(proc) -> None:
@@ -198,3 +221,25 @@ def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_
     conn.close()
     assert set(confirmed) <= kept
     Store(path).migrate()  # and judgekit starts on it again
+
+
+def test_a_ruling_with_every_field_at_its_limit_in_4_byte_characters_is_kept(tmp_path):
+    event_id, code = _event(tmp_path)
+    proc, base = _serve(tmp_path)
+    try:
+        judge = Judge(base, event_id)
+        judge.join(code, "Sam")
+        wide = "\U0001f0cf"  # 4 bytes in UTF-8, 12 percent-encoded
+        form = [("csrf", judge.csrf), ("draft", "d" * 64), ("cite", CITE)]
+        for name in ("round", "table", "question", "ruling", "players"):
+            form.append((name, wide * fields.LIMITS[name]))
+        status, _ = judge.post_form("/event/rulings", form)
+        assert status == 303
+        (kept,) = judge.call("GET", f"/api/events/{event_id}")[1]["rulings"]
+        assert kept["question"] == wide * 1500 and kept["players"] == wide * 120
+        # Past the limits, the answer says what is too long (waitress's own 413, in words).
+        form.append(("question", wide * 10000))
+        status, said = judge.post_form("/event/rulings", form)
+        assert status == 413 and "at most 1,500 characters each" in said
+    finally:
+        _stop(proc)
