@@ -22,6 +22,7 @@ import pytest
 
 from judgekit.events import fields
 from judgekit.events.store import Store
+from judgekit.web.workers import WORKER_HEADER, WORKER_HEADER_ENV
 
 from .conftest import MINI, spawn_serve
 
@@ -46,7 +47,7 @@ def _event(data_dir: Path) -> tuple[int, str]:
 def _serve(data_dir: Path):
     proc, port, _first = spawn_serve(
         [str(EXE), "--root", str(MINI), "serve", "--workers", "2", "--data-dir", str(data_dir)],
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", WORKER_HEADER_ENV: "1"},
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -73,6 +74,7 @@ class Judge:
         self.cookies = CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         self.csrf = ""
+        self.writers: list[int] = []  # the process that confirmed each ruling recorded
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         headers = {
@@ -84,6 +86,8 @@ class Judge:
         request = urllib.request.Request(self.base + path, data, headers, method=method)
         try:
             with self.opener.open(request, timeout=30) as answer:
+                if method == "POST" and answer.status == 201:
+                    self.writers.append(int(answer.headers[WORKER_HEADER]))
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read() or b"{}")
@@ -160,6 +164,9 @@ def test_twenty_judges_writing_at_once_from_both_workers_lose_nothing(tmp_path):
         for t in threads:
             t.join(timeout=120)
         assert [s for _, s in results] == [201] * 100
+        # Both workers took writes (each answer names its process): the parent serves nothing.
+        writers = {pid for judge in judges for pid in judge.writers}
+        assert writers == set(_children(proc.pid)) and len(writers) == 2
         copy = Store(backup)
         assert copy.integrity() == "ok" and len(copy.rulings(event_id)) <= 100
         listed = judges[0].call("GET", f"/api/events/{event_id}")[1]
