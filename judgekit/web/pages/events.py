@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit import urls
 from judgekit.events import exchange, fields
-from judgekit.events.store import StoreError, TooManyGuesses
+from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
 from judgekit.web import judges
@@ -264,6 +264,8 @@ def desk() -> ResponseReturnValue:
         codes=codes,
         here=here,
         judges_list=judges.store().judges(found.id) if found else [],
+        guesses=judges.store().guesses(),
+        alarm_at=GUESSES_IN_ALL,
     )
 
 
@@ -288,6 +290,14 @@ def change_code() -> ResponseReturnValue:
     found = _desk_write()
     which = "head" if request.form.get("which") == "head" else "judge"
     judges.store().change_code(found.id, which)
+    return redirect(url_for("events.desk"), 303)
+
+
+@bp.post("/event/desk/guesses")
+def clear_guesses() -> ResponseReturnValue:
+    """POST /event/desk/guesses: forget the wrong codes (every device may try again)."""
+    _desk_write()
+    judges.store().clear_guesses()
     return redirect(url_for("events.desk"), 303)
 
 
