@@ -247,10 +247,11 @@ def test_ten_thousand_code_guesses_are_limited_and_join_no_one(app, floor):
     client = app.test_client()
     statuses = []
     addresses = 250  # as from a botnet on the Wi-Fi, or one device changing its address
+    token = csrf_of(client.get("/event", base_url=VENUE).get_data(as_text=True))
     for n in range(10_000):
         answer = client.post(
             "/event/join",
-            data={"code": f"GUESS-{n:05d}", "name": f"Eve{n}"},
+            data={"code": f"GUESS-{n:05d}", "name": f"Eve{n}", "csrf": token},
             base_url=VENUE,
             headers={"Origin": VENUE},
             environ_base={"REMOTE_ADDR": f"10.1.{n % addresses}.1"},
@@ -278,9 +279,11 @@ def test_ten_thousand_code_guesses_are_limited_and_join_no_one(app, floor):
     assert "wrong code" not in laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
     assert Phone(app.test_client(), "10.1.7.1").join(judge_code, "Lee").status_code == 303
     # The laptop itself is never locked out: it joins judges and starts events.
-    joined = laptop.post(
+    other = app.test_client()  # another browser on the laptop
+    token = csrf_of(other.get("/event", base_url=LAPTOP).get_data(as_text=True))
+    joined = other.post(
         "/event/join",
-        data={"code": judge_code, "name": "Pat"},
+        data={"code": judge_code, "name": "Pat", "csrf": token},
         base_url=LAPTOP,
         headers={"Origin": LAPTOP},
     )
@@ -326,6 +329,40 @@ def test_creating_an_event_needs_the_laptop_itself(app):
     assert foreign.status_code == 403 and _store(app).events() == []
 
 
+def test_forged_joins_and_new_events_are_refused_without_the_forms_token(app, floor):
+    _laptop, _sam, judge_code, _ = floor
+    # A page elsewhere posting the join form (the Origin forged or not) lacks the token tied to
+    # the phone's cookie: the right code joins no one.
+    phone = Phone(app.test_client(), "192.168.1.60")
+    phone.get("/event")  # the phone holds a pre-session cookie; the forger cannot read its token
+    for token in (
+        None,
+        "",
+        "0" * 40,
+        csrf_of(Phone(app.test_client(), "1.2.3.4").get("/event").get_data(as_text=True)),
+    ):
+        data = {"code": judge_code, "name": "Mallory"}
+        if token is not None:
+            data["csrf"] = token
+        answer = phone.post("/event/join", data=data)
+        assert answer.status_code == 403, token
+        assert "CSRF token does not match" in answer.get_data(as_text=True)
+        api = phone.post(
+            f"/api/events/{_store(app).current_event().id}/join",
+            json={"code": judge_code, "name": "Mallory"},
+            headers={"X-CSRF-Token": token or ""},
+        )
+        assert api.status_code == 403 and "CSRF" in api.get_json()["message"], token
+    assert "Mallory" not in [j.name for j in _store(app).judges(_store(app).current_event().id)]
+    # The laptop's own browser, with the right Origin but no token of its form: no event.
+    laptop = app.test_client()
+    laptop.get("/event/new", base_url=LAPTOP)
+    for data in ({"event": "Forged"}, {"event": "Forged", "csrf": "0" * 40}):
+        forged = laptop.post("/event/new", data=data, base_url=LAPTOP, headers={"Origin": LAPTOP})
+        assert forged.status_code == 403
+    assert [e.name for e in _store(app).events()] == ["Regional, 5 Dec"]
+
+
 def test_joining_goes_back_to_a_local_page_only(app, floor):
     _laptop, _sam, judge_code, _ = floor
     for n, (target, landing) in enumerate(
@@ -337,8 +374,9 @@ def test_joining_goes_back_to_a_local_page_only(app, floor):
         ]
     ):
         phone = Phone(app.test_client(), f"192.168.2.{n}")
+        token = csrf_of(phone.get("/event").get_data(as_text=True))
         answer = phone.post(
-            "/event/join", data={"code": judge_code, "name": f"J{n}", "next": target}
+            "/event/join", data={"code": judge_code, "name": f"J{n}", "next": target, "csrf": token}
         )
         assert answer.status_code == 303 and answer.headers["Location"] == landing, target
 

@@ -93,6 +93,7 @@ class Judge:
             return exc.code, json.loads(exc.read() or b"{}")
 
     def join(self, code: str, name: str) -> None:
+        self.csrf = self.call("GET", "/api/events/session")[1]["csrf"]  # before a session
         status, _ = self.call(
             "POST", f"/api/events/{self.event_id}/join", {"code": code, "name": name}
         )

@@ -117,8 +117,9 @@ def revise(event_id: int, number: int) -> ResponseReturnValue:
 
 @bp.post("/<int(max=999999999):event_id>/join")
 def join(event_id: int) -> ResponseReturnValue:
-    """POST /api/events/<id>/join {"code", "name"}: a session cookie, and its CSRF token."""
-    judges.check_origin()
+    """POST /api/events/<id>/join {"code", "name"}: a session cookie (send the CSRF token of
+    GET /api/events/session in X-CSRF-Token)."""
+    judges.check_pre_session()
     data = _body()
     found = _event(event_id)
     try:
@@ -140,10 +141,11 @@ def join(event_id: int) -> ResponseReturnValue:
 
 @bp.get("/session")
 def session() -> ResponseReturnValue:
-    """GET /api/events/session: the judge looking (or null) and the CSRF token their writes send."""
+    """GET /api/events/session: the judge looking (or null) and the CSRF token their writes (or,
+    without a session, their join) send."""
     judge = judges.current_judge()
-    if judge is None:
-        return jsonify({"judge": None, "csrf": None})
+    if judge is None:  # the token joining sends
+        return jsonify({"judge": None, "csrf": judges.pre_session_token()})
     return jsonify(
         {
             "judge": {"name": judge.name, "head": judge.head},

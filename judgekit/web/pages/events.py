@@ -79,7 +79,7 @@ def event() -> ResponseReturnValue:
 @bp.post("/event/join")
 def join() -> ResponseReturnValue:
     """POST /event/join: the judge code and a name give this browser a judge's session."""
-    judges.check_origin()
+    judges.check_pre_session()
     next_url = safe_next(request.form.get("next"), urls.EVENT)
     found = judges.current_event()
     try:
@@ -323,7 +323,7 @@ def new_event() -> ResponseReturnValue:
 def create_event() -> ResponseReturnValue:
     """POST /event/new: on the laptop only: start an event and join it as its head judge."""
     judges.require_this_computer()
-    judges.check_origin()
+    judges.check_pre_session()
     try:
         name = fields.line("event", request.form.get("event"), True, "the event's name")
         head = fields.line("name", request.form.get("name") or "Head judge", True, "your name")
