@@ -104,7 +104,6 @@ class Judge:
         body = {"round": "1", "table": "4", "question": question, "ruling": "r", "cite": [CITE]}
         return self.call("POST", f"/api/events/{self.event_id}/rulings", body)[0]
 
-
     def post_form(self, path: str, fields: list[tuple[str, str]]) -> tuple[int, str]:
         """POST a form as a browser does (percent-encoded UTF-8); the status and the body."""
         data = urllib.parse.urlencode(fields).encode()

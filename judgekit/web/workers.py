@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable
 
 from flask import Response
-
 from waitress.adjustments import Adjustments
 
 PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops (without prctl)
