@@ -291,6 +291,22 @@ def test_ten_thousand_code_guesses_are_limited_and_join_no_one(app, floor):
     assert start_event(app, name="Second event")[1]
 
 
+def test_the_laptops_desk_without_a_session_needs_its_forms_token(app, floor):
+    _laptop, _sam, judge_code, _ = floor
+    browser = app.test_client()  # another browser on the laptop, no judge's session
+    desk = browser.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    forged = browser.post("/event/desk/code", data={"which": "judge"}, headers={"Origin": LAPTOP})
+    assert forged.status_code == 403 and "CSRF" in forged.get_data(as_text=True)
+    assert _store(app).codes(_store(app).current_event().id)[0] == judge_code
+    changed = browser.post(
+        "/event/desk/code",
+        data={"which": "judge", "csrf": csrf_of(desk)},
+        headers={"Origin": LAPTOP},
+    )
+    assert changed.status_code == 303
+    assert _store(app).codes(_store(app).current_event().id)[0] != judge_code
+
+
 def test_clearing_the_wrong_codes_needs_the_head_judge(app, floor):
     _laptop, sam, _, _ = floor
     eve = Phone(app.test_client(), "192.168.1.50")

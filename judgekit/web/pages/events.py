@@ -265,19 +265,23 @@ def desk() -> ResponseReturnValue:
         here=here,
         judges_list=judges.store().judges(found.id) if found else [],
         guesses=judges.store().guesses(),
+        # The laptop's browser without a head judge's session posts with its pre-session token.
+        token=judges.csrf_token()
+        if judge is not None and judge.head
+        else judges.pre_session_token(),
         alarm_at=GUESSES_IN_ALL,
     )
 
 
 def _desk_write():
     """The event a desk form changes: the head judge's (session, CSRF, Origin checked), or on
-    the laptop the current one (the laptop's own browser, same-origin)."""
+    the laptop the current one (the laptop's own browser: Origin and pre-session CSRF token)."""
     judge = judges.current_judge()
     if judge is not None and judge.head:
         judges.check_write(judge, head=True)
         return judges.store().event(judge.event_id)
     judges.require_this_computer()
-    judges.check_origin()
+    judges.check_pre_session()
     found = judges.store().current_event()
     if found is None:
         abort(404, description="no event is running")
