@@ -250,3 +250,54 @@ def test_a_ruling_with_every_field_at_its_limit_in_4_byte_characters_is_kept(tmp
         assert status == 413 and "at most 1,500 characters each" in said
     finally:
         _stop(proc)
+
+
+def test_a_strangers_requests_change_nothing_and_are_refused_with_reasons(tmp_path):
+    event_id, code = _event(tmp_path)
+    proc, base = _serve(tmp_path)
+    port = int(base.rsplit(":", 1)[1])
+    lan = f"http://judgekit.lan:{port}"  # asked for by the venue's name: not the laptop itself
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    cookie = ""
+
+    def ask(method: str, path: str, body: dict | None = None, **headers) -> tuple[int, dict]:
+        nonlocal cookie
+        sent = {"Host": lan[7:], "Origin": lan, "Content-Type": "application/json", **headers}
+        if cookie:
+            sent["Cookie"] = cookie
+        conn.request(method, path, json.dumps(body) if body is not None else None, sent)
+        answer = conn.getresponse()
+        given = answer.getheader("Set-Cookie")
+        if given:
+            cookie = given.split(";", 1)[0]
+        return answer.status, json.loads(answer.read() or b"{}")
+
+    try:
+        ruling = {"round": "1", "table": "1", "question": "q", "ruling": "r", "cite": [CITE]}
+        path = f"/api/events/{event_id}/rulings"
+        status, said = ask("POST", path, ruling)
+        assert status == 401 and "join the event" in said["message"]
+        status, said = ask("POST", path, ruling, Origin="http://evil.example")
+        assert status == 403 and "another site" in said["message"]
+        join = f"/api/events/{event_id}/join"
+        status, said = ask("POST", join, {"code": code, "name": "Eve"})  # a forged join
+        assert status == 403 and "CSRF" in said["message"]
+        token = ask("GET", "/api/events/session")[1]["csrf"]
+        statuses: dict[int, int] = {}
+        deadline = time.monotonic() + 300
+        for n in range(10_000):
+            status, said = ask(
+                "POST", join, {"code": f"GUESS{n:05d}", "name": "Eve"}, **{"X-CSRF-Token": token}
+            )
+            statuses[status] = statuses.get(status, 0) + 1
+            assert time.monotonic() < deadline, n
+        assert statuses == {403: 10, 429: 9_990}
+        assert "too many wrong codes from this device" in said["message"]
+        status, _ = ask("POST", join, {"code": code, "name": "Eve"}, **{"X-CSRF-Token": token})
+        assert status == 429  # the right code too, from there, until the head judge clears them
+    finally:
+        conn.close()
+        _stop(proc)
+    store = Store(tmp_path / "events.sqlite")
+    assert store.judges(event_id) == []  # no one joined
+    assert store.rulings(event_id) == [] and store.integrity() == "ok"
