@@ -16,6 +16,7 @@ import pytest
 from judgekit.events import fields
 from judgekit.events.exchange import event_json
 from judgekit.events.store import (
+    GUESSES_IN_ALL,
     GUESSES_PER_ADDRESS,
     SCHEMA_VERSION,
     Store,
@@ -305,6 +306,15 @@ def test_the_laptops_desk_without_a_session_needs_its_forms_token(app, floor):
     )
     assert changed.status_code == 303
     assert _store(app).codes(_store(app).current_event().id)[0] != judge_code
+
+
+def test_the_laptop_is_told_when_wrong_codes_reach_the_alarm(app, floor, capsys):
+    for n in range(GUESSES_IN_ALL // GUESSES_PER_ADDRESS):
+        eve = Phone(app.test_client(), f"10.2.{n}.1")
+        for k in range(GUESSES_PER_ADDRESS):
+            eve.join(f"NOPE{k}", "Eve")
+    said = capsys.readouterr().err
+    assert said.count("wrong judge codes in 15 minutes from 20 devices: someone may be") == 1
 
 
 def test_clearing_the_wrong_codes_needs_the_head_judge(app, floor):

@@ -27,7 +27,7 @@ from itsdangerous import BadSignature, Signer
 from werkzeug.exceptions import ServiceUnavailable
 
 from judgekit.events.model import Event, Judge
-from judgekit.events.store import Store, StoreError, default_data_dir
+from judgekit.events.store import GUESSES_IN_ALL, Store, StoreError, default_data_dir
 from judgekit.shapes.events import search_target
 from judgekit.urls import only_this_computer
 from judgekit.web.errors import http_error
@@ -249,6 +249,18 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     if head and not judge.head:
         refuse(403, "only the head judge can do this")
     return judge
+
+
+def wrong_code_given() -> None:
+    """Tell the laptop's output when wrong codes reach the alarm (someone may be guessing)."""
+    wrong, addresses = store().guesses()
+    if wrong == GUESSES_IN_ALL:
+        print(
+            f"judgekit: {wrong} wrong judge codes in 15 minutes from {addresses} devices: someone"
+            " may be guessing; change the code and clear them on the desk (/event/desk)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def on_this_computer() -> bool:

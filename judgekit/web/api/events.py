@@ -133,6 +133,7 @@ def join(event_id: int) -> ResponseReturnValue:
     except fields.FieldError as exc:
         abort(400, description=str(exc))
     except StoreError as exc:
+        judges.wrong_code_given()
         abort(403, description=str(exc))
     response = jsonify({"judge": {"name": judge.name, "head": judge.head}})
     judges.start_session(response, token, found)

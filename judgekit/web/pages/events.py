@@ -92,8 +92,11 @@ def join() -> ResponseReturnValue:
         )
     except TooManyGuesses as exc:
         return _join_page(str(exc), 429, next_url)
-    except (fields.FieldError, StoreError) as exc:
-        return _join_page(str(exc), 400 if isinstance(exc, fields.FieldError) else 403, next_url)
+    except fields.FieldError as exc:
+        return _join_page(str(exc), 400, next_url)
+    except StoreError as exc:
+        judges.wrong_code_given()
+        return _join_page(str(exc), 403, next_url)
     response = redirect(next_url, 303)
     judges.start_session(response, token, judges.store().event(judge.event_id))
     return response
