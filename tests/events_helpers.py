@@ -59,8 +59,9 @@ class Phone:
         )
 
     def join(self, code: str, name: str):
-        """Join with a code and a name."""
-        return self.post("/event/join", data={"code": code, "name": name})
+        """Join with a code and a name, from the join form (with its CSRF token)."""
+        token = csrf_of(self.get("/event").get_data(as_text=True))
+        return self.post("/event/join", data={"code": code, "name": name, "csrf": token})
 
     def csrf(self) -> str:
         """This phone's CSRF token (from the form recording a ruling)."""
@@ -87,9 +88,10 @@ def start_event(
     """Start an event from the laptop's browser: that browser (joined as head judge) and the
     judge and head judge codes its desk shows."""
     laptop = app.test_client()
+    token = csrf_of(laptop.get("/event/new", base_url=LAPTOP).get_data(as_text=True))
     answer = laptop.post(
         "/event/new",
-        data={"event": name, "name": head},
+        data={"event": name, "name": head, "csrf": token},
         base_url=LAPTOP,
         headers={"Origin": LAPTOP},
     )

@@ -244,38 +244,86 @@ def test_the_json_api_has_the_same_rules(app, floor):
 
 
 def test_ten_thousand_code_guesses_are_limited_and_join_no_one(app, floor):
-    _laptop, _sam, judge_code, _ = floor
+    laptop, _sam, judge_code, _ = floor
     client = app.test_client()
     statuses = []
+    addresses = 250  # as from a botnet on the Wi-Fi, or one device changing its address
+    token = csrf_of(client.get("/event", base_url=VENUE).get_data(as_text=True))
     for n in range(10_000):
-        # Many addresses (as from a botnet on the Wi-Fi): the total limit holds them all.
-        address = f"10.1.{n % 250}.{n // 250 % 250}"
         answer = client.post(
             "/event/join",
-            data={"code": f"GUESS-{n:05d}", "name": f"Eve{n}"},
+            data={"code": f"GUESS-{n:05d}", "name": f"Eve{n}", "csrf": token},
             base_url=VENUE,
             headers={"Origin": VENUE},
-            environ_base={"REMOTE_ADDR": address},
+            environ_base={"REMOTE_ADDR": f"10.1.{n % addresses}.1"},
         )
         statuses.append(answer.status_code)
-    assert statuses.count(403) == GUESSES_IN_ALL  # each a wrong code, until the total limit
-    assert statuses.count(429) == 10_000 - GUESSES_IN_ALL
+    # Past the limit in all, each address that guessed wrong is refused: one guess an address.
+    assert statuses.count(403) == addresses  # each a wrong code
+    assert statuses.count(429) == 10_000 - addresses
     assert "too many wrong codes" in answer.get_data(as_text=True)
     with _store(app).reading() as conn:
-        assert conn.execute("SELECT COUNT(*) FROM guesses").fetchone()[0] == GUESSES_IN_ALL
+        assert conn.execute("SELECT COUNT(*) FROM guesses").fetchone()[0] == addresses
     assert [j.name for j in _store(app).judges(_store(app).current_event().id)] == ["Ann", "Sam"]
-    # Even the right code is refused now, from the network; it is not lost for good (15 minutes).
-    assert Phone(app.test_client(), "192.168.1.77").join(judge_code, "Kim").status_code == 429
+    # The right code is refused from an address that guessed, until the head judge clears them;
+    # a judge arriving from a device that sent no wrong code still joins.
+    assert Phone(app.test_client(), "10.1.7.1").join(judge_code, "Lee").status_code == 429
+    assert Phone(app.test_client(), "192.168.1.77").join(judge_code, "Kim").status_code == 303
+    # The laptop's desk shows the alarm, and clears it.
+    desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    assert "250 wrong codes in the last 15 minutes, from 250 devices" in desk
+    assert "Someone may be guessing the code" in desk
+    cleared = laptop.post(
+        "/event/desk/guesses", data={"csrf": csrf_of(desk)}, headers={"Origin": LAPTOP}
+    )
+    assert cleared.status_code == 303
+    assert "wrong code" not in laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    assert Phone(app.test_client(), "10.1.7.1").join(judge_code, "Lee").status_code == 303
     # The laptop itself is never locked out: it joins judges and starts events.
-    laptop = app.test_client()
-    joined = laptop.post(
+    other = app.test_client()  # another browser on the laptop
+    token = csrf_of(other.get("/event", base_url=LAPTOP).get_data(as_text=True))
+    joined = other.post(
         "/event/join",
-        data={"code": judge_code, "name": "Kim"},
+        data={"code": judge_code, "name": "Pat", "csrf": token},
         base_url=LAPTOP,
         headers={"Origin": LAPTOP},
     )
     assert joined.status_code == 303
     assert start_event(app, name="Second event")[1]
+
+
+def test_the_laptops_desk_without_a_session_needs_its_forms_token(app, floor):
+    _laptop, _sam, judge_code, _ = floor
+    browser = app.test_client()  # another browser on the laptop, no judge's session
+    desk = browser.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    forged = browser.post("/event/desk/code", data={"which": "judge"}, headers={"Origin": LAPTOP})
+    assert forged.status_code == 403 and "CSRF" in forged.get_data(as_text=True)
+    assert _store(app).codes(_store(app).current_event().id)[0] == judge_code
+    changed = browser.post(
+        "/event/desk/code",
+        data={"which": "judge", "csrf": csrf_of(desk)},
+        headers={"Origin": LAPTOP},
+    )
+    assert changed.status_code == 303
+    assert _store(app).codes(_store(app).current_event().id)[0] != judge_code
+
+
+def test_the_laptop_is_told_when_wrong_codes_reach_the_alarm(app, floor, capsys):
+    for n in range(GUESSES_IN_ALL // GUESSES_PER_ADDRESS):
+        eve = Phone(app.test_client(), f"10.2.{n}.1")
+        for k in range(GUESSES_PER_ADDRESS):
+            eve.join(f"NOPE{k}", "Eve")
+    said = capsys.readouterr().err
+    assert said.count("wrong judge codes in 15 minutes from 20 devices: someone may be") == 1
+
+
+def test_clearing_the_wrong_codes_needs_the_head_judge(app, floor):
+    _laptop, sam, _, _ = floor
+    eve = Phone(app.test_client(), "192.168.1.50")
+    eve.join("NOPE", "Eve")
+    assert sam.post("/event/desk/guesses", data={"csrf": sam.csrf()}).status_code == 403
+    assert eve.post("/event/desk/guesses").status_code == 403
+    assert _store(app).guesses()[0] == 1
 
 
 def test_one_address_gets_ten_wrong_codes(app, floor):
@@ -307,6 +355,40 @@ def test_creating_an_event_needs_the_laptop_itself(app):
     assert foreign.status_code == 403 and _store(app).events() == []
 
 
+def test_forged_joins_and_new_events_are_refused_without_the_forms_token(app, floor):
+    _laptop, _sam, judge_code, _ = floor
+    # A page elsewhere posting the join form (the Origin forged or not) lacks the token tied to
+    # the phone's cookie: the right code joins no one.
+    phone = Phone(app.test_client(), "192.168.1.60")
+    phone.get("/event")  # the phone holds a pre-session cookie; the forger cannot read its token
+    for token in (
+        None,
+        "",
+        "0" * 40,
+        csrf_of(Phone(app.test_client(), "1.2.3.4").get("/event").get_data(as_text=True)),
+    ):
+        data = {"code": judge_code, "name": "Mallory"}
+        if token is not None:
+            data["csrf"] = token
+        answer = phone.post("/event/join", data=data)
+        assert answer.status_code == 403, token
+        assert "CSRF token does not match" in answer.get_data(as_text=True)
+        api = phone.post(
+            f"/api/events/{_store(app).current_event().id}/join",
+            json={"code": judge_code, "name": "Mallory"},
+            headers={"X-CSRF-Token": token or ""},
+        )
+        assert api.status_code == 403 and "CSRF" in api.get_json()["message"], token
+    assert "Mallory" not in [j.name for j in _store(app).judges(_store(app).current_event().id)]
+    # The laptop's own browser, with the right Origin but no token of its form: no event.
+    laptop = app.test_client()
+    laptop.get("/event/new", base_url=LAPTOP)
+    for data in ({"event": "Forged"}, {"event": "Forged", "csrf": "0" * 40}):
+        forged = laptop.post("/event/new", data=data, base_url=LAPTOP, headers={"Origin": LAPTOP})
+        assert forged.status_code == 403
+    assert [e.name for e in _store(app).events()] == ["Regional, 5 Dec"]
+
+
 def test_joining_goes_back_to_a_local_page_only(app, floor):
     _laptop, _sam, judge_code, _ = floor
     for n, (target, landing) in enumerate(
@@ -318,8 +400,9 @@ def test_joining_goes_back_to_a_local_page_only(app, floor):
         ]
     ):
         phone = Phone(app.test_client(), f"192.168.2.{n}")
+        token = csrf_of(phone.get("/event").get_data(as_text=True))
         answer = phone.post(
-            "/event/join", data={"code": judge_code, "name": f"J{n}", "next": target}
+            "/event/join", data={"code": judge_code, "name": f"J{n}", "next": target, "csrf": token}
         )
         assert answer.status_code == 303 and answer.headers["Location"] == landing, target
 
@@ -555,6 +638,30 @@ def test_published_rulings_are_for_everyone(app, floor):
         Phone(app.test_client(), "192.168.1.120").get("/event/published").get_data(as_text=True)
     )
     assert "Published one" in player and "Kept among judges" not in player
+
+
+def test_players_see_a_published_ruling_as_it_is_now_without_the_judges_notes(app, floor):
+    _laptop, sam, _, head_code = floor
+    sam.record(question="Published one", players="J. Smith v K. Jones")
+    head_phone = Phone(app.test_client(), "192.168.1.40")
+    head_phone.join(head_code, "Ann on her phone")
+    for change, note in (("published", ""), ("overturned", "Said among judges only")):
+        head_phone.post(
+            "/event/rulings/1/revise",
+            data={"change": change, "note": note, "csrf": head_phone.csrf()},
+        )
+    event_id = _store(app).current_event().id
+    player = Phone(app.test_client(), "192.168.1.120")
+    (shown,) = player.get(f"/api/events/{event_id}/published").get_json()["rulings"]
+    assert shown["question"] == "Published one" and shown["status"] == "overturned"
+    assert "revisions" not in shown and "history" not in shown
+    raw = json.dumps(shown)
+    assert "Said among judges" not in raw and "Smith" not in raw and "Ann on" not in raw
+    page = player.get("/event/published").get_data(as_text=True)
+    assert "Published one" in page and "overturned on appeal" in page
+    assert "Said among judges" not in page and "Smith" not in page
+    # The judges still see all of it.
+    assert "Said among judges" in head_phone.get("/event/rulings/1").get_data(as_text=True)
 
 
 def test_the_judge_pack_holds_no_event_data(tmp_path, monkeypatch):

@@ -48,6 +48,26 @@ def _fits(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+def _drafts(page) -> dict:
+    """The drafts kept on a phone, by id."""
+    return json.loads(page.evaluate("localStorage.getItem('jk-ruling-drafts') || '{}'"))
+
+
+def _record_offline(page, context, lan: str, round_: str, table: str, question: str) -> None:
+    """Fill the plain form and send it with the Wi-Fi down: it is kept on the phone, saying so."""
+    page.goto(f"{lan}/event/rulings/new")
+    page.fill("input[name=round]", round_)
+    page.fill("input[name=table]", table)
+    page.fill("textarea[name=question]", question)
+    page.fill("textarea[name=ruling]", "Offline ruling")
+    context.set_offline(True)
+    page.click("button:has-text('Record the ruling')")
+    wait_until(page, "() => !document.querySelector('[data-draft-status]').hidden")
+    assert "kept on this phone" in page.inner_text("[data-draft-status]")
+    (kept,) = _drafts(page).values()
+    assert kept["pending"] and kept["question"] == question
+
+
 def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_browser, venue):  # noqa: F811
     laptop_url, lan = venue
     allowed = (*LOOPBACK, LAN_NAME)
@@ -128,32 +148,48 @@ def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_brows
         ]
 
         # Sam's Wi-Fi drops while sending: the ruling is kept on the phone, then sent.
-        sam.goto(f"{lan}/event/rulings/new")
-        sam.fill("input[name=round]", "3")
-        sam.fill("input[name=table]", "12")
-        sam.fill("textarea[name=question]", "Offline question")
-        sam.fill("textarea[name=ruling]", "Offline ruling")
-        sam_ctx.set_offline(True)
-        sam.click("button:has-text('Record the ruling')")
-        wait_until(sam, "() => !document.querySelector('[data-draft-status]').hidden")
-        assert "kept on this phone" in sam.inner_text("[data-draft-status]")
-        assert json.loads(sam.evaluate("localStorage.getItem('jk-ruling-draft')"))["pending"]
+        _record_offline(sam, sam_ctx, lan, "3", "12", "Offline question")
         sam_ctx.set_offline(False)
         sam.evaluate("window.dispatchEvent(new Event('online'))")
         sam.wait_for_url(f"{lan}/event/rulings/2**", timeout=20000)
-        assert sam.evaluate("localStorage.getItem('jk-ruling-draft')") is None
-        # A draft left unsent comes back on the next form, until the judge discards it.
+        assert _drafts(sam) == {}
+
+        # Sent again without the laptop; back online, Sam taps "Cite in a ruling" elsewhere
+        # before it went: the new form stays the new one (the unsent ruling is not merged into
+        # it, nor sent with its citation); it is listed apart, and Sam sends it from there.
+        _record_offline(sam, sam_ctx, lan, "4", "9", "Unsent question")
+        sam_ctx.set_offline(False)
+        sam.goto(f"{lan}{RULE}")
+        sam.click("[data-cite-in-ruling]")
+        sam.wait_for_selector("[data-other-draft]")
+        assert sam.input_value("textarea[name=question]") == ""
+        assert sam.locator("input[name=cite]").count() == 1  # the citation the tap brought
+        listed = sam.inner_text("[data-other-drafts]")
+        assert "Table 9, round 4: Unsent question (not sent: the laptop was gone)" in listed
+        sam.click("[data-other-draft] button:has-text('Send it now')")
+        sam.wait_for_selector("[data-other-draft] a:has-text('Sent: recorded')")
+        assert _drafts(sam) == {}
+        assert sam.input_value("textarea[name=question]") == ""
+        sent = kim.evaluate("fetch('/api/events/1/rulings/3').then((r) => r.json())")
+        assert sent["question"] == "Unsent question" and sent["citations"] == []
+
+        # A draft left half-written stays with its form: listed on another, back on its own.
         sam.goto(f"{lan}/event/rulings/new")
         sam.fill("textarea[name=question]", "Left half-written")
         sam.goto(f"{lan}{RULE}")
         sam.click("[data-cite-in-ruling]")
+        sam.wait_for_selector("[data-other-draft]")
+        assert sam.input_value("textarea[name=question]") == ""
+        assert "Left half-written (not sent)" in sam.inner_text("[data-other-drafts]")
+        sam.click("[data-other-draft] a:has-text('Open it')")
+        sam.wait_for_url(f"{lan}/event/rulings/new")
         sam.wait_for_load_state("load")  # the form's script has run
         assert sam.input_value("textarea[name=question]") == "Left half-written"
         sam.click("[data-draft-discard]")
         assert sam.input_value("textarea[name=question]") == ""
         sam.reload()
         assert sam.input_value("textarea[name=question]") == ""
-        assert sam.locator("input[name=cite]").count() == 1  # the citation the tap brought
+        assert _drafts(sam) == {}
         kim.goto(f"{lan}/event?q=offline")
         assert "Table 12, round 3, Sam" in kim.inner_text("main")
         assert not (off0 or off1 or off2 or off3)

@@ -13,13 +13,16 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
 
+from judgekit.events import fields
 from judgekit.events.store import Store
+from judgekit.web.workers import WORKER_HEADER, WORKER_HEADER_ENV
 
 from .conftest import MINI, spawn_serve
 
@@ -44,7 +47,7 @@ def _event(data_dir: Path) -> tuple[int, str]:
 def _serve(data_dir: Path):
     proc, port, _first = spawn_serve(
         [str(EXE), "--root", str(MINI), "serve", "--workers", "2", "--data-dir", str(data_dir)],
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", WORKER_HEADER_ENV: "1"},
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -68,8 +71,10 @@ class Judge:
 
     def __init__(self, base: str, event_id: int) -> None:
         self.base, self.event_id = base, event_id
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.cookies = CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         self.csrf = ""
+        self.writers: list[int] = []  # the process that confirmed each ruling recorded
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         headers = {
@@ -81,11 +86,14 @@ class Judge:
         request = urllib.request.Request(self.base + path, data, headers, method=method)
         try:
             with self.opener.open(request, timeout=30) as answer:
+                if method == "POST" and answer.status == 201:
+                    self.writers.append(int(answer.headers[WORKER_HEADER]))
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read() or b"{}")
 
     def join(self, code: str, name: str) -> None:
+        self.csrf = self.call("GET", "/api/events/session")[1]["csrf"]  # before a session
         status, _ = self.call(
             "POST", f"/api/events/{self.event_id}/join", {"code": code, "name": name}
         )
@@ -95,6 +103,25 @@ class Judge:
     def record(self, question: str) -> int:
         body = {"round": "1", "table": "4", "question": question, "ruling": "r", "cite": [CITE]}
         return self.call("POST", f"/api/events/{self.event_id}/rulings", body)[0]
+
+    def post_form(self, path: str, fields: list[tuple[str, str]]) -> tuple[int, str]:
+        """POST a form as a browser does (percent-encoded UTF-8); the status and the body."""
+        data = urllib.parse.urlencode(fields).encode()
+        headers = {"Origin": self.base, "Content-Type": "application/x-www-form-urlencoded"}
+        request = urllib.request.Request(self.base + path, data, headers, method="POST")
+        no_redirects = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.cookies), _NoRedirect
+        )
+        try:
+            with no_redirects.open(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def _stop(proc) -> None:
@@ -137,6 +164,9 @@ def test_twenty_judges_writing_at_once_from_both_workers_lose_nothing(tmp_path):
         for t in threads:
             t.join(timeout=120)
         assert [s for _, s in results] == [201] * 100
+        # Both workers took writes (each answer names its process): the parent serves nothing.
+        writers = {pid for judge in judges for pid in judge.writers}
+        assert writers == set(_children(proc.pid)) and len(writers) == 2
         copy = Store(backup)
         assert copy.integrity() == "ok" and len(copy.rulings(event_id)) <= 100
         listed = judges[0].call("GET", f"/api/events/{event_id}")[1]
@@ -198,3 +228,76 @@ def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_
     conn.close()
     assert set(confirmed) <= kept
     Store(path).migrate()  # and judgekit starts on it again
+
+
+def test_a_ruling_with_every_field_at_its_limit_in_4_byte_characters_is_kept(tmp_path):
+    event_id, code = _event(tmp_path)
+    proc, base = _serve(tmp_path)
+    try:
+        judge = Judge(base, event_id)
+        judge.join(code, "Sam")
+        wide = "\U0001f0cf"  # 4 bytes in UTF-8, 12 percent-encoded
+        form = [("csrf", judge.csrf), ("draft", "d" * 64), ("cite", CITE)]
+        for name in ("round", "table", "question", "ruling", "players"):
+            form.append((name, wide * fields.LIMITS[name]))
+        status, _ = judge.post_form("/event/rulings", form)
+        assert status == 303
+        (kept,) = judge.call("GET", f"/api/events/{event_id}")[1]["rulings"]
+        assert kept["question"] == wide * 1500 and kept["players"] == wide * 120
+        # Past the limits, the answer says what is too long (waitress's own 413, in words).
+        form.append(("question", wide * 10000))
+        status, said = judge.post_form("/event/rulings", form)
+        assert status == 413 and "at most 1,500 characters each" in said
+    finally:
+        _stop(proc)
+
+
+def test_a_strangers_requests_change_nothing_and_are_refused_with_reasons(tmp_path):
+    event_id, code = _event(tmp_path)
+    proc, base = _serve(tmp_path)
+    port = int(base.rsplit(":", 1)[1])
+    lan = f"http://judgekit.lan:{port}"  # asked for by the venue's name: not the laptop itself
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    cookie = ""
+
+    def ask(method: str, path: str, body: dict | None = None, **headers) -> tuple[int, dict]:
+        nonlocal cookie
+        sent = {"Host": lan[7:], "Origin": lan, "Content-Type": "application/json", **headers}
+        if cookie:
+            sent["Cookie"] = cookie
+        conn.request(method, path, json.dumps(body) if body is not None else None, sent)
+        answer = conn.getresponse()
+        given = answer.getheader("Set-Cookie")
+        if given:
+            cookie = given.split(";", 1)[0]
+        return answer.status, json.loads(answer.read() or b"{}")
+
+    try:
+        ruling = {"round": "1", "table": "1", "question": "q", "ruling": "r", "cite": [CITE]}
+        path = f"/api/events/{event_id}/rulings"
+        status, said = ask("POST", path, ruling)
+        assert status == 401 and "join the event" in said["message"]
+        status, said = ask("POST", path, ruling, Origin="http://evil.example")
+        assert status == 403 and "another site" in said["message"]
+        join = f"/api/events/{event_id}/join"
+        status, said = ask("POST", join, {"code": code, "name": "Eve"})  # a forged join
+        assert status == 403 and "CSRF" in said["message"]
+        token = ask("GET", "/api/events/session")[1]["csrf"]
+        statuses: dict[int, int] = {}
+        deadline = time.monotonic() + 300
+        for n in range(10_000):
+            status, said = ask(
+                "POST", join, {"code": f"GUESS{n:05d}", "name": "Eve"}, **{"X-CSRF-Token": token}
+            )
+            statuses[status] = statuses.get(status, 0) + 1
+            assert time.monotonic() < deadline, n
+        assert statuses == {403: 10, 429: 9_990}
+        assert "too many wrong codes from this device" in said["message"]
+        status, _ = ask("POST", join, {"code": code, "name": "Eve"}, **{"X-CSRF-Token": token})
+        assert status == 429  # the right code too, from there, until the head judge clears them
+    finally:
+        conn.close()
+        _stop(proc)
+    store = Store(tmp_path / "events.sqlite")
+    assert store.judges(event_id) == []  # no one joined
+    assert store.rulings(event_id) == [] and store.integrity() == "ok"

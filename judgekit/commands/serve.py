@@ -82,7 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress; print the address other judges can open."""
     from judgekit import create_app
     from judgekit.web.server import make_server
-    from judgekit.web.workers import listen
+    from judgekit.web.workers import WORKER_HEADER_ENV, listen, name_the_worker
 
     overrides = {"CORPUS_DIR": args.root} if args.root else {}
     overrides["SEARCH_MEANING"] = os.environ.get("JUDGEKIT_SEARCH_MEANING", "kept")
@@ -99,6 +99,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         return 1
     workers = _workers(args.workers)
+    if os.environ.get(WORKER_HEADER_ENV) == "1":
+        app.after_request(name_the_worker)
     try:
         # With workers, the address is bound before they are started, to be shared by them.
         sock = listen(args.host, args.port) if workers > 1 else None

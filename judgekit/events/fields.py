@@ -6,7 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-# Each field's most characters. A ruling's form must fit the server's 8 KB request bodies.
+# Each field's most characters (the server's request bodies are sized from them: MOST_BODY_BYTES).
 LIMITS = {
     "event": 100,
     "name": 40,
@@ -24,6 +24,22 @@ MOST_CITATIONS = 8
 CITE_RE = re.compile(
     r"^(entry):([^/\s]{1,100})/([^/\s]{1,100})/([^/\s]{1,200})$|^(card):(2E|1E)/([^/\s]{1,200})$",
     re.I,
+)
+# A character a browser posts costs up to 12 bytes: 4 in UTF-8, each sent as %XX (JSON's
+# \\ud83d\\ude00 is 12 too); a cite up to its pattern's 6 + 100 + 1 + 100 + 1 + 200 characters.
+BYTES_PER_CHAR = 12
+CITE_CHARS = 408
+FORM_SLACK = 1024  # field names, separators, the CSRF token, the draft's id, the change
+# The largest body a form or the JSON API may need for fields within their limits: the ruling's
+# form (or JSON) with every field and citation at its limit in 4-byte characters; the join form
+# with its return address (a URL of up to 8,192 characters, percent-encoded again) is smaller.
+MOST_BODY_BYTES = (
+    BYTES_PER_CHAR
+    * (
+        sum(LIMITS[f] for f in ("round", "table", "question", "ruling", "players"))
+        + MOST_CITATIONS * CITE_CHARS
+    )
+    + FORM_SLACK
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 

@@ -105,6 +105,23 @@ def ruling_dict(lib: Library, ruling: Ruling) -> dict[str, Any]:
     return data
 
 
+# What players see of a published ruling: its state now, never its history, the head judge's
+# note (said among judges) or the players' names.
+PUBLIC_FIELDS = ("number", "judge", "round", "table", "question", "ruling", "status", "published")
+
+
+def public_ruling_dict(lib: Library, ruling: Ruling) -> dict[str, Any]:
+    """A published ruling as anyone on the network sees it: what it says now and its citations."""
+    whole = ruling_dict(lib, ruling)
+    return {
+        **{name: whole[name] for name in PUBLIC_FIELDS},
+        "published_at": when(ruling.now.at),
+        "citations": whole["citations"],
+        "drifted": whole["drifted"],
+        "when": whole["when"],
+    }
+
+
 def event_dict(event: Event, judge: Judge | None = None) -> dict[str, Any]:
     """An event's own fields (and the judge looking, if any)."""
     return {

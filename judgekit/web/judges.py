@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import secrets
 import sqlite3
 import sys
 import time
@@ -26,7 +27,7 @@ from itsdangerous import BadSignature, Signer
 from werkzeug.exceptions import ServiceUnavailable
 
 from judgekit.events.model import Event, Judge
-from judgekit.events.store import Store, StoreError, default_data_dir
+from judgekit.events.store import GUESSES_IN_ALL, Store, StoreError, default_data_dir
 from judgekit.shapes.events import search_target
 from judgekit.urls import only_this_computer
 from judgekit.web.errors import http_error
@@ -34,6 +35,7 @@ from judgekit.web.memory import not_kept
 
 KEY = "judgekit_events"
 COOKIE = "jk_judge"
+PRE_COOKIE = "jk_pre"  # before a session (joining, starting an event): the form's CSRF secret
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "X-CSRF-Token"
 
@@ -138,6 +140,58 @@ def csrf_token() -> str:
     return hmac.new(key, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()[:40]
 
 
+def _pre_secret() -> str | None:
+    """This browser's pre-session secret, if its cookie's signature holds."""
+    raw = request.cookies.get(PRE_COOKIE)
+    if raw is None:
+        return None
+    try:
+        return _signer().unsign(raw[:200]).decode()
+    except (BadSignature, UnicodeDecodeError):
+        return None
+
+
+def _pre_token(secret: str) -> str:
+    key = _signer().secret_keys[-1]
+    return hmac.new(key, b"pre:" + secret.encode(), hashlib.sha256).hexdigest()[:40]
+
+
+def pre_session_token() -> str:
+    """The CSRF token of the forms used before a session (joining, starting an event): tied to
+    a random secret in this browser's cookie, given with the page when it has none."""
+    if not current_app.extensions.get(KEY):
+        return ""
+    not_kept()  # the page carries this browser's token
+    secret = _pre_secret() or g.get("judgekit_pre_new")
+    if secret is None:
+        secret = g.judgekit_pre_new = secrets.token_urlsafe(24)
+    return _pre_token(secret)
+
+
+def _give_pre_cookie(response: Response) -> Response:
+    """Set the pre-session cookie a page's token was made from, where it was new."""
+    secret = g.get("judgekit_pre_new")
+    if secret is not None:
+        response.set_cookie(
+            PRE_COOKIE,
+            _signer().sign(secret).decode(),
+            path="/",
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
+
+
+def check_pre_session() -> None:
+    """Refuse a join or a new event not sent by a form (or the API) this browser was given: the
+    Origin, and the pre-session CSRF token."""
+    check_origin()
+    secret = _pre_secret()
+    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
+    if secret is None or not hmac.compare_digest(sent.encode(), _pre_token(secret).encode()):
+        refuse(403, "the form is out of date (its CSRF token does not match): open it again")
+
+
 def start_session(response: Response, token: str, event: Event) -> None:
     """Give the browser a session cookie ending with the event."""
     response.set_cookie(
@@ -197,6 +251,18 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     return judge
 
 
+def wrong_code_given() -> None:
+    """Tell the laptop's output when wrong codes reach the alarm (someone may be guessing)."""
+    wrong, addresses = store().guesses()
+    if wrong == GUESSES_IN_ALL:
+        print(
+            f"judgekit: {wrong} wrong judge codes in 15 minutes from {addresses} devices: someone"
+            " may be guessing; change the code and clear them on the desk (/event/desk)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def on_this_computer() -> bool:
     """Whether the request comes from this computer, asking for it by a loopback name."""
     try:
@@ -246,7 +312,10 @@ def event_rulings(kind: str, document: str, entry: str, spec: str = "") -> dict 
 
 
 def init_templates(app: Flask) -> None:
-    """Give templates ``event_rulings`` and ``csrf_token``."""
+    """Give templates ``event_rulings``, ``csrf_token`` and ``pre_session_token``; set the
+    pre-session cookie where a page made one."""
     app.add_template_global(event_rulings, "event_rulings")
     app.add_template_global(csrf_token, "csrf_token")
+    app.add_template_global(pre_session_token, "pre_session_token")
+    app.after_request(_give_pre_cookie)
     app.add_template_global(search_target, "cite_target")

@@ -24,6 +24,7 @@ from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask
 
+from judgekit.events.fields import MOST_BODY_BYTES
 from judgekit.web.protect import SECURITY_HEADERS
 
 log = logging.getLogger("judgekit.server")
@@ -71,7 +72,9 @@ class Limits:
     # The kernel's buffer for each connection's unsent answer (it doubles it): bounds what an
     # unread answer holds there, and is ample for a local network.
     send_buffer: int = 256 * 1024
-    max_body: int = 8 * 1024  # no route takes a body: anything larger is refused with 413 unread
+    # The largest form or JSON a judge may send with every field at its limit (whole KB); anything
+    # larger is refused with 413 unread.
+    max_body: int = -(-MOST_BODY_BYTES // 1024) * 1024
 
 
 TRIM_EVERY = 10.0  # seconds
@@ -113,8 +116,17 @@ class SecureErrorTask(ErrorTask):
     """waitress's own error answers (400, 413, 431, 500) with the app's security headers."""
 
     def execute(self) -> None:
-        """The error answer, with the headers every answer carries."""
+        """The error answer, with the headers every answer carries (a 413 saying why)."""
         self.response_headers.extend(SECURITY_HEADERS.items())
+        error = self.request.error
+        if getattr(error, "code", None) == 413:
+            # Seen by a judge whose browser posted it: say what is too long, not waitress's words.
+            limit = self.channel.server.adj.max_request_body_size
+            error.body = (
+                f"What was sent is larger than judgekit takes ({limit:,} bytes): nothing was kept."
+                " A ruling's question and ruling are at most 1,500 characters each; go back and"
+                " shorten them."
+            )
         super().execute()
 
 

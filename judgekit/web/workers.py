@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from flask import Response
 from waitress.adjustments import Adjustments
 
 PARENT_CHECK_EVERY = 1.0  # seconds: how soon a worker whose parent died stops (without prctl)
@@ -248,3 +249,14 @@ def _signal(pid: int, signum: int) -> None:
 def stop_on_terminate() -> None:
     """Make SIGTERM end the parent's waitress loop as Ctrl-C does, so its workers are stopped."""
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
+
+
+WORKER_HEADER = "X-Judgekit-Worker"
+WORKER_HEADER_ENV = "JUDGEKIT_WORKER_HEADER"  # "1": every answer names the process that gave it
+
+
+def name_the_worker(response: Response) -> Response:
+    """Name the process answering (only where $JUDGEKIT_WORKER_HEADER is 1: the tests proving
+    that every worker writes rulings)."""
+    response.headers[WORKER_HEADER] = str(os.getpid())
+    return response

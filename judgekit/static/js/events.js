@@ -1,25 +1,50 @@
 /* The ruling form on a judge's phone: the draft is kept on the device as it is typed, and a ruling
    sent while the laptop cannot be reached stays there, said so, and is sent when it is back.
    Without JavaScript the form posts as any form does. Each draft has its own id, so a ruling
-   sent twice (its answer lost with the Wi-Fi) is recorded once. */
+   sent twice (its answer lost with the Wi-Fi) is recorded once.
+
+   A draft belongs to the form it was typed in: the form opened with the same citations (its
+   "Cite in a ruling" tap). Only that form fills itself from it (and sends it by itself when it
+   was sent without the laptop); any other form lists it apart, and the judge sends it (as it
+   was written, with its own citations), opens it, or discards it. A ruling is never merged into
+   another. */
 (function () {
   "use strict";
   var form = document.querySelector("[data-ruling-form]");
   if (!form) return;
-  var KEY = "jk-ruling-draft";
+  var KEY = "jk-ruling-drafts"; // {id: draft}
+  var OLD_KEY = "jk-ruling-draft"; // one draft, before drafts had their forms
   var FIELDS = ["round", "table", "question", "ruling", "players"];
   var status = form.querySelector("[data-draft-status]");
+  var others = document.querySelector("[data-other-drafts]");
   var sending = false;
   var timer = null;
 
-  function load() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+  function loadAll() {
+    var all;
+    try { all = JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { all = {}; }
+    var old = null;
+    try { old = JSON.parse(localStorage.getItem(OLD_KEY) || "null"); } catch (e) { old = null; }
+    if (old && old.id && !all[old.id]) {
+      old.form = (old.cites || []).slice().sort().join(" ");
+      all[old.id] = old;
+    }
+    try { localStorage.removeItem(OLD_KEY); } catch (e) { /* nothing kept */ }
+    return all;
   }
-  function save(draft) {
-    try { localStorage.setItem(KEY, JSON.stringify(draft)); } catch (e) { /* private mode */ }
+  function saveAll(all) {
+    try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (e) { /* private mode */ }
   }
-  function forget() {
-    try { localStorage.removeItem(KEY); } catch (e) { /* nothing kept */ }
+  function keep(d) {
+    var all = loadAll();
+    var empty = FIELDS.every(function (name) { return !d[name]; });
+    if (empty && !d.pending) delete all[d.id]; else all[d.id] = d;
+    saveAll(all);
+  }
+  function forget(id) {
+    var all = loadAll();
+    delete all[id];
+    saveAll(all);
   }
   function say(text) {
     status.textContent = text;
@@ -33,10 +58,16 @@
   function cites() {
     return Array.prototype.map.call(form.querySelectorAll("input[name=cite]:checked"), function (i) { return i.value; });
   }
+  // This form is the one opened with these citations (what the page was given, before any draft).
+  var FORM_KEY = Array.prototype.map.call(form.querySelectorAll("input[name=cite]"), function (i) { return i.value; }).sort().join(" ");
+
   function current(old) {
-    var draft = { id: (old && old.id) || newId(), cites: cites(), pending: !!(old && old.pending) };
-    FIELDS.forEach(function (name) { draft[name] = form.elements[name].value; });
-    return draft;
+    var d = {
+      id: (old && old.id) || newId(), form: FORM_KEY, cites: cites(),
+      pending: !!(old && old.pending), at: Date.now()
+    };
+    FIELDS.forEach(function (name) { d[name] = form.elements[name].value; });
+    return d;
   }
   function addCite(spec) {
     if (cites().indexOf(spec) >= 0) return;
@@ -48,10 +79,26 @@
     label.appendChild(document.createTextNode(" " + spec));
     form.querySelector("fieldset").appendChild(label);
   }
+  function bodyOf(d) {
+    var body = new URLSearchParams();
+    body.set("csrf", form.elements.csrf.value);
+    FIELDS.forEach(function (name) { body.set(name, d[name] || ""); });
+    (d.cites || []).forEach(function (c) { body.append("cite", c); });
+    body.set("draft", d.id);
+    return body;
+  }
+  function formUrl(d) {
+    var query = (d.form ? d.form.split(" ") : []).map(function (c) { return "cite=" + encodeURIComponent(c); }).join("&");
+    return form.getAttribute("data-new-url") + (query ? "?" + query : "");
+  }
 
-  // A draft from before (typed, or kept when the laptop was gone) comes back, with the
-  // citations this visit adds (the "Cite in a ruling" tap that opened the form).
-  var draft = load();
+  // This form's own draft (typed before, or kept when the laptop was gone) comes back.
+  var all = loadAll();
+  var draft = null;
+  Object.keys(all).forEach(function (id) {
+    var d = all[id];
+    if (d.form === FORM_KEY && (!draft || (d.at || 0) > (draft.at || 0))) draft = d;
+  });
   if (draft) {
     FIELDS.forEach(function (name) {
       if (!form.elements[name].value && draft[name]) form.elements[name].value = draft[name];
@@ -60,31 +107,28 @@
     if (draft.pending) say("Not sent yet: kept on this phone. Sending…");
   }
   draft = current(draft);
-  save(draft);
-  form.addEventListener("input", function () { draft = current(draft); save(draft); });
-  form.addEventListener("change", function () { draft = current(draft); save(draft); });
+  form.addEventListener("input", function () { draft = current(draft); keep(draft); });
+  form.addEventListener("change", function () { draft = current(draft); keep(draft); });
 
   function send() {
     if (sending) return;
     sending = true;
-    var body = new URLSearchParams(new FormData(form));
-    body.set("draft", draft.id);
-    fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "follow" })
+    fetch(form.action, { method: "POST", body: bodyOf(draft), credentials: "same-origin", redirect: "follow" })
       .then(function (answer) {
         sending = false;
         if (answer.ok) {
-          forget();
+          forget(draft.id);
           window.location.assign(answer.url);
           return;
         }
         // Refused (a field, the session): the server's page says why, as without JavaScript.
-        draft.pending = false; save(draft);
+        draft.pending = false; keep(draft);
         form.removeEventListener("submit", onSubmit);
         form.submit();
       })
       .catch(function () {
         sending = false;
-        draft.pending = true; save(draft);
+        draft.pending = true; keep(draft);
         say("No connection to the laptop: this ruling is kept on this phone and will be sent when the laptop is back.");
         if (!timer) timer = setInterval(function () { if (navigator.onLine !== false) send(); }, 10000);
       });
@@ -92,20 +136,79 @@
   function onSubmit(event) {
     if (!form.reportValidity()) return;
     event.preventDefault();
-    draft = current(draft); save(draft);
+    draft = current(draft); keep(draft);
     send();
   }
   form.addEventListener("submit", onSubmit);
-  // A draft kept from before shows again on the next form: the judge can drop it.
   var discard = form.querySelector("[data-draft-discard]");
   discard.hidden = false;
   discard.addEventListener("click", function () {
     FIELDS.forEach(function (name) { form.elements[name].value = ""; });
-    forget();
+    forget(draft.id);
     draft = current(null);
-    save(draft);
     say("");
   });
   window.addEventListener("online", function () { if (draft.pending) send(); });
   if (draft.pending && form.reportValidity()) send();
+
+  // Drafts of other forms: listed apart, each sent, opened or discarded by the judge.
+  function button(text, act) {
+    var b = document.createElement("button");
+    b.type = "button"; b.textContent = text;
+    b.addEventListener("click", act);
+    return b;
+  }
+  function showOthers() {
+    var list = others.querySelector("ul");
+    list.textContent = "";
+    var kept = loadAll();
+    var ids = Object.keys(kept).filter(function (id) { return kept[id].form !== FORM_KEY; });
+    others.hidden = !ids.length;
+    ids.forEach(function (id) {
+      var d = kept[id];
+      var item = document.createElement("li");
+      item.setAttribute("data-other-draft", id);
+      var what = document.createElement("span");
+      what.textContent = "Table " + (d.table || "?") + ", round " + (d.round || "?") + ": " +
+        (d.question || "").slice(0, 120) + (d.pending ? " (not sent: the laptop was gone)" : " (not sent)");
+      var said = document.createElement("span");
+      said.className = "draft-said";
+      said.setAttribute("role", "status");
+      var open = document.createElement("a");
+      open.href = formUrl(d); open.textContent = "Open it";
+      item.appendChild(what); item.appendChild(document.createTextNode(" "));
+      if (d.pending) {
+        item.appendChild(button("Send it now", function (event) {
+          event.target.disabled = true;
+          said.textContent = " Sending…";
+          fetch(form.action, { method: "POST", body: bodyOf(d), credentials: "same-origin", redirect: "follow" })
+            .then(function (answer) {
+              if (answer.ok) {
+                forget(d.id);
+                item.textContent = "";
+                var link = document.createElement("a");
+                link.href = answer.url; link.textContent = "Sent: recorded";
+                item.appendChild(link);
+                item.appendChild(document.createTextNode(" (table " + (d.table || "?") + ", round " + (d.round || "?") + ")."));
+                return;
+              }
+              d.pending = false; keep(d);
+              event.target.disabled = false;
+              said.textContent = " The laptop refused it: open it to see why.";
+            })
+            .catch(function () {
+              event.target.disabled = false;
+              said.textContent = " Still no connection to the laptop: it stays on this phone.";
+            });
+        }));
+        item.appendChild(document.createTextNode(" "));
+      }
+      item.appendChild(open);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(button("Discard", function () { forget(d.id); showOthers(); }));
+      item.appendChild(said);
+      list.appendChild(item);
+    });
+  }
+  if (others) showOthers();
 })();

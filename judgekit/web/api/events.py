@@ -117,8 +117,9 @@ def revise(event_id: int, number: int) -> ResponseReturnValue:
 
 @bp.post("/<int(max=999999999):event_id>/join")
 def join(event_id: int) -> ResponseReturnValue:
-    """POST /api/events/<id>/join {"code", "name"}: a session cookie, and its CSRF token."""
-    judges.check_origin()
+    """POST /api/events/<id>/join {"code", "name"}: a session cookie (send the CSRF token of
+    GET /api/events/session in X-CSRF-Token)."""
+    judges.check_pre_session()
     data = _body()
     found = _event(event_id)
     try:
@@ -132,6 +133,7 @@ def join(event_id: int) -> ResponseReturnValue:
     except fields.FieldError as exc:
         abort(400, description=str(exc))
     except StoreError as exc:
+        judges.wrong_code_given()
         abort(403, description=str(exc))
     response = jsonify({"judge": {"name": judge.name, "head": judge.head}})
     judges.start_session(response, token, found)
@@ -140,10 +142,11 @@ def join(event_id: int) -> ResponseReturnValue:
 
 @bp.get("/session")
 def session() -> ResponseReturnValue:
-    """GET /api/events/session: the judge looking (or null) and the CSRF token their writes send."""
+    """GET /api/events/session: the judge looking (or null) and the CSRF token their writes (or,
+    without a session, their join) send."""
     judge = judges.current_judge()
-    if judge is None:
-        return jsonify({"judge": None, "csrf": None})
+    if judge is None:  # the token joining sends
+        return jsonify({"judge": None, "csrf": judges.pre_session_token()})
     return jsonify(
         {
             "judge": {"name": judge.name, "head": judge.head},
@@ -155,13 +158,13 @@ def session() -> ResponseReturnValue:
 
 @bp.get("/<int(max=999999999):event_id>/published")
 def published(event_id: int) -> ResponseReturnValue:
-    """GET /api/events/<id>/published: the published rulings, for anyone."""
+    """GET /api/events/<id>/published: the published rulings as they are now, for anyone."""
     found = _event(event_id)
     lib = library()
     rulings = [r for r in judges.store().rulings(event_id) if r.now.published]
     return jsonify(
         {
             **shapes.event_dict(found),
-            "rulings": [shapes.ruling_dict(lib, r) for r in rulings],
+            "rulings": [shapes.public_ruling_dict(lib, r) for r in rulings],
         }
     )

@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit import urls
 from judgekit.events import exchange, fields
-from judgekit.events.store import StoreError, TooManyGuesses
+from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
 from judgekit.web import judges
@@ -79,7 +79,7 @@ def event() -> ResponseReturnValue:
 @bp.post("/event/join")
 def join() -> ResponseReturnValue:
     """POST /event/join: the judge code and a name give this browser a judge's session."""
-    judges.check_origin()
+    judges.check_pre_session()
     next_url = safe_next(request.form.get("next"), urls.EVENT)
     found = judges.current_event()
     try:
@@ -92,8 +92,11 @@ def join() -> ResponseReturnValue:
         )
     except TooManyGuesses as exc:
         return _join_page(str(exc), 429, next_url)
-    except (fields.FieldError, StoreError) as exc:
-        return _join_page(str(exc), 400 if isinstance(exc, fields.FieldError) else 403, next_url)
+    except fields.FieldError as exc:
+        return _join_page(str(exc), 400, next_url)
+    except StoreError as exc:
+        judges.wrong_code_given()
+        return _join_page(str(exc), 403, next_url)
     response = redirect(next_url, 303)
     judges.start_session(response, token, judges.store().event(judge.event_id))
     return response
@@ -193,7 +196,9 @@ def published() -> ResponseReturnValue:
     if found is not None:
         lib = library()
         rulings = [
-            shapes.ruling_dict(lib, r) for r in judges.store().rulings(found.id) if r.now.published
+            shapes.public_ruling_dict(lib, r)
+            for r in judges.store().rulings(found.id)
+            if r.now.published
         ]
     twin = f"{urls.event_api(found.id)}/published" if found is not None else None
     return render_template(
@@ -262,18 +267,24 @@ def desk() -> ResponseReturnValue:
         codes=codes,
         here=here,
         judges_list=judges.store().judges(found.id) if found else [],
+        guesses=judges.store().guesses(),
+        # The laptop's browser without a head judge's session posts with its pre-session token.
+        token=judges.csrf_token()
+        if judge is not None and judge.head
+        else judges.pre_session_token(),
+        alarm_at=GUESSES_IN_ALL,
     )
 
 
 def _desk_write():
     """The event a desk form changes: the head judge's (session, CSRF, Origin checked), or on
-    the laptop the current one (the laptop's own browser, same-origin)."""
+    the laptop the current one (the laptop's own browser: Origin and pre-session CSRF token)."""
     judge = judges.current_judge()
     if judge is not None and judge.head:
         judges.check_write(judge, head=True)
         return judges.store().event(judge.event_id)
     judges.require_this_computer()
-    judges.check_origin()
+    judges.check_pre_session()
     found = judges.store().current_event()
     if found is None:
         abort(404, description="no event is running")
@@ -286,6 +297,14 @@ def change_code() -> ResponseReturnValue:
     found = _desk_write()
     which = "head" if request.form.get("which") == "head" else "judge"
     judges.store().change_code(found.id, which)
+    return redirect(url_for("events.desk"), 303)
+
+
+@bp.post("/event/desk/guesses")
+def clear_guesses() -> ResponseReturnValue:
+    """POST /event/desk/guesses: forget the wrong codes (every device may try again)."""
+    _desk_write()
+    judges.store().clear_guesses()
     return redirect(url_for("events.desk"), 303)
 
 
@@ -311,7 +330,7 @@ def new_event() -> ResponseReturnValue:
 def create_event() -> ResponseReturnValue:
     """POST /event/new: on the laptop only: start an event and join it as its head judge."""
     judges.require_this_computer()
-    judges.check_origin()
+    judges.check_pre_session()
     try:
         name = fields.line("event", request.form.get("event"), True, "the event's name")
         head = fields.line("name", request.form.get("name") or "Head judge", True, "your name")
