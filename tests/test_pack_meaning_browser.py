@@ -95,6 +95,32 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
             )
             == 3
         )
+        # Typed key by key: the worker is asked at the key, not after search.js's pause, and
+        # while it works only the question typed last waits (nothing stale queued); the answer
+        # then comes by meaning, the worker asked no more than that.
+        typed = "when all my crew are stopped in a battle at a planet mission"
+        first = page.evaluate(
+            """(typed) => {
+              const m = judgekit.meaning, own = m.nearness, asked = window.__jkAsked = [];
+              m.nearness = (q) => { asked.push(q); return own(q); };
+              const box = document.getElementById('q'), words = typed.split(' ');
+              box.focus();
+              for (let n = 1; n <= words.length; n++) {
+                box.value = words.slice(0, n).join(' ');
+                box.dispatchEvent(new Event('input', {bubbles: true}));
+              }
+              return asked.slice();
+            }""",
+            typed,
+        )
+        assert len(first) == 1 and typed.startswith(first[0]) and first[0] != typed
+        wait_until(
+            page,
+            "() => !!document.querySelector('#search-results .search-results[data-by-meaning]')",
+            timeout=60,
+        )
+        assert page.evaluate("() => window.__jkAsked") == [first[0], typed]
+        assert typed in _results(page)
         # Removed: by words again.
         page.click(".pack-meaning button")
         wait_until(page, "() => JudgekitMeaning.state() === 'not stored'")

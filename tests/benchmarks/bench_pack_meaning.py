@@ -18,7 +18,7 @@ its own, which it may not slow: so the worker's times are also given ×4 ("worke
 figure a phone 4x slower than this machine would take. Record the machine's load too: on a
 shared machine the times are longer than on an idle one.
 
-Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR]
+Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
 """
 
 from __future__ import annotations
@@ -67,11 +67,15 @@ WATCH = """() => {
   if (old) old.removeAttribute('data-by-meaning');
   window.__jkWords = window.__jkMeaning = 0;
   if (window.__jkObserver) window.__jkObserver.disconnect();
+  // Awaited once (not polled: each poll would take the slowed page's thread from the search).
+  let done;
+  window.__jkDone = new Promise((resolve) => { done = resolve; });
   window.__jkObserver = new MutationObserver(() => {
     const now = performance.now();
     if (!window.__jkWords) window.__jkWords = now;
     if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
       window.__jkMeaning = now;
+      done();
     }
   });
   window.__jkObserver.observe(target, {childList: true, subtree: true, attributes: true});
@@ -84,13 +88,25 @@ def _ask(page, question: str) -> tuple[float, float]:
     (both counting search.js's pause of 120 ms after the last key)."""
     page.evaluate(WATCH)
     page.keyboard.insert_text(question)
-    _poll(page, "() => !!window.__jkMeaning")
+    page.evaluate("() => window.__jkDone")
     return page.evaluate(
         "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked]"
     )
 
 
-def run(browser, base: str, runs: int) -> dict[str, list[float]]:
+def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
+    """The functions that held the page's thread longest in a CDP CPU profile: self ms each."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    spent: dict[str, float] = {}
+    stamps = profile["timeDeltas"]
+    for sample, delta in zip(profile["samples"][1:], stamps[1:], strict=False):
+        frame = nodes[sample]["callFrame"]
+        name = f"{frame['functionName'] or '(anonymous)'} {Path(frame['url']).name}:{frame['lineNumber'] + 1}"
+        spent[name] = spent.get(name, 0.0) + delta / 1000
+    return sorted(((ms, name) for name, ms in spent.items()), reverse=True)[:top]
+
+
+def run(browser, base: str, runs: int, profile: bool = False) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
     out: dict[str, list[float]] = {
         "loaded": [],
@@ -117,10 +133,20 @@ def run(browser, base: str, runs: int) -> dict[str, list[float]]:
             words, meaning = _ask(page, QUESTIONS[0])
             out["words 1st"].append(words)
             out["first"].append(meaning)
+            if profile:
+                cdp.send("Profiler.enable")
+                cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+                cdp.send("Profiler.start")
             for question in QUESTIONS[1:]:
                 words, meaning = _ask(page, question)
                 out["words"].append(words)
                 out["later"].append(meaning)
+            if profile:
+                # The later questions' main thread (4x slowed), by function: where the time goes.
+                print("later questions, the page's thread, self time (ms, all 4 questions):")
+                for ms, name in _self_times(cdp.send("Profiler.stop")["profile"]):
+                    print(f"  {ms:8.1f}  {name}")
+                profile = False
             out["worker"] += page.evaluate("() => JudgekitMeaning.timings()")
             page.close()
     finally:
@@ -132,6 +158,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pack", help="a built pack with its meaning part (default: build one)")
+    parser.add_argument(
+        "--profile", action="store_true", help="print where the first run's later questions spend"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -143,7 +172,7 @@ def main() -> None:
         with serve_folder(folder) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                times = run(browser, base, args.runs)
+                times = run(browser, base, args.runs, args.profile)
             finally:
                 browser.close()
     load = os.getloadavg()

@@ -59,10 +59,18 @@ test("the pack answers every golden question as the server does", async () => {
 });
 
 // Given the server's nearness by meaning, the pack ranks as the server did (ranking.py: fuse).
-test("with the server's nearness, the pack answers every question the server answered by meaning", async () => {
+// The server's nearness of every question it asked meaning about, computed once for the file.
+let serverNear = null;
+function serverNearness() {
+  if (serverNear) return serverNear;
   const made = spawnSync(python(), ["-m", "tests.golden.nearness"], { cwd: REPO, encoding: "utf-8", maxBuffer: 1 << 30 });
   assert.equal(made.status, 0, made.stderr);
-  const nearness = JSON.parse(made.stdout);
+  serverNear = JSON.parse(made.stdout);
+  return serverNear;
+}
+
+test("with the server's nearness, the pack answers every question the server answered by meaning", async () => {
+  const nearness = serverNearness();
   const page = packPage(DIR);
   const wrong = [];
   let asked = 0;
@@ -83,6 +91,33 @@ test("with the server's nearness, the pack answers every question the server ans
   for (const item of QUESTIONS.filter((q) => !q.answer.by_meaning && q.answer.meaning === "ready" && q.answer.results.length)) {
     assert.equal(await page.judgekit.meaningQuestion(item.q, item.params), null, item.q);
   }
+});
+
+// The page answers by words first, then by meaning from the same words' stage (pack-search.js:
+// wordsKept): the answer by meaning is the server's as if searched afresh, and asking again,
+// by meaning or by words, changes nothing (the words' stage is never changed by its use).
+test("by meaning after by words, from the words kept, each answer is the one searched afresh", async () => {
+  const nearness = serverNearness();
+  const page = packPage(DIR);
+  const wrong = [];
+  let asked = 0;
+  for (const item of QUESTIONS.filter((q) => q.answer.by_meaning)) {
+    const near = Float64Array.from(nearness[await page.judgekit.meaningQuestion(item.q, item.params)]);
+    const words = withoutState(project(await page.judgekit.search(item.q, item.params)));
+    const first = project(await page.judgekit.searchWithNearness(item.q, item.params, near));
+    const again = project(await page.judgekit.searchWithNearness(item.q, item.params, near));
+    const wordsAgain = withoutState(project(await page.judgekit.search(item.q, item.params)));
+    asked += 1;
+    const got = { words, first, again, wordsAgain };
+    const want = { words: byWords(item), first: item.answer, again: item.answer, wordsAgain: byWords(item) };
+    try {
+      assert.deepStrictEqual(got, want);
+    } catch {
+      wrong.push({ q: item.q, params: item.params, want, got });
+    }
+  }
+  assert.ok(asked >= 300, `only ${asked} questions answered by meaning`);
+  assert.equal(wrong.length, 0, report(wrong));
 });
 
 // An answer with results waits for search-more.js (the texts, for its snippets); one without

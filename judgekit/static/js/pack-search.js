@@ -402,7 +402,19 @@
     return out;
   }
   function hasTerm(stem) { return has(D.title, stem) || has(D.text, stem); }
-  function plan(query, edition, fuzzy) {   // index.py: SearchIndex.plan
+  // A question's plan, kept for the last few: meaningQuestion plans each question the answer
+  // plans again (the plan is read, never changed, after it is made).
+  var plansKept = new Map(), PLANS_KEPT = 16;
+  function plan(query, edition, fuzzy) {
+    var key = query + "\u0000" + edition + "\u0000" + fuzzy, made = plansKept.get(key);
+    if (!made) {
+      made = planOf(query, edition, fuzzy);   // may throw MORE: nothing kept
+      if (plansKept.size >= PLANS_KEPT) plansKept.delete(plansKept.keys().next().value);
+      plansKept.set(key, made);
+    }
+    return made;
+  }
+  function planOf(query, edition, fuzzy) {   // index.py: SearchIndex.plan
     var groups = groupsOf(parseQuery(query), fuzzy), live = new Set(), unknown = [];
     groups.forEach(function (g, i) {
       var any = false;
@@ -627,7 +639,9 @@
     var n = D.items[i].card_words;
     return n ? Math.min(1, bits(inTitle & want) / n) : 1;
   }
-  function rank(acc, plan, wanted, exact, number, lean, strong, mentioned, limit, near, filters) {
+  // The ranking by words alone, before meaning joins it (rank: it is kept, and joined with each
+  // question's nearness in turn, not searched again).
+  function rankWords(acc, plan, wanted, exact, number, lean, strong, mentioned, limit) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
     var away = lean !== S.default_lean || strong ? S.lean_away : S.default_away;
@@ -661,6 +675,12 @@
       });
       ranked.sort(order);
     }
+    return {ranked: ranked, every: every, away: away};
+  }
+  // The final order: meaning joined (fuse), subsections and quotations placed. Each of these
+  // changes the items it is given: they work on copies, the words' ranking stays as it was.
+  function rank(words, near, filters, lean) {
+    var ranked = words.ranked.map(function (item) { return item.slice(); }), every = words.every.slice(), away = words.away;
     if (near) ranked = fuse(ranked, every, near, filters, lean, away);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
@@ -985,21 +1005,26 @@
   /* -- stage 5, shape the answer like /api/search (service.py: SearchService.shape) ------------- */
   function absolute(rel) { return rel ? new URL(rel, root).href : rel; }
   // A page's first results may show before the texts are here: their snippets follow.
-  function snippetOf(item, terms, asked) {
+  // kept: the snippets already made for this question's words (the answer by meaning shows
+  // mostly the same items as the answer by words before it).
+  function snippetOf(item, terms, asked, kept) {
     if (!more && partial) { pending = true; return null; }
-    return snippet(textOf(item), terms, asked);
+    if (kept && kept.has(item.key)) return kept.get(item.key);
+    var made = snippet(textOf(item), terms, asked);
+    if (kept) kept.set(item.key, made);
+    return made;
   }
-  function resultOf(hit, terms, asked) {
+  function resultOf(hit, terms, asked, kept) {
     var r = JSON.parse(JSON.stringify(hit.item.result));
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
     (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
-    r.snippet = snippetOf(hit.item, terms, asked);
+    r.snippet = snippetOf(hit.item, terms, asked, kept);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
               title: o.item.result.title, url: absolute(o.item.result.url),
-              snippet: o.older ? snippetOf(o.item, terms, asked) : null};
+              snippet: o.older ? snippetOf(o.item, terms, asked, kept) : null};
     });
     return r;
   }
@@ -1026,7 +1051,20 @@
     var groups = plan(searched.query, filters.edition || named, true).groups.length;
     return groups >= D.settings.meaning_words ? searched.query : null;
   }
+  // The words' stage of a question (wordsOf), kept for the questions asked last: the answer by
+  // meaning that follows the answer by words, a re-render when the snippets come, "did you mean"
+  // and the other game's counts are not searched again. Keyed by all it depends on.
+  var wordsKept = new Map(), WORDS_KEPT = 32;
   function find(query, filters, allVersions, limit, fuzzy, near) {
+    var key = JSON.stringify([query, filters, allVersions, limit, fuzzy]), words = wordsKept.get(key);
+    if (!words) {
+      words = wordsOf(query, Object.assign({}, filters), allVersions, limit, fuzzy);   // may throw MORE: nothing kept
+      if (wordsKept.size >= WORDS_KEPT) wordsKept.delete(wordsKept.keys().next().value);
+      wordsKept.set(key, words);
+    }
+    return finish(words, near, allVersions, limit);
+  }
+  function wordsOf(query, filters, allVersions, limit, fuzzy) {
     var S = D.settings, typed = query;
     var searched = asSearched(query, filters), stripped = searched.stripped, mentioned = searched.mentioned;
     var named = searched.named, before = searched.before;
@@ -1048,16 +1086,25 @@
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
     var out = {total: 0, hits: [], terms: terms, asked: askedOf(planned), suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
                named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
-    if (!wanted.size) return out;
+    var words = {out: out, planned: planned, wanted: wanted, filters: filters, mentioned: mentioned, ranked: null, snippets: new Map()};
+    if (!wanted.size) return words;
     var acc = score(planned.all, filters);
     var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
     var seq = [];
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
     var number = D.numberCue.test(query);
-    near = near && planned.groups.length >= S.meaning_words ? near : null;
-    var r = rank(acc, planned, wanted, exact, number, lean || S.default_lean, lean !== null, mentioned, limit, near, filters);
-    var found = collapse(r.ranked, r.every, allVersions, limit, mentioned);
+    words.lean = lean || S.default_lean;
+    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, lean !== null, mentioned, limit);
+    return words;
+  }
+  // The answer from the words' stage, with meaning joined when its nearness is given.
+  function finish(words, near, allVersions, limit) {
+    var planned = words.planned, wanted = words.wanted, out = Object.assign({}, words.out, {snippets: words.snippets});
+    if (!words.ranked) return out;
+    near = near && planned.groups.length >= D.settings.meaning_words ? near : null;
+    var r = rank(words.ranked, near, words.filters, words.lean);
+    var found = collapse(r.ranked, r.every, allVersions, limit, words.mentioned);
     out.total = found.total;
     out.hits = found.hits;
     out.byMeaning = !!near;
@@ -1090,7 +1137,7 @@
     ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
     return {
       query: query.trim(), total: found.total,
-      results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked); }),
+      results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
@@ -1354,6 +1401,36 @@
   // Elsewhere the index loads when the judge goes to the search box, before the first key.
   document.addEventListener("focusin", function (event) {
     if (event.target && event.target.id === "q") load().catch(function () {});
+  });
+  // The worker starts on a question as it is typed, not after search.js's pause: by the time the
+  // pause is over and the words are searched, its nearness is known or nearly, and the answer
+  // comes by meaning at once. Only the question typed last waits for the worker (one in
+  // flight, the latest next: typing never queues stale questions), and the page only parses it
+  // here (parseQuery: a superset of the questions meaning is asked about).
+  var typedNext = null, typedBusy = false;
+  function askTyped() {
+    var provider = api.meaning, question = typedNext;
+    typedNext = null;
+    if (!question || !provider || provider.state !== "ready" || nearKnown.has(question)) return;
+    typedBusy = true;
+    nearOf(provider, question).then(function () { typedBusy = false; askTyped(); });
+  }
+  function typed(form) {
+    if (!D || !api.meaning || api.meaning.state !== "ready") return;
+    var opts = {}, data = new FormData(form);
+    data.forEach(function (value, key) { if (value !== "") opts[key] = value; });
+    opts = optsOf(new URLSearchParams(opts));
+    var query = cleanQuery(data.get("q") || "").slice(0, D.settings.max_query_chars);
+    var searched = asSearched(query, filtersOf(opts)).query;
+    if (parseQuery(searched).length < D.settings.meaning_words) return;
+    typedNext = searched;
+    if (!typedBusy) askTyped();
+  }
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (box && box.id === "q" && box.form) {
+      try { typed(box.form); } catch (e) { /* the question is asked after the pause all the same */ }
+    }
   });
 
   // Meaning, once pack-meaning.js has it (api.meaning: {state, nearness(question) -> Promise of
