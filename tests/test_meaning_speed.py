@@ -1,5 +1,6 @@
-"""Search by meaning, several questions at once: the texts a process's threads ask for together
-are embedded in one pass, and each gets the vector it gets alone, bit for bit."""
+"""Search by meaning, fast and with the same answers: the texts a process's threads ask for at
+once are embedded in one pass, each getting the vector it gets alone, bit for bit; ranking orders
+only the items nearest by meaning, and finds the ones a sort of every item finds."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from judgekit.meaning import model as meaning_model
 from judgekit.meaning import weights
 from judgekit.meaning.batch import Gather
 from judgekit.meaning.encoder import Encoder
+from judgekit.search import ranking
 
 GOLDEN = Path(__file__).parent / "golden" / "search.jsonl"
 
@@ -106,3 +108,17 @@ def test_a_failed_pass_fails_each_of_its_questions_and_the_next_pass_runs():
     fail.clear()
     assert gather.embed([1, 2, 3]).tolist() == [3.0, 3.0]
     assert (gather.passes, gather.texts, gather.waiting()) == (2, 2, 0)
+
+
+def test_the_nearest_by_meaning_are_those_a_sort_of_every_item_gives():
+    """by_meaning's first items, ties at its edge included, allowed items or all: as sorting every
+    (nearness × weight, item) nearest first, then by item number."""
+    rng = np.random.default_rng(3)
+    for levels in (1000, 4):  # distinct nearnesses, then many ties
+        near = np.round(rng.integers(0, levels, 500) / levels, 6)
+        weight = rng.choice([1.0, 0.97, 0.85], 500).tolist()
+        for allowed in (None, frozenset(range(0, 500, 3)), frozenset()):
+            items = range(500) if allowed is None else allowed
+            every = sorted(((near[d] * weight[d], d) for d in items), key=lambda s: (-s[0], s[1]))
+            for most in (1, 30, 600):
+                assert ranking.by_meaning(near, allowed, weight, most) == every[:most]
