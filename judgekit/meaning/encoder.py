@@ -38,19 +38,33 @@ ERFC = (
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """erf by the approximation above."""
+    """erf by the approximation above: the same operations in the same order, in place."""
     z = np.abs(x)
-    t = 1.0 / (1.0 + 0.5 * z)
-    poly = ERFC[-1]
-    for c in reversed(ERFC[1:-1]):
-        poly = c + t * poly
-    r = t * np.exp(-z * z + (ERFC[0] + t * poly))
+    t = 0.5 * z
+    t += 1.0
+    np.divide(1.0, t, out=t)  # t = 1 / (1 + z/2)
+    poly = ERFC[-1] * t
+    for c in reversed(ERFC[2:-1]):
+        poly += c
+        poly *= t
+    poly += ERFC[1]  # c1 + t·(c2 + t·(… + t·c9))
+    poly *= t
+    poly += ERFC[0]
+    r = np.negative(z)
+    r *= z
+    r += poly
+    np.exp(r, out=r)
+    r *= t  # t·exp(-z² + c0 + t·poly)
     return np.where(x >= 0, 1.0 - r, r - 1.0)
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    """The model's activation, 0.5·x·(1 + erf(x/√2))."""
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+    """The model's activation, 0.5·x·(1 + erf(x/√2)), computed in place of x (returned)."""
+    e = erf(x / math.sqrt(2.0))
+    e += 1.0
+    x *= 0.5
+    x *= e
+    return x
 
 
 def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -76,16 +90,33 @@ class Linear:
         self.scale = scale.astype(np.float64)
         self.bias = bias.astype(np.float64)
 
+    @classmethod
+    def side_by_side(cls, linears: Sequence[Linear]) -> Linear:
+        """Matrices of the same input as one: each output column is computed as alone (exact
+        sums, scaled by its own column's scale), while the input is rounded and read once."""
+        return cls(
+            np.concatenate([m.q for m in linears], axis=1),
+            np.concatenate([m.scale for m in linears]),
+            np.concatenate([m.bias for m in linears]),
+        )
+
     def __call__(self, x: np.ndarray) -> np.ndarray:
         xq, sx = round_rows(x)
-        acc = np.zeros((x.shape[0], self.q.shape[1]))
-        for start in range(0, self.q.shape[0], SPAN):
-            acc += (xq[:, start : start + SPAN] @ self.q[start : start + SPAN]).astype(np.float64)
-        return acc * sx[:, None] * self.scale + self.bias
+        acc = (xq[:, :SPAN] @ self.q[:SPAN]).astype(np.float64)
+        for start in range(SPAN, self.q.shape[0], SPAN):
+            acc += xq[:, start : start + SPAN] @ self.q[start : start + SPAN]
+        acc *= sx[:, None]
+        acc *= self.scale
+        acc += self.bias
+        return acc
 
 
 class Encoder:
-    """all-MiniLM-L6-v2 in its integer form: a text's unit vector of 384 numbers."""
+    """all-MiniLM-L6-v2 in its integer form: a text's unit vector of 384 numbers.
+
+    Several texts are embedded in one pass (embed_many) with their rows stacked: every step but
+    attention treats each row alone, and the matrices' sums are exact, so each text's vector is
+    bit for bit the one it gets alone, while the weights are read once for all of them."""
 
     def __init__(self, tensors: Mapping[str, np.ndarray], vocabulary: Sequence[str]) -> None:
         t = {k: np.asarray(v) for k, v in tensors.items()}
@@ -93,16 +124,16 @@ class Encoder:
         self.words, self.word_scale = t["words"], t["words.scale"].astype(np.float64)
         self.start = t["positions"].astype(np.float64) + t["type0"].astype(np.float64)
         self.norm = (t["norm.weight"].astype(np.float64), t["norm.bias"].astype(np.float64))
-        self.layers = [
-            (
-                [Linear(t[f"{i}.{n}"], t[f"{i}.{n}.scale"], t[f"{i}.{n}.bias"]) for n in LINEAR],
-                [
-                    (t[f"{i}.{n}.weight"].astype(np.float64), t[f"{i}.{n}.bias"].astype(np.float64))
-                    for n in ("attention.output.LayerNorm", "output.LayerNorm")
-                ],
+        self.layers = []
+        for i in range(LAYERS):
+            query, key, value, *rest = (
+                Linear(t[f"{i}.{n}"], t[f"{i}.{n}.scale"], t[f"{i}.{n}.bias"]) for n in LINEAR
             )
-            for i in range(LAYERS)
-        ]
+            norms = [
+                (t[f"{i}.{n}.weight"].astype(np.float64), t[f"{i}.{n}.bias"].astype(np.float64))
+                for n in ("attention.output.LayerNorm", "output.LayerNorm")
+            ]
+            self.layers.append(([Linear.side_by_side((query, key, value)), *rest], norms))
 
     def pieces(self, text: str) -> list[int]:
         """The text's WordPiece ids, without [CLS] and [SEP]."""
@@ -114,23 +145,53 @@ class Encoder:
 
     def embed_ids(self, pieces: Sequence[int]) -> np.ndarray:
         """The unit vector of WordPiece ids (at most MAX_TOKENS - 2), mean-pooled."""
-        ids = [CLS, *pieces[: MAX_TOKENS - 2], SEP]
-        n = len(ids)
-        x = self.words[ids].astype(np.float64) * self.word_scale[ids][:, None] + self.start[:n]
-        x = layer_norm(x, *self.norm)
+        return self.embed_many([pieces])[0]
+
+    def embed_many(self, texts: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """embed_ids of each text's ids, computed together (the same vectors, bit for bit)."""
+        rows = []
+        for pieces in texts:
+            ids = [CLS, *pieces[: MAX_TOKENS - 2], SEP]
+            rows.append(
+                self.words[ids].astype(np.float64) * self.word_scale[ids][:, None]
+                + self.start[: len(ids)]
+            )
+        ends = np.cumsum([len(r) for r in rows]).tolist()
+        spans = list(zip([0, *ends[:-1]], ends, strict=True))
+        x = layer_norm(np.concatenate(rows), *self.norm)
         for linears, norms in self.layers:
-            x = self._layer(x, linears, norms)
-        mean = x.sum(axis=0) / n
-        return mean / math.sqrt(float(mean @ mean))
+            x = self._layer(x, spans, linears, norms)
+        out = []
+        for start, end in spans:
+            mean = x[start:end].sum(axis=0) / (end - start)
+            out.append(mean / math.sqrt(float(mean @ mean)))
+        return out
 
     @staticmethod
-    def _layer(x: np.ndarray, linears: list[Linear], norms: list) -> np.ndarray:
-        query, key, value, out, inner, down = linears
-        n, width = x.shape[0], HIDDEN // HEADS
-        q, k, v = (f(x).reshape(n, HEADS, width).transpose(1, 0, 2) for f in (query, key, value))
-        scores = (q @ k.transpose(0, 2, 1)) / math.sqrt(width)
-        weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        weights = weights / weights.sum(axis=-1, keepdims=True)
-        attended = (weights @ v).transpose(1, 0, 2).reshape(n, HIDDEN)
+    def _layer(
+        x: np.ndarray, spans: list[tuple[int, int]], linears: list[Linear], norms: list
+    ) -> np.ndarray:
+        qkv, out, inner, down = linears
+        both = qkv(x)
+        attended = np.empty((x.shape[0], HIDDEN))
+        for start, end in spans:
+            attended[start:end] = _attend(both[start:end], end - start)
         x = layer_norm(out(attended) + x, *norms[0])
         return layer_norm(down(gelu(inner(x))) + x, *norms[1])
+
+
+def _attend(qkv: np.ndarray, n: int) -> np.ndarray:
+    """One text's self-attention, from its rows of the query, key and value side by side."""
+    width = HIDDEN // HEADS
+    # Each as its own contiguous array, as computed alone: BLAS then sums these products (not
+    # exact) in the same order for a text in a batch as alone.
+    q, k, v = (
+        np.ascontiguousarray(qkv[:, i * HIDDEN : (i + 1) * HIDDEN])
+        .reshape(n, HEADS, width)
+        .transpose(1, 0, 2)
+        for i in range(3)
+    )
+    scores = (q @ k.transpose(0, 2, 1)) / math.sqrt(width)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return (weights @ v).transpose(1, 0, 2).reshape(n, HIDDEN)

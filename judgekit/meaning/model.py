@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from safetensors.numpy import load_file, save_file
 
 from judgekit.meaning import weights
+from judgekit.meaning.batch import Gather
 from judgekit.meaning.encoder import Encoder
 from judgekit.meaning.passages import Passages, VectorCache
 
@@ -25,13 +26,17 @@ class MeaningModel:
 
     encoder: Encoder
     passages: Passages
+    # The questions a process's threads ask at once, embedded together (batch.py).
+    gather: Gather | None = field(default=None, compare=False, repr=False)
 
     def nearness(self, question: str) -> np.ndarray:
         """Each item's nearness (cosine, rounded) to the question, by item number."""
         return _nearness(self, question)
 
     def _compute(self, question: str) -> np.ndarray:
-        vector = self.encoder.embed_ids(self.encoder.pieces(question)[:QUESTION_TOKENS])
+        pieces = self.encoder.pieces(question)[:QUESTION_TOKENS]
+        embed = self.gather.embed if self.gather is not None else self.encoder.embed_ids
+        vector = embed(pieces)
         near = self.passages.nearness(vector)
         near.flags.writeable = False  # shared by every caller of the memo
         return near
@@ -88,4 +93,4 @@ def load(
     passages = Passages.embed(
         items, enc.pieces, enc.embed_ids if embed else None, files.digest(), cache
     )
-    return None if passages is None else MeaningModel(enc, passages)
+    return None if passages is None else MeaningModel(enc, passages, Gather(enc.embed_many))

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+import numpy as np
+
 from judgekit.search.analysis import Positions, proximity, stems
 from judgekit.search.query import Plan
 
@@ -206,11 +208,21 @@ def is_guess(ranked: list, q: Question) -> bool:
     return top[3] / len(asked) < GUESS_SHARE and near < GUESS_NEAR
 
 
-def by_meaning(near: Sequence[float], allowed: Iterable[int], weight: Sequence[float]) -> list:
-    """(nearness × weight, item) of the allowed items, nearest first (then by item number): the
-    weight scales meaning as words are scaled (an older version a little down, the other game
-    down when leaning)."""
-    return sorted(((near[d] * weight[d], d) for d in allowed), key=lambda s: (-s[0], s[1]))
+def by_meaning(
+    near: Sequence[float], allowed: Iterable[int] | None, weight: Sequence[float], most: int
+) -> list:
+    """(nearness × weight, item) of the `most` allowed items (None: all) nearest by meaning,
+    nearest first (then by item number): the weight scales meaning as words are scaled (an older
+    version a little down, the other game down when leaning). In numpy, and only the nearest
+    are ordered: a Python sort of every item cost a millisecond a question."""
+    items = np.arange(len(near)) if allowed is None else np.fromiter(allowed, dtype=np.intp)
+    values = np.asarray(near, dtype=np.float64)[items] * np.asarray(weight, dtype=np.float64)[items]
+    if len(values) > most:  # those at least as near as the most-th (its ties too)
+        edge = np.partition(values, len(values) - most)[len(values) - most]
+        keep = values >= edge
+        items, values = items[keep], values[keep]
+    order = np.lexsort((items, -values))[:most]
+    return list(zip(values[order].tolist(), items[order].tolist(), strict=True))
 
 
 def fuse(
@@ -222,7 +234,7 @@ def fuse(
     and the count of matches."""
     assert q.near is not None
     weight = [b * f for b, f in zip(base, factor, strict=True)]
-    nearest = by_meaning(q.near, range(len(q.near)) if q.allowed is None else q.allowed, weight)
+    nearest = by_meaning(q.near, q.allowed, weight, MEANING_DEPTH)
     if not nearest:
         return ranked
     low = nearest[0][0] - MEANING_SPAN

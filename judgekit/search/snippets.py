@@ -193,6 +193,18 @@ def _credit(
     return cover, rare
 
 
+def _holding(flat: _Flat, found: list[tuple[int, int, float, float]]) -> list[int]:
+    """The sentences, in order, where a word asked stands (no other holds any of the question:
+    best_sentence need not weigh them)."""
+    return sorted(
+        {
+            k
+            for place, *_ in found
+            if (k := bisect_right(flat.sentences, flat.starts[place]) - 1) >= 0
+        }
+    )
+
+
 def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
     """The sentence holding most of the question (its words by weight), then the rarest of them;
     between equals, the one whose window holds most, then the rarest; then the first. -1: none."""
@@ -202,7 +214,8 @@ def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
     found = _occurrences(flat, words)
     best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
     ends = (*flat.sentences[1:], len(flat.text))
-    for k, begin in enumerate(flat.sentences):
+    for k in _holding(flat, found):
+        begin = flat.sentences[k]
         lo = bisect_left(flat.starts, begin)
         cover, rare = _credit(found, lo, bisect_left(flat.starts, ends[k]), len(words))
         if not cover:

@@ -111,6 +111,39 @@ def first_asked(service: SearchService, lib: Library, params: list[dict]) -> tup
     return wall, cpu
 
 
+def threaded(service: SearchService, lib: Library) -> None:
+    """Queries not asked before, from CLIENTS threads in one process, each asked once (questions
+    asked at once are embedded together: meaning/batch.py): the rate, CPU a query, passes."""
+    asked = set(distinct_queries(lib))  # first_asked asked these: others, never asked
+    todo, lock = iter([q for q in distinct_queries(lib, 2400) if q not in asked]), threading.Lock()
+    gather = service.index.meaning.gather if service.index.meaning else None
+    before = (gather.passes, gather.texts) if gather else (0, 0)
+    count = 0
+
+    def ask() -> None:
+        nonlocal count
+        while True:
+            with lock:
+                q = next(todo, None)
+                count += q is not None
+            if q is None:
+                return
+            service.search({"q": q})
+
+    threads = [threading.Thread(target=ask) for _ in range(CLIENTS)]
+    start, start_cpu = time.perf_counter(), time.process_time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    passes, texts = (gather.passes - before[0], gather.texts - before[1]) if gather else (0, 0)
+    print(
+        f"in process, {CLIENTS} threads, {count} distinct queries: {count / wall:.0f}/s, CPU "
+        f"{ms(cpu / count)} a query; {texts} questions embedded in {passes} passes ({load()})"
+    )
+
+
 def report(name: str, times: tuple[list[float], list[float]]) -> None:
     wall, cpu = times
     print(
@@ -361,6 +394,7 @@ def main() -> None:
     report(
         "in process, SearchService.search (the API's dict)", latency(service.search, params, rounds)
     )
+    threaded(service, lib)
     index = service.index
     report(
         "in process, index only",
