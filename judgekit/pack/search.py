@@ -140,7 +140,9 @@ def search_data(app: Flask) -> dict[str, Any]:
     items, titles, texts, stem_of = [], [], [], {}
     vocab = documents.vocab_of(docs)
     vocab_terms = load_vocabulary(lib.corpus.root)
-    named = version_names([(v.document, v.id, v.short_title) for v in lib.corpus.versions()])
+    named = version_names(
+        [(v.document, v.id, v.short_title, v.released) for v in lib.corpus.versions()]
+    )
     for doc in docs:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
         title = " ; ".join(names)

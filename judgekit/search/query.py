@@ -33,15 +33,28 @@ class VersionName:
     version: str
 
 
-def version_names(versions: Sequence[tuple[str, str, str]]) -> tuple[VersionName, ...]:
-    """Patterns for (document, version id, short title) triples; a bare number never counts."""
+# A year names the versions released in it only beside a word for a rulebook ("the 2003 rules").
+_YEAR_OF = r"{}(?=\s+(?:rules?|rulebooks?|rulings?|versions?|printings?)\b)"
+
+
+def version_names(
+    versions: Sequence[tuple[str, str, str] | tuple[str, str, str, str]],
+) -> tuple[VersionName, ...]:
+    """Patterns for (document, version id, short title[, release date]) tuples; a bare number
+    never counts. Judges shorten a title of three words or more to its initials ("CTA" for
+    Call to Arms) and name a version by its year beside a word for a rulebook."""
     out = []
-    for document, version, short in versions:
+    for document, version, short, *released in versions:
         forms = {f"v{re.escape(version)}", rf"version\s+{re.escape(version)}"}
         if "." in version or "-" in version:  # "1.1", "call-to-arms": distinctive alone
             forms.add(r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", version))))
         if short and not re.fullmatch(r"v?\d+", short):
             forms.add(r"\s+".join(map(re.escape, short.split())))
+            if len(short.split()) >= 3:
+                forms.add("".join(re.escape(word[0]) for word in short.split()))
+        year = re.match(r"\d{4}(?=-|$)", released[0] if released else "")
+        if year:
+            forms.add(_YEAR_OF.format(year.group()))
         alternatives = "|".join(sorted(forms))
         pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w.])", re.I)
         out.append(VersionName(pattern, document, version))
@@ -52,11 +65,13 @@ def strip_versions(
     query: str, names: Sequence[VersionName]
 ) -> tuple[str, frozenset[tuple[str, str]]]:
     """The query without the versions it names, and those versions (document, version)."""
-    found = set()
-    for name in names:
-        query, count = name.pattern.subn(lambda m: " " * len(m.group()), query)
-        if count:
+    found, spans = set(), []
+    for name in names:  # each read in the question as typed: "2003" names two versions
+        for m in name.pattern.finditer(query):
             found.add((name.document, name.version))
+            spans.append(m.span())
+    for start, end in spans:
+        query = query[:start] + " " * (end - start) + query[end:]
     return query, frozenset(found)
 
 

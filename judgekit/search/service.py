@@ -177,7 +177,9 @@ class SearchService:
         # The vocabulary is read at every start, not cached: it shapes queries, not the index.
         index.use_vocabulary(load_vocabulary(corpus.root))
         index.use_versions(
-            version_names([(v.document, v.id, v.short_title) for v in corpus.versions()])
+            version_names(
+                [(v.document, v.id, v.short_title, v.released) for v in corpus.versions()]
+            )
         )
         return index
 

@@ -207,6 +207,10 @@ def _odd(m: _Material) -> list[str]:
         "it’s my opponent’s turn",
         "opponent's dilemma",
         "opponent’s dilemma",
+        # Versions named by initials or by year (query.version_names), one year naming two.
+        "CtA response actions",
+        "the 2003 rules on range",
+        "2015 rulebook battle in CTA",
         "how many cards in hand",
         "how many dilemmas",
         "7",

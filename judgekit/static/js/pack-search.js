@@ -478,12 +478,13 @@
       .slice(0, 5).map(function (c) { return c[1]; });
   }
   function stripVersions(query) {
-    var found = [];
-    D.versionNames.forEach(function (v) {
-      var hit = false;
-      query = query.replace(v[0], function (m) { hit = true; return " ".repeat(m.length); });
-      if (hit) found.push(v[1] + "\u0000" + v[2]);
+    var found = [], spans = [], typed = query;
+    D.versionNames.forEach(function (v) {   // each read in the question as typed (query.py)
+      var m;
+      v[0].lastIndex = 0;
+      while ((m = v[0].exec(typed)) !== null) { spans.push([m.index, m[0].length]); found.push(v[1] + "\u0000" + v[2]); }
     });
+    spans.forEach(function (s) { query = query.slice(0, s[0]) + " ".repeat(s[1]) + query.slice(s[0] + s[1]); });
     return {query: query, mentioned: new Set(found)};
   }
   // A game named in the question (query.py: strip_edition): where to look, not words to find.

@@ -1,0 +1,50 @@
+"""How a question names a version: its initials, its year beside a word for a rulebook."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgekit.search.query import strip_versions, version_names
+
+NAMES = version_names(
+    [
+        ("book", "call-to-arms", "Call to Arms", "2003-08"),
+        ("book", "1.1", "v1.1", "2003-08-19"),
+        ("book", "4", "v4", "2015-04"),
+        ("rulings", "2000-02-28", "2/28/00", "2000-02-28"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "versions"),
+    [
+        ("CTA rulebook: can I respond later?", {("book", "call-to-arms")}),
+        ("in CtA could he pick it", {("book", "call-to-arms")}),
+        (
+            "does the winner finish his turn in the 2003 rulebook",
+            {("book", "call-to-arms"), ("book", "1.1")},
+        ),
+        ("the 2015 rules on range", {("book", "4")}),
+        ("2000 rulings on doorways", {("rulings", "2000-02-28")}),
+    ],
+)
+def test_initials_and_a_year_name_versions(typed, versions):
+    blanked, mentioned = strip_versions(typed, NAMES)
+    assert mentioned == versions
+    assert len(blanked) == len(typed)
+    assert "CTA" not in blanked.upper() and "2003" not in blanked and "2015" not in blanked
+
+
+@pytest.mark.parametrize(
+    ("typed", "versions"),
+    [
+        ("pay 2003 counters", set()),  # a year only beside a word for a rulebook
+        ("the 2003 costs", set()),
+        ("actable", set()),  # the initials inside a word are no name
+        ("v4 and 2/28/00", {("book", "4"), ("rulings", "2000-02-28")}),  # no initials of these
+        ("v4 rules", {("book", "4")}),
+    ],
+)
+def test_a_number_or_a_word_is_no_version(typed, versions):
+    assert strip_versions(typed, NAMES)[1] == versions
