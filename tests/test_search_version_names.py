@@ -48,3 +48,13 @@ def test_initials_and_a_year_name_versions(typed, versions):
 )
 def test_a_number_or_a_word_is_no_version(typed, versions):
     assert strip_versions(typed, NAMES)[1] == versions
+
+
+@pytest.mark.parametrize("typed", ["battle in CTA", "battle in call to arms", "v4 battle"])
+def test_a_version_named_keeps_the_other_games_title_from_the_exact_tier(client, typed):
+    """'battle in CTA' asks 2E (a version of it is named): 1E's ruling titled Battle, an exact
+    title, must not come first over 2E's answer; 'battle' alone still finds it first."""
+    first = client.get("/api/search", query_string={"q": typed}).get_json()["results"][0]
+    assert first["edition"] == "2E", first["url"]
+    alone = client.get("/api/search", query_string={"q": "battle"}).get_json()["results"][0]
+    assert alone["edition"] == "1E" and alone["title"].lower() == "battle"

@@ -255,10 +255,12 @@ class SearchIndex:
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
         # rank
         said = wordings(query, suggestion, plan) + self._card_completions(query)
-        exact = self._exact(said)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
-        # A version named ("battle in Call to Arms") is of one game: lean to it, as its words.
-        lean = None if filters.edition else self.game_of(mentioned) or lean_of(self.vocab, seq)
+        # A version named ("battle in Call to Arms") is of one game: lean to it, as its words,
+        # and the other game's title that the words equal is no exact answer there.
+        named_game = None if filters.edition else self.game_of(mentioned)
+        exact = self._exact(said, named_game)
+        lean = named_game or (None if filters.edition else lean_of(self.vocab, seq))
         near = self._nearness(query, plan) if meaning else None
         question = ranking.Question(
             plan,
@@ -301,14 +303,16 @@ class SearchIndex:
             where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
         return where
 
-    def _exact(self, wordings: list[str]) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS).
+    def _exact(self, wordings: list[str], game: str | None = None) -> dict[int, int]:
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS);
+        only of ``game`` when the question names a version of it.
 
         Unfiltered: ranking reads it only for the items matched, which the filters kept."""
         found = {}
         for key in {key for key in map(title_key, wordings) if key}:
             for docnum in self.scores.titled(key):
-                found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
+                if game is None or self.meta[docnum]["edition"] == game:
+                    found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
         return found
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:

@@ -771,11 +771,12 @@
   }
 
   // Unfiltered: rank() reads it only for the items matched, which the filters kept (index.py).
-  function exactOf(words) {
+  function exactOf(words, game) {   // index.py: _exact (only of the game a version named is of)
     var keys = new Set(words.map(titleKey).filter(Boolean)), out = new Map();
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
       if (!it.keys.some(function (k) { return keys.has(k); })) return;
+      if (game && it.result.edition !== game) return;
       out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
@@ -1090,10 +1091,11 @@
     var words = {out: out, planned: planned, wanted: wanted, filters: filters, mentioned: mentioned, ranked: null, snippets: new Map()};
     if (!wanted.size) return words;
     var acc = score(planned.all, filters);
-    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
     var seq = [];
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
-    var lean = filters.edition ? null : gameOf(mentioned) || leanOf(seq);   // index.py: a version named leans to its game
+    var namedGame = filters.edition ? null : gameOf(mentioned);   // index.py: a version named leans to its game
+    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)), namedGame);
+    var lean = namedGame || (filters.edition ? null : leanOf(seq));
     var number = D.numberCue.test(query);
     words.lean = lean || S.default_lean;
     words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, lean !== null, mentioned, limit);
