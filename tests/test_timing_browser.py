@@ -321,3 +321,33 @@ def test_phone_disputes_and_first_edition_rulings(browser, live_server, blocked,
     finally:
         context.close()
     assert len(blocked) == 0
+
+
+# How far each citation link's box runs past its last word, and its height, on every line it takes.
+CITE_BOXES = """() => [...document.querySelectorAll('.tm-cite-head a, .tm-origin a')].map(a => {
+    const range = document.createRange();
+    range.selectNodeContents(a);
+    const words = [...range.getClientRects()];
+    const box = a.getBoundingClientRect();
+    return {
+        gap: Math.round(box.right - Math.max(...words.map(r => r.right))),
+        lines: new Set(words.map(r => Math.round(r.top))).size,
+        height: Math.min(...[...a.getClientRects()].map(r => r.height)),
+    };
+})"""
+
+
+def test_wrapped_citation_titles_leave_no_gap_at_360_px(browser, live_server, blocked):
+    context = phone_context(browser, blocked, viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=3.f")
+        boxes = page.evaluate(CITE_BOXES)
+        # The step's citations wrap at this width (else this test would prove nothing)...
+        assert any(b["lines"] > 1 for b in boxes), boxes
+        # ...and each box ends at its last word, every line still a 24 px target.
+        assert {b["gap"] for b in boxes} == {0}, boxes
+        assert min(b["height"] for b in boxes) >= 24, boxes
+    finally:
+        context.close()
+    assert len(blocked) == 0

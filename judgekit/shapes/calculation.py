@@ -72,7 +72,8 @@ def _dilemma(
         "outcome": r.outcome,
         "reasons": list(r.reasons),
         "spent": r.spent,
-        "remaining": calc.cost_limit - r.spent,
+        # None when the limit is undetermined: what is left depends on the reading.
+        "remaining": calc.cost_limit - r.spent if len(calc.cost_limit_readings) == 1 else None,
         "rest": r.rest,
         "message": r.message,
         "steps": refs,
@@ -127,7 +128,9 @@ def calculation_dict(
         "start": start,
         "dilemmas": [_dilemma(built, calc, r, steps) for r in calc.results],
         "cost_spent": calc.spent,
-        "cost_remaining": calc.cost_limit - calc.spent,
+        "cost_remaining": (
+            calc.cost_limit - calc.spent if len(calc.cost_limit_readings) == 1 else None
+        ),
         "faced": calc.count("faced"),
         "overcome_unfaced": calc.count("overcome"),
         "not_allowed": calc.count("not-allowed"),

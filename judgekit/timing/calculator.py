@@ -93,7 +93,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def _why(rule: str, dilemma: Dilemma, inp: CalcInput, total: int, limit: int) -> str:
+def _why(rule: str, dilemma: Dilemma, inp: CalcInput, total: int, limit: str) -> str:
     if rule == "duplicate":
         return "it is a second copy of the same dilemma in this attempt"
     if rule == "type":
@@ -117,7 +117,9 @@ def _limit(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> int:
     return announced
 
 
-def _fate_v4(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -> DilemmaResult:
+def _fate_v4(
+    d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading, shown: str
+) -> DilemmaResult:
     wrong = d.type != "dual" and d.type != inp.mission
     reasons = [n for n, bad in (("duplicate", d.duplicate), ("type", wrong)) if bad]
     points: tuple[str, ...] = ()
@@ -129,8 +131,10 @@ def _fate_v4(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -> 
     total = spent + d.cost
     if not reasons:
         message = f"Faced. Its cost is deducted: {total} of {limit} spent, {limit - total} left."
+        if shown != str(limit):  # the limit is undetermined: say what was spent, not what is left
+            message = f"Faced. Its cost is deducted: {total} spent of the {shown} allowed."
         return DilemmaResult(0, d, "faced", (), total, "continue", message)
-    whys = "; ".join(_why(n, d, inp, total, limit) for n in reasons)
+    whys = "; ".join(_why(n, d, inp, total, shown) for n in reasons)
     message = f"Overcome without being faced: {whys}."
     rest = "overcome" if "cost" in reasons else "continue"
     if rest == "overcome":
@@ -138,7 +142,9 @@ def _fate_v4(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -> 
     return DilemmaResult(0, d, "overcome", tuple(reasons), spent, rest, message, points=points)
 
 
-def _fate_2003(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -> DilemmaResult:
+def _fate_2003(
+    d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading, shown: str
+) -> DilemmaResult:
     wrong = d.type != "dual" and d.type != inp.mission
     total = spent + d.cost
     over = total > limit and (not wrong or r.unfaced_counts)
@@ -146,7 +152,7 @@ def _fate_2003(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -
     reasons = tuple(name for name, bad in flags if bad)
     stated = [n for n in reasons if n != "duplicate"]
     if over or wrong:
-        whys = "; ".join(_why(n, d, inp, total, limit) for n in stated)
+        whys = "; ".join(_why(n, d, inp, total, shown) for n in stated)
         message = f"Overcome without being faced: {whys}."
         counted = total if (wrong and not over and r.unfaced_counts) else spent
         if over:
@@ -167,7 +173,9 @@ def _fate_2003(d: Dilemma, inp: CalcInput, spent: int, limit: int, r: Reading) -
     return DilemmaResult(0, d, "faced", (), total, "continue", message)
 
 
-def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[DilemmaResult]:
+def _run(
+    config: CalculatorConfig, inp: CalcInput, reading: Reading, shown: str
+) -> list[DilemmaResult]:
     limit = _limit(config, inp, reading)
     fate = _fate_v4 if _is_v4(config) else _fate_2003
     spent, rest_reason, results = 0, None, []
@@ -183,8 +191,10 @@ def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[Dil
             )
             message = f"Overcome without being faced: {why}."
             # 1.1 and Call to Arms overcome what remains once the personnel are "killed or
-            # stopped by dilemmas": before the first, that is the editors' reading.
+            # stopped by dilemmas": before the first, that is the editors' reading; after one,
+            # that the dilemma, not some other card, left no personnel is.
             unrun = inp.no_personnel_after == 0 and not _is_v4(config)
+            how = rest_reason == "no_personnel" and not unrun and not _is_v4(config)
             results.append(
                 DilemmaResult(
                     position,
@@ -194,11 +204,13 @@ def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[Dil
                     spent,
                     "overcome",
                     message,
-                    points=("no_personnel_first",) if unrun else (),
+                    points=(
+                        ("no_personnel_first",) if unrun else ("no_personnel_how",) if how else ()
+                    ),
                 )
             )
             continue
-        result = replace(fate(dilemma, inp, spent, limit, reading), position=position)
+        result = replace(fate(dilemma, inp, spent, limit, reading, shown), position=position)
         spent = result.spent
         if result.rest == "overcome":
             rest_reason = "cost"
@@ -206,7 +218,8 @@ def _run(config: CalculatorConfig, inp: CalcInput, reading: Reading) -> list[Dil
             message = (
                 result.message + " No personnel are left: the remaining dilemmas are overcome."
             )
-            result = replace(result, rest="overcome", message=message)
+            how = () if _is_v4(config) else ("no_personnel_how",)
+            result = replace(result, rest="overcome", message=message, points=result.points + how)
         if result.outcome == "faced" and dilemma.placed:
             result = replace(
                 result,
@@ -334,15 +347,17 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
     """Run the attempt under every reading: the start numbers, each revealed dilemma, the end."""
     difference = inp.personnel - inp.overcome
     drawn = max(0, difference + inp.modifiers)
-    runs = {reading: _run(config, inp, reading) for reading in _readings(config, inp)}
-    limits = tuple(dict.fromkeys(_limit(config, inp, r) for r in runs))
+    readings = _readings(config, inp)
+    limits = tuple(dict.fromkeys(_limit(config, inp, r) for r in readings))
+    shown = " or ".join(map(str, limits))
+    runs = {reading: _run(config, inp, reading, shown) for reading in readings}
     limit = limits[0]
     modified = f" {inp.modifiers:+d} modifiers" if inp.modifiers else ""
     start = (
         f"{inp.personnel} personnel attempting − {inp.overcome} overcome beneath the mission"
         f"{modified} = {difference + inp.modifiers}: your opponent draws "
         f"{_plural(drawn, 'dilemma')} and may spend a total cost of "
-        + (" or ".join(map(str, limits)) + " (undetermined)" if len(limits) > 1 else f"{limit}")
+        + (f"{shown} (undetermined)" if len(limits) > 1 else shown)
         + "."
     )
     notes = _start_notes(inp, difference, limits)

@@ -51,6 +51,14 @@ POINTS = {
         "This version overcomes the remaining dilemmas when all the personnel attempting “are "
         "killed or stopped by dilemmas”; before the first dilemma the text is silent.",
     ),
+    "no_personnel_how": Point(
+        "the dilemma faced last killed or stopped the last of the personnel, so the remaining "
+        "dilemmas are overcome",
+        "the last of the personnel left the attempt some other way, which the text does not cover",
+        "This version overcomes the remaining dilemmas when all the personnel attempting “are "
+        "killed or stopped by dilemmas”; it does not say what happens when they leave the "
+        "attempt another way (Version 4 says “killed, stopped, or otherwise removed”).",
+    ),
 }
 
 
@@ -71,6 +79,7 @@ class Reading:
             "cost_after_fail": not self.cost_after_fail,
             "limit_modified": not self.limit_modified,
             "no_personnel_first": False,
+            "no_personnel_how": False,
         }
         return [POINTS[p].other if taken[p] else POINTS[p].reading for p in POINTS if p in points]
 

@@ -86,7 +86,7 @@
 
   // What the text leaves open (timing/readings.py): the attempt runs under every reading.
   var DEFAULT_READING = {copy_faced: false, unfaced_counts: true, cost_after_fail: true, limit_modified: true};
-  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified", "no_personnel_first"];
+  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified", "no_personnel_first", "no_personnel_how"];
   var WORDS = {"faced": "faced", "overcome": "overcome without being faced", "not-allowed": "overcome without being faced"};
   var REST_OVERCOME = " All remaining dilemmas are overcome too, regardless of their cost.";
   function isV4(config) { return config.cost_counts === "faced"; }
@@ -97,7 +97,7 @@
   function result(d, outcome, reasons, spent, rest, message, points) {
     return {d: d, outcome: outcome, reasons: reasons, spent: spent, rest: rest, message: message, points: points || []};
   }
-  function fateV4(d, inp, spent, limit, r) {
+  function fateV4(d, inp, spent, limit, r, shown) {
     var wrong = d.type !== "dual" && d.type !== inp.mission, points = [];
     var reasons = [["duplicate", d.duplicate], ["type", wrong]].filter(function (x) { return x[1]; }).map(function (x) { return x[0]; });
     if (spent + d.cost > limit) {
@@ -105,19 +105,24 @@
       if (!reasons.length || r.cost_after_fail) reasons.push("cost");
     }
     var total = spent + d.cost;
-    if (!reasons.length) return result(d, "faced", [], total, "continue", "Faced. Its cost is deducted: " + total + " of " + limit + " spent, " + (limit - total) + " left.");
-    var message = "Overcome without being faced: " + reasons.map(function (n) { return why(n, d, inp, total, limit); }).join("; ") + ".";
+    if (!reasons.length) {
+      // An undetermined limit: say what was spent, not what is left.
+      return result(d, "faced", [], total, "continue", shown !== String(limit)
+        ? "Faced. Its cost is deducted: " + total + " spent of the " + shown + " allowed."
+        : "Faced. Its cost is deducted: " + total + " of " + limit + " spent, " + (limit - total) + " left.");
+    }
+    var message = "Overcome without being faced: " + reasons.map(function (n) { return why(n, d, inp, total, shown); }).join("; ") + ".";
     var rest = reasons.indexOf("cost") !== -1 ? "overcome" : "continue";
     if (rest === "overcome") message += REST_OVERCOME;
     return result(d, "overcome", reasons, spent, rest, message, points);
   }
-  function fate2003(d, inp, spent, limit, r) {
+  function fate2003(d, inp, spent, limit, r, shown) {
     var wrong = d.type !== "dual" && d.type !== inp.mission, total = spent + d.cost;
     var over = total > limit && (!wrong || r.unfaced_counts);
     var reasons = [["duplicate", d.duplicate], ["type", wrong], ["cost", over]].filter(function (x) { return x[1]; }).map(function (x) { return x[0]; });
     var stated = reasons.filter(function (n) { return n !== "duplicate"; });
     if (over || wrong) {
-      var message = "Overcome without being faced: " + stated.map(function (n) { return why(n, d, inp, total, limit); }).join("; ") + ".";
+      var message = "Overcome without being faced: " + stated.map(function (n) { return why(n, d, inp, total, shown); }).join("; ") + ".";
       var counted = wrong && !over && r.unfaced_counts ? total : spent;
       if (over) message += REST_OVERCOME;
       return result(d, "overcome", reasons, counted, over ? "overcome" : "continue", message, wrong && d.cost ? ["unfaced_cost"] : []);
@@ -129,7 +134,7 @@
     }
     return result(d, "faced", [], total, "continue", "Faced. The chosen dilemmas so far cost " + total + " of the " + limit + " allowed.");
   }
-  function runReading(config, inp, r) {
+  function runReading(config, inp, r, shown) {
     var limit = limitOf(config, inp, r), fate = isV4(config) ? fateV4 : fate2003;
     var spent = 0, restReason = null, results = [];
     inp.dilemmas.forEach(function (d, i) {
@@ -137,18 +142,20 @@
       if (restReason === null && inp.after !== null && position > inp.after) restReason = "no_personnel";
       if (restReason !== null) {
         var because = restReason === "cost" ? "an earlier dilemma broke the cost limit" : "no personnel are left in the attempt";
-        // 1.1 and Call to Arms speak of personnel "killed or stopped by dilemmas": before the first, the editors' reading.
-        var unrun = inp.after === 0 && !isV4(config) ? ["no_personnel_first"] : [];
+        // 1.1 and Call to Arms speak of personnel "killed or stopped by dilemmas": before the first, the editors' reading;
+        // after one, that the dilemma (not another card) left no personnel is.
+        var unrun = restReason === "no_personnel" && !isV4(config) ? [inp.after === 0 ? "no_personnel_first" : "no_personnel_how"] : [];
         results.push(Object.assign(result(d, "overcome", [restReason], spent, "overcome", "Overcome without being faced: " + because + ".", unrun), {position: position}));
         return;
       }
-      var res = fate(d, inp, spent, limit, r);
+      var res = fate(d, inp, spent, limit, r, shown);
       res.position = position;
       spent = res.spent;
       if (res.rest === "overcome") restReason = "cost";
       else if (inp.after === position && position < inp.dilemmas.length) {
         res.rest = "overcome";
         res.message += " No personnel are left: the remaining dilemmas are overcome.";
+        if (!isV4(config)) res.points = res.points.concat(["no_personnel_how"]);
       }
       if (res.outcome === "faced" && d.placed) {
         res.placed = true;
@@ -218,14 +225,14 @@
   function calculate(config, inp) {
     var difference = inp.personnel - inp.overcome, drawn = Math.max(0, difference + inp.modifiers);
     var readings = readingsOf(config, inp);
-    var runs = readings.map(function (r) { return runReading(config, inp, r); });
     var limits = [];
     readings.forEach(function (r) { var l = limitOf(config, inp, r); if (limits.indexOf(l) === -1) limits.push(l); });
-    var limit = limits[0];
+    var limit = limits[0], shown = limits.join(" or ");
+    var runs = readings.map(function (r) { return runReading(config, inp, r, shown); });
     var modified = inp.modifiers ? " " + (inp.modifiers > 0 ? "+" : "") + inp.modifiers + " modifiers" : "";
     var start = inp.personnel + " personnel attempting − " + inp.overcome + " overcome beneath the mission" + modified + " = " +
       (difference + inp.modifiers) + ": your opponent draws " + plural(drawn, "dilemma") + " and may spend a total cost of " +
-      (limits.length > 1 ? limits.join(" or ") + " (undetermined)" : String(limit)) + ".";
+      (limits.length > 1 ? shown + " (undetermined)" : shown) + ".";
     var notes = startNotes(inp, difference, limits);
     if (inp.dilemmas.length > drawn) notes.push(plural(inp.dilemmas.length, "dilemma") + " revealed but " + drawn + " drawn: only card text can add dilemmas to the stack.");
     var results = merge(runs, limits.length > 1 ? ["limit_modified"] : []);
@@ -255,14 +262,14 @@
     try {
       var calc = calculate(config, parseInput(args));
       html = '<div class="tm-calc-result" aria-live="polite"><p class="tm-calc-start"><strong>Dilemmas drawn: <span data-calc="drawn">' +
-        calc.drawn + '</span>. Cost limit: <span data-calc="limit">' + calc.limit + "</span>.</strong> " + esc(calc.start) +
+        calc.drawn + '</span>. Cost limit: <span data-calc="limit">' + (calc.limits.length > 1 ? "undetermined (" + calc.limits.join(" or ") + ")" : calc.limit) + "</span>.</strong> " + esc(calc.start) +
         ' <span class="muted">(' + steplinks(["draw", "cost_limit"]) + ")</span></p>";
       if (calc.results.length) {
         html += '<table class="tm-calc-table"><caption class="visually-hidden">Each revealed dilemma</caption><thead><tr><th scope="col">#</th><th scope="col">Dilemma</th><th scope="col">Outcome</th><th scope="col">Spent</th><th scope="col">What happens</th><th scope="col">Rule</th></tr></thead><tbody>' +
           calc.results.map(function (r) {
             return '<tr class="tm-outcome-' + r.outcome + '"><td>' + r.position + "</td><td>" + esc(r.d.type) + ", cost " + r.d.cost +
               (r.d.duplicate ? ", second copy" : "") + '</td><td><strong data-outcome="' + r.outcome + '">' + r.outcome + "</strong></td><td>" +
-              r.spent + " / " + calc.limit + "</td><td>" + esc(r.message) + "</td><td>" + steplinks(r.reasons.length ? r.reasons : ["cost"]) + "</td></tr>";
+              r.spent + " / " + calc.limits.join(" or ") + "</td><td>" + esc(r.message) + "</td><td>" + steplinks(r.reasons.length ? r.reasons : ["cost"]) + "</td></tr>";
           }).join("") + "</tbody></table>";
       }
       var result = calc.end[0];
