@@ -211,6 +211,8 @@ def _odd(m: _Material) -> list[str]:
         "CtA response actions",
         "the 2003 rules on range",
         "2015 rulebook battle in CTA",
+        # A version named keeps the other game's exact titles out of the exact tier.
+        "battle in CTA",
         "how many cards in hand",
         "how many dilemmas",
         "7",
