@@ -26,17 +26,21 @@ def test_a_dilemma_failing_two_checks_is_open_and_the_step_says_so(client, versi
     assert words in note
 
 
+# Version 4 with a modifier: the limit is 1 or 2 by reading (the text does not decide).
+UNDETERMINED = {
+    "version": "4",
+    "personnel": "3",
+    "overcome": "1",
+    "modifiers": "-1",
+    "mission": "planet",
+    "dilemmas": "planet:1",
+}
+
+
 def test_an_undetermined_limit_leaves_nothing_said_to_be_left(client):
     answer = client.get(
         CALC,
-        query_string={
-            "version": "4",
-            "personnel": "3",
-            "overcome": "1",
-            "modifiers": "-1",
-            "mission": "planet",
-            "dilemmas": "planet:1",
-        },
+        query_string=UNDETERMINED,
     ).get_json()
     first = answer["dilemmas"][0]
     assert first["message"] == "Faced. Its cost is deducted: 1 spent of the 1 or 2 allowed."
@@ -46,13 +50,6 @@ def test_an_undetermined_limit_leaves_nothing_said_to_be_left(client):
 def test_the_page_shows_both_limits_in_the_spent_column(client):
     page = client.get(
         "/timing/mission-attempt",
-        query_string={
-            "version": "4",
-            "personnel": "3",
-            "overcome": "1",
-            "modifiers": "-1",
-            "mission": "planet",
-            "dilemmas": "planet:1",
-        },
+        query_string=UNDETERMINED,
     ).get_data(as_text=True)
     assert "<td>1 / 1 or 2</td>" in page
