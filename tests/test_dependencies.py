@@ -105,3 +105,14 @@ def test_the_model_is_pinned_by_hash_and_is_the_one_the_code_expects():
         lines[0],
     )
     assert metadata.version(PACKAGE.replace("_", "-")) == PACKAGE_VERSION
+
+
+def test_every_python_package_of_judgekit_is_in_the_wheel():
+    """pyproject lists the wheel's packages by name: a new package left out installs a judgekit
+    that fails to start (judgekit.importing did, caught only by the slow install test)."""
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(path.parent.relative_to(REPO).parts)
+        for path in (REPO / "judgekit").rglob("__init__.py")
+    }
+    assert found - listed == set()
