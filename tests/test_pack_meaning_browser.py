@@ -9,22 +9,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from judgekit.meaning.weights import ModelMissing, find
 from judgekit.pack.build import build, pack_app
 from tests.conftest import PACK_CORPUS, wait_until
 from tests.test_pack_browser import PHONE, _wait_stored, guarded_context, static_server
+from tests.test_pack_meaning import _installed
 
 pytestmark = pytest.mark.browser
 
 QUESTION = "what happens when my personnel attempt a mission"
-
-
-def _installed() -> bool:
-    try:
-        find()
-    except ModelMissing:
-        return False
-    return True
 
 
 @pytest.fixture(scope="module")
