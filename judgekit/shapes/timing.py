@@ -481,5 +481,11 @@ def run_calculator(
     lib: Library, timing: Timing, seq: Sequence, args: Mapping[str, str]
 ) -> dict[str, Any]:
     """Parse the parameters and calculate; raise CalcError on a bad parameter."""
-    built = {s["number"]: s for s in flat_steps(sequence_dict(lib, timing, seq)["steps"])}
-    return calculation_dict(seq, built, calculate(seq.calculator, parse_input(args)))
+    return calculation_dict(
+        seq, built_steps(lib, timing, seq), calculate(seq.calculator, parse_input(args))
+    )
+
+
+def built_steps(lib: Library, timing: Timing, seq: Sequence) -> dict[str, dict[str, Any]]:
+    """A sequence's serialized steps by number: what the calculator's citations are taken from."""
+    return {s["number"]: s for s in flat_steps(sequence_dict(lib, timing, seq)["steps"])}
