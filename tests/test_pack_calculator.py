@@ -251,7 +251,8 @@ def test_the_pack_shows_each_parts_basis_as_the_server_does(browser, served_pack
         # Every part says what the server's page says, in the same order, citations included.
         pack_texts = page.eval_on_selector_all(".tm-calc-result .tm-basis", BASIS_PARTS)
         assert len(pack_texts) == 1 + 3
-        cited = page.locator(".tm-basis-rule a").first
-        assert cited.get_attribute("href").endswith("/index.html")
+        cited = page.locator(".tm-basis-rule a").first.get_attribute("href")
+        assert cited.startswith(f"{base}/") and cited.endswith("/index.html")
+        assert (folder / cited[len(base) + 1 :]).is_file(), cited
         assert pack_texts == _server_basis_texts(page)
         assert off == []
