@@ -31,6 +31,8 @@ ACTOR_LABELS = {
     "active": "Active player",
     "opponent": "Opponent",
     "each": "Each player in turn",
+    # The text's "you" is whichever player's card it is, on either player's turn.
+    "either": "Either player",
     "game": "The rules",
 }
 KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}

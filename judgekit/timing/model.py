@@ -13,7 +13,7 @@ from functools import cached_property
 
 from judgekit.corpus.read import CorpusError
 
-ACTORS = ("active", "opponent", "each", "game")
+ACTORS = ("active", "opponent", "each", "either", "game")
 KINDS = ("action", "check", "response")
 END = "end"
 NUMBER_RE = re.compile(r"^(0|[1-9][0-9]*)(\.[a-z])?$")
