@@ -247,6 +247,7 @@ def test_the_pack_shows_each_parts_basis_as_the_server_does(browser, served_pack
             for t in outcomes
         ), outcomes
         assert page.locator(".tm-basis-undetermined").first.is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert page.inner_text("[data-calc=beneath]") == "3"
         # Every part says what the server's page says, in the same order, citations included.
         pack_texts = page.eval_on_selector_all(".tm-calc-result .tm-basis", BASIS_PARTS)
