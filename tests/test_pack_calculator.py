@@ -188,3 +188,72 @@ def test_the_stepper_page_calculates_without_a_server(browser, served_pack):
         assert page.url == step
         _calculate_on_the_page(page, step)
         assert off == []
+
+
+# Version 1 (the 2003 way): a wrong-type dilemma with a cost is overcome whatever the reading, but
+# whether its cost counts is the editors' reading; a second copy revealed anyway is undetermined.
+BASIS_PARAMS = {
+    "version": "1",
+    "personnel": "6",
+    "mission": "planet",
+    "dilemmas": "space:2, planet:2, planet:2:dup",
+}
+BASIS_TEXTS = "els => els.map(e => e.textContent.replace(/\\s+/g, ' ').trim())"
+# Each basis as its parts: its kind, its label, each point or reading, each citation (and ed. mark).
+BASIS_PARTS = f"""els => els.map(e => [
+  e.className,
+  ...[".tm-basis-label", "li", "a", "abbr"].map(s => ({BASIS_TEXTS})(Array.from(e.querySelectorAll(s)))),
+  Array.from(e.querySelectorAll("abbr")).map(a => a.title),
+])"""
+
+
+def _server_basis_texts(page) -> list[str]:
+    """Each basis of the server's own calculator page, as text (its links lead elsewhere)."""
+    client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
+    html = client.get("/timing/attempt", query_string=BASIS_PARAMS).get_data(as_text=True)
+    page.set_content(html)
+    return page.eval_on_selector_all(".tm-calc-result .tm-basis", BASIS_PARTS)
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_pack_shows_each_parts_basis_as_the_server_does(browser, served_pack, width):
+    folder, base = served_pack
+    with guarded_context(browser, {"width": width, "height": 800}) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/timing/attempt/index.html?version=1&step=1")
+        for name in ("personnel", "dilemmas"):
+            page.fill(f"input[name={name}]", BASIS_PARAMS[name])
+        page.select_option("select[name=mission]", "planet")
+        page.click(".tm-calc-form button[type=submit]")
+        wait_until(page, "!!document.querySelector('.tm-calc-result')")
+        # The editors' reading is marked theirs, visibly and within the screen.
+        marks = page.locator(".tm-basis-interpretation .tm-basis-label .tm-ed-mark")
+        assert marks.count() == 2  # the wrong-type dilemma, and the total after it
+        mark = marks.first
+        assert mark.text_content() == "ed."
+        assert mark.is_visible()
+        box = mark.bounding_box()
+        assert 0 <= box["x"] and box["x"] + box["width"] <= width, box
+        read_as = page.inner_text(".tm-basis-interpretation li")
+        assert read_as.startswith("Read as: a chosen dilemma overcome without being faced"), read_as
+        # The undetermined point gives each reading's outcome.
+        outcomes = page.eval_on_selector_all(".tm-basis-undetermined li", BASIS_TEXTS)
+        assert any(
+            t.startswith("not-allowed (total 2 or 6) if a second copy revealed anyway is overcome")
+            for t in outcomes
+        ), outcomes
+        assert any(
+            t.startswith("faced (total 4 or 6) if a second copy revealed anyway is faced")
+            for t in outcomes
+        ), outcomes
+        assert page.locator(".tm-basis-undetermined").first.is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert page.inner_text("[data-calc=beneath]") == "3"
+        # Every part says what the server's page says, in the same order, citations included.
+        pack_texts = page.eval_on_selector_all(".tm-calc-result .tm-basis", BASIS_PARTS)
+        assert len(pack_texts) == 1 + 3
+        cited = page.locator(".tm-basis-rule a").first.get_attribute("href")
+        assert cited.startswith(f"{base}/") and cited.endswith("/index.html")
+        assert (folder / cited[len(base) + 1 :]).is_file(), cited
+        assert pack_texts == _server_basis_texts(page)
+        assert off == []

@@ -134,7 +134,13 @@ SCHEMA_CASES = [
         V1,
         "actor: opponent",
         "actor: referee",
-        ["1.timing.yaml:19: step '2': actor must be one of active, opponent, each, game"],
+        ["1.timing.yaml:19: step '2': actor must be one of active, opponent, each, either, game"],
+    ),
+    (
+        V2,
+        "cost_counts: faced\n",
+        "cost_counts: faced\n      below_zero: never\n",
+        ["2.timing.yaml:12: calculator below_zero must be one of rule, reading"],
     ),
     (
         V1,

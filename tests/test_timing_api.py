@@ -79,7 +79,7 @@ def test_sequence_shape(client, sequence, version):
     assert data["official"] is (version == "4" and sequence in official)
     for step in flat(data["steps"]):
         assert {"id", "number", "text", "actor", "kind", "children", "cites"} <= set(step)
-        assert step["actor"] in ("active", "opponent", "each", "game")
+        assert step["actor"] in ("active", "opponent", "each", "either", "game")
         assert step["kind"] in ("action", "check", "response")
         assert step["cites"] and all(c["resolved"] for c in step["cites"])
         for cite in step["cites"][1:]:

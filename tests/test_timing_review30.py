@@ -127,7 +127,7 @@ def test_interrupts_are_not_the_active_players_alone(client, version):
     assert [(s["number"], s["actor"]) for s in flat(data["steps"])] == [
         ("1", "game"),
         ("2", "active"),
-        ("3", "each"),
+        ("3", "either"),
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_timing_api import step_of
+from .test_timing_api import flat, step_of
 
 CALC = "/api/timing/mission-attempt/calculate"
 
@@ -53,3 +53,105 @@ def test_the_page_shows_both_limits_in_the_spent_column(client):
         query_string=UNDETERMINED,
     ).get_data(as_text=True)
     assert "<td>1 / 1 or 2</td>" in page
+
+
+# Who acts at each step of every derived sequence but the mission attempts (reviewed with the
+# calculator) and the two official ones, read against each step's sentence in the seed texts
+# (session 11). "active": the sentence's "you" is the player whose turn it is (an order, a segment
+# of "your turn"); "either": "you" is whoever's card it is, which the text never ties to the
+# active player (combat and engagement are begun by card text, "Destroy this event to begin an
+# engagement"; an interrupt is played on either turn); "each": each player, or a response window
+# (the player whose turn it is first, then clockwise); "game": no player acts, a rule applies
+# (definitions, "A dilemma that does this will kill ...").
+ACTOR_TABLE = {  # "sequence version": "number actor, ..."
+    "turn 1.1": "0 active, 1 active, 2 active, 3 active, 4 active, 4.a game",
+    "turn call-to-arms": "0 active, 1 active, 2 active, 3 active, 4 active, 4.a game",
+    "turn 4": "0 active, 1 active, 2 active, 3 active, 4 active, 4.a game",
+    "response-actions 1.1": "1 game, 2 each, 3 game",
+    "response-actions call-to-arms": "1 each, 1.a game, 1.b each, 1.c game, 2 each, 3 each, 4 each, 5 game, 6 game",
+    "response-actions 4": "1 each, 2 each, 3 each, 3.a game, 4 each, 4.a each, 5 each, 6 game",
+    "play-interrupt 1.1": "1 game, 2 active, 3 either",
+    "play-interrupt call-to-arms": "1 game, 2 active, 3 either",
+    "play-interrupt 4": "1 game, 2 active, 3 either",
+    "combat 1.1": "1 either, 1.a game, 1.b game, 2 each, 3 game, 4 either, 5 game",
+    "combat call-to-arms": "1 either, 1.a game, 1.b game, 2 each, 3 game, 4 either, 5 game",
+    "combat 4": "1 either, 1.a game, 1.b game, 2 each, 3 game, 4 either, 5 game",
+    "engagement 1.1": "1 either, 1.a either, 1.b game, 1.c game, 2 each, 2.a each, 3 each, 4 game, 5 either, 5.a game, 6 game, 7 active",
+    "engagement call-to-arms": "1 either, 1.a either, 1.b game, 1.c game, 2 each, 2.a each, 3 each, 4 game, 5 either, 5.a game, 6 game, 7 active, 7.a active",
+    "engagement 4": "1 either, 1.a either, 1.b game, 1.c game, 2 each, 2.a each, 3 each, 4 game, 5 either, 5.a game, 6 game, 7 active, 7.a active",
+    "move-ship 1.1": "1 active, 1.a game, 2 game, 2.a game, 2.b game, 3 game, 4 active, 5 game",
+    "move-ship call-to-arms": "1 active, 1.a game, 2 game, 2.a game, 2.b game, 3 game, 3.a game, 4 active, 5 game",
+    "move-ship 4": "1 active, 1.a game, 2 game, 2.a game, 3 game, 4 game",
+    "win 1.1": "1 game, 2 game, 3 game, 4 game",
+    "win call-to-arms": "1 game, 2 game, 3 game, 4 game",
+    "win 4": "1 game, 1.a game, 2 game, 3 game, 4 game",
+    "setup 1.1": "1 each, 2 each, 3 game, 4 each",
+    "setup call-to-arms": "1 each, 2 each, 3 game, 4 each",
+    "setup 4": "1 each, 2 each, 3 game, 3.a each, 4 each",
+    "game-end-in-attempt 1.1": "1 active, 2 game, 3 game",
+    "game-end-in-attempt call-to-arms": "1 active, 2 game, 3 game",
+    "game-end-in-attempt 4": "1 active, 2 game, 2.a game, 3 game",
+    "counters 1.1": "1 active, 2 active, 3 active, 4 game",
+    "counters call-to-arms": "1 active, 2 active, 3 active, 4 game",
+    "counters 4": "1 active, 2 active, 2.a game, 2.b game, 3 active, 4 game",
+    "end-of-turn 1.1": "1 active, 2 active, 2.a active, 3 game, 3.a game",
+    "end-of-turn call-to-arms": "1 active, 2 active, 2.a active, 2.b active, 3 game, 3.a game",
+    "end-of-turn 4": "1 active, 2 active, 2.a active, 2.b active, 2.c game, 3 game, 3.a game",
+    "stopped 1.1": "1 game, 2 game, 3 game, 4 game",
+    "stopped call-to-arms": "1 game, 2 game, 2.a game, 2.b game, 3 game, 3.a game, 4 game",
+    "stopped 4": "1 game, 2 game, 2.a game, 2.b game, 3 game, 3.a game, 3.b game, 3.c game, 4 game",
+    "beaming 1.1": "1 active, 1.a game, 2 active, 2.a active, 2.b active, 2.c active, 3 game",
+    "beaming call-to-arms": "1 active, 2 active, 2.a active, 2.b active, 2.c active, 3 game",
+    "beaming 4": "1 active, 2 active, 2.a active, 2.b active, 2.c active, 3 game",
+    "modifications 4": "1 each, 2 game, 3 game, 4 game, 5 game",
+    "dilemma-actions 4": "1 game, 1.a game, 2 each, 2.a game, 2.b game, 3 game, 3.a game, 3.b game, 3.c game, 3.d active, 4 each, 4.a game",
+}
+
+DERIVED = "/api/timing"
+
+
+def _derived(client) -> list[str]:
+    index = client.get(DERIVED).get_json()["sequences"]
+    return [
+        f"{s['id']} {v}"
+        for s in index
+        for v in s["versions"]
+        if s["id"] != "mission-attempt" and not s["official"][v]
+    ]
+
+
+def test_every_derived_sequence_has_its_actors_reviewed(client):
+    assert sorted(_derived(client)) == sorted(ACTOR_TABLE)
+
+
+@pytest.mark.parametrize("name", list(ACTOR_TABLE))
+def test_who_acts_at_each_step_is_what_its_sentence_says(client, name):
+    sequence, version = name.split()
+    data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+    got = ", ".join(f"{s['number']} {s['actor']}" for s in flat(data["steps"]))
+    assert got == ACTOR_TABLE[name]
+
+
+def test_the_either_badge_is_marked_the_editors(client):
+    html = client.get("/timing/combat?version=4&step=1").get_data(as_text=True)
+    badge = '<span class="badge tm-actor tm-actor-either" title="Who acts (editorial)">Either player</span>'
+    assert badge in html
+    assert '<abbr class="tm-ed-mark"' in html.split(badge)[0].rsplit('<span class="tm-ed">', 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("version", "basis"), [("1.1", "interpretation"), ("call-to-arms", "rule")]
+)
+def test_a_number_below_zero_is_0_by_the_editors_reading_in_1_1_only(client, version, basis):
+    # 1.1 has no glossary: its words never make a number below zero 0 (Call to Arms' "modifiers"
+    # entry does; Version 4's step 2.b says "minimum 0").
+    params = {"version": version, "personnel": "2", "overcome": "3"}
+    start = client.get(CALC, query_string=params).get_json()["start"]
+    assert start["basis"] == basis
+    assert [p["point"] for p in start.get("points", [])] == (
+        ["below_zero"] if basis != "rule" else []
+    )
+    page = client.get("/timing/mission-attempt", query_string=params).get_data(as_text=True)
+    shown = page.split('class="tm-calc-start"', 1)[1].split("</div>", 1)[0]
+    assert ('Interpretation <abbr class="tm-ed-mark"' in shown) is (basis != "rule")
+    assert ("Read as: a number of dilemmas taken below zero" in shown) is (basis != "rule")

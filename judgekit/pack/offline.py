@@ -13,6 +13,10 @@ from typing import Any
 
 from flask import Flask
 
+from judgekit.pack.paths import pack_file
+from judgekit.shapes.calculation import calculator_data, points_data
+from judgekit.shapes.timing import built_steps
+
 MANIFEST = "manifest.webmanifest"
 SERVICE_WORKER = "sw.js"
 VERSION_FILE = "pack.json"
@@ -61,20 +65,24 @@ def write_offline_files(
     return [VERSION_FILE, MANIFEST, SERVICE_WORKER, ".nojekyll"]
 
 
-def calculators(app: Flask) -> dict[str, dict[str, dict[str, Any]]]:
-    """Each sequence version's calculator rules, with the step number of each rule."""
+def calculators(app: Flask) -> dict[str, Any]:
+    """Each sequence version's calculator (rules, steps, citations) and the open questions' words."""
+    lib, timing = app.extensions["judgekit"]["library"], app.extensions["judgekit"]["timing"]
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for seq in app.extensions["judgekit"]["timing"]:
-        config = seq.calculator
-        if config is None:
-            continue
-        steps = {rule: seq.find(key).number for rule, key in config.steps.items() if seq.find(key)}
-        out.setdefault(seq.id, {})[seq.version] = {
-            "duplicate": config.duplicate,
-            "cost_counts": config.cost_counts,
-            "steps": steps,
-        }
-    return out
+    for seq in timing:
+        if seq.calculator is not None:
+            built = built_steps(lib, timing, seq)
+            out.setdefault(seq.id, {})[seq.version] = calculator_data(seq, built)
+    # Where each cited entry's page is in the pack (relative to its root), for the links.
+    urls = {
+        c["url"]
+        for by_version in out.values()
+        for data in by_version.values()
+        for c in data["cites"].values()
+        if c
+    }
+    files = {url: pack_file(url) for url in sorted(urls)}
+    return {"points": points_data(), "sequences": out, "files": files}
 
 
 def write_calculators(app: Flask, out: Path) -> list[str]:

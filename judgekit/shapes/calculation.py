@@ -35,11 +35,39 @@ def _citations(
     return list(out.values())
 
 
+def _point(p: str) -> dict[str, str]:
+    return {
+        "point": p,
+        "reading": POINTS[p].reading,
+        "other": POINTS[p].other,
+        "why": POINTS[p].why,
+    }
+
+
 def _points(points: tuple[str, ...]) -> list[dict[str, str]]:
-    return [
-        {"point": p, "reading": POINTS[p].reading, "other": POINTS[p].other, "why": POINTS[p].why}
-        for p in points
-    ]
+    return [_point(p) for p in points]
+
+
+def points_data() -> dict[str, dict[str, str]]:
+    """Every open question in the words the server's answers give it, in the order they list them."""
+    return {p: _point(p) for p in POINTS}
+
+
+def calculator_data(seq: Sequence, built: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One version's calculator for the judge pack: its rules, each rule's step, label and citation.
+
+    The pack's calculator builds each part's basis from these, as ``_basis`` does from ``built``.
+    """
+    config = seq.calculator
+    numbers = {rule: built[seq.find(key).number]["number"] for rule, key in config.steps.items()}
+    return {
+        "duplicate": config.duplicate,
+        "cost_counts": config.cost_counts,
+        "below_zero": config.below_zero,
+        "steps": numbers,
+        "labels": {n: built[n]["label"] for n in numbers.values()},
+        "cites": {n: (_citations(built, [built[n]]) or [None])[0] for n in numbers.values()},
+    }
 
 
 def _basis(
@@ -107,6 +135,8 @@ def calculation_dict(
     start = {"message": calc.start, "steps": start_steps, **_basis(built, start_steps)}
     if len(calc.cost_limit_readings) > 1:
         start.update(basis="undetermined", points=_points(("limit_modified",)))
+    elif calc.start_points:
+        start.update(basis="interpretation", points=_points(calc.start_points))
     end_steps = steps(calc.end_rules)
     beneath = list(calc.beneath_after)
     return {

@@ -31,6 +31,8 @@ ACTOR_LABELS = {
     "active": "Active player",
     "opponent": "Opponent",
     "each": "Each player in turn",
+    # The text's "you" is whichever player's card it is, on either player's turn.
+    "either": "Either player",
     "game": "The rules",
 }
 KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}
@@ -481,5 +483,11 @@ def run_calculator(
     lib: Library, timing: Timing, seq: Sequence, args: Mapping[str, str]
 ) -> dict[str, Any]:
     """Parse the parameters and calculate; raise CalcError on a bad parameter."""
-    built = {s["number"]: s for s in flat_steps(sequence_dict(lib, timing, seq)["steps"])}
-    return calculation_dict(seq, built, calculate(seq.calculator, parse_input(args)))
+    return calculation_dict(
+        seq, built_steps(lib, timing, seq), calculate(seq.calculator, parse_input(args))
+    )
+
+
+def built_steps(lib: Library, timing: Timing, seq: Sequence) -> dict[str, dict[str, Any]]:
+    """A sequence's serialized steps by number: what the calculator's citations are taken from."""
+    return {s["number"]: s for s in flat_steps(sequence_dict(lib, timing, seq)["steps"])}

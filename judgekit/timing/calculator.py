@@ -83,6 +83,7 @@ class Calculation:
     notes: tuple[str, ...]
     cost_limit_readings: tuple[int, ...] = ()  # more than one: the limit is undetermined
     beneath_after: tuple[int, ...] = ()  # overcome dilemmas beneath the mission afterwards
+    start_points: tuple[str, ...] = ()  # open questions the start numbers rest on
 
     def count(self, outcome: str) -> int:
         """How many dilemmas had this outcome."""
@@ -211,6 +212,8 @@ def _run(
             )
             continue
         result = replace(fate(dilemma, inp, spent, limit, reading, shown), position=position)
+        if _clamped_limit(config, inp):
+            result = replace(result, points=result.points + ("below_zero",))
         spent = result.spent
         if result.rest == "overcome":
             rest_reason = "cost"
@@ -229,6 +232,17 @@ def _run(
             )
         results.append(result)
     return results
+
+
+def _clamped_limit(config: CalculatorConfig, inp: CalcInput) -> bool:
+    # Each dilemma's cost check rests on a limit the editors took from below zero to 0.
+    return config.below_zero == "reading" and inp.personnel < inp.overcome
+
+
+def _start_points(config: CalculatorConfig, inp: CalcInput) -> tuple[str, ...]:
+    """The editors' "minimum 0" where the version's words give none and a number went below it."""
+    below = min(inp.personnel - inp.overcome, inp.personnel - inp.overcome + inp.modifiers) < 0
+    return ("below_zero",) if config.below_zero == "reading" and below else ()
 
 
 def _readings(config: CalculatorConfig, inp: CalcInput) -> list[Reading]:
@@ -384,6 +398,7 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
         tuple(notes),
         limits,
         beneath,
+        _start_points(config, inp),
     )
 
 

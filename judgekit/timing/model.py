@@ -13,7 +13,7 @@ from functools import cached_property
 
 from judgekit.corpus.read import CorpusError
 
-ACTORS = ("active", "opponent", "each", "game")
+ACTORS = ("active", "opponent", "each", "either", "game")
 KINDS = ("action", "check", "response")
 END = "end"
 NUMBER_RE = re.compile(r"^(0|[1-9][0-9]*)(\.[a-z])?$")
@@ -22,6 +22,7 @@ NONE = "none"  # a counterpart entry: this step has no counterpart in that versi
 CALC_RULES = ("draw", "cost_limit", "duplicate", "type", "cost", "no_personnel", "met", "unmet")
 CALC_DUPLICATE = ("overcome", "not-allowed")
 CALC_COST_COUNTS = ("faced", "chosen")
+CALC_BELOW_ZERO = ("rule", "reading")
 SUFFIX = ".timing.yaml"
 # The address of First Edition's timing rulings page: no sequence may take it.
 RESERVED_IDS = ("first-edition",)
@@ -97,6 +98,8 @@ class CalculatorConfig:
     cost_counts: str
     steps: dict[str, str] = field(default_factory=dict, hash=False)
     location: str = ""
+    # rule: the version's words make a number taken below zero 0; reading: the editors do
+    below_zero: str = "rule"
 
 
 @dataclass(frozen=True)

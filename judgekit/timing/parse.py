@@ -12,6 +12,7 @@ from judgekit.corpus.typography import normalize_typography
 from judgekit.corpus.yamlio import LList, LMap, YamlError, load_yaml
 from judgekit.timing.model import (
     ACTORS,
+    CALC_BELOW_ZERO,
     CALC_COST_COUNTS,
     CALC_DUPLICATE,
     CALC_RULES,
@@ -247,9 +248,18 @@ def _steps(
 
 
 def _calculator(data: Any, path: str, probs: Problems) -> CalculatorConfig | None:
-    if not check_keys(data, {"duplicate", "cost_counts", "steps"}, path, probs, "calculator"):
+    if not check_keys(
+        data, {"duplicate", "cost_counts", "below_zero", "steps"}, path, probs, "calculator"
+    ):
         return None
     duplicate, counts = data.get("duplicate"), data.get("cost_counts")
+    below_zero = data.get("below_zero", "rule")
+    if below_zero not in CALC_BELOW_ZERO:
+        probs.add(
+            path,
+            data.line_of("below_zero"),
+            f"calculator below_zero must be one of {', '.join(CALC_BELOW_ZERO)}",
+        )
     if duplicate not in CALC_DUPLICATE:
         probs.add(
             path,
@@ -269,7 +279,11 @@ def _calculator(data: Any, path: str, probs: Problems) -> CalculatorConfig | Non
     if missing:
         probs.add(path, steps.line, f"calculator steps lack {', '.join(missing)}")
     return CalculatorConfig(
-        str(duplicate), str(counts), {k: str(v) for k, v in steps.items()}, f"{path}:{data.line}"
+        str(duplicate),
+        str(counts),
+        {k: str(v) for k, v in steps.items()},
+        f"{path}:{data.line}",
+        str(below_zero),
     )
 
 

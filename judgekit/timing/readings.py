@@ -59,6 +59,14 @@ POINTS = {
         "killed or stopped by dilemmas”; it does not say what happens when they leave the "
         "attempt another way (Version 4 says “killed, stopped, or otherwise removed”).",
     ),
+    "below_zero": Point(
+        "a number of dilemmas taken below zero (by the overcome dilemmas or by modifiers) counts "
+        "as 0: no dilemmas are drawn, and a cost limit below zero is 0",
+        "the text gives a number below zero no meaning",
+        "This version subtracts the dilemmas already overcome from the number drawn but, having "
+        "no glossary, never says that a number taken below zero is 0 (Call to Arms’ “modifiers” "
+        "entry and Version 4’s step 2.b, “minimum 0”, do).",
+    ),
 }
 
 
@@ -80,6 +88,7 @@ class Reading:
             "limit_modified": not self.limit_modified,
             "no_personnel_first": False,
             "no_personnel_how": False,
+            "below_zero": False,
         }
         return [POINTS[p].other if taken[p] else POINTS[p].reading for p in POINTS if p in points]
 

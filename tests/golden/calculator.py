@@ -20,6 +20,38 @@ CASES: list[dict[str, Any]] = json.loads((HERE / "calculator_cases.json").read_t
 PACK_PROJECTION = (HERE / "calculator_projection.js").read_text("utf-8")
 
 
+BASIS_KEYS = ("basis", "citations", "points", "readings")
+
+
+def _basis(part: dict[str, Any]) -> dict[str, Any]:
+    return {k: part[k] for k in BASIS_KEYS if k in part}
+
+
+def project_basis(data: dict[str, Any]) -> dict[str, Any]:
+    """What each part of the server's answer rests on, as the pack's ``calculate`` gives ``basis``:
+    the start, each dilemma, the end (rule and citations, or the readings) and the dilemmas
+    beneath the mission afterwards under each reading."""
+    return {
+        "start": _basis(data["start"]),
+        "dilemmas": [_basis(d) for d in data["dilemmas"]],
+        "end": _basis(data["end"]),
+        "beneath": data["beneath_after_readings"],
+    }
+
+
+def server_bases() -> list[dict[str, Any] | None]:
+    """The server's basis of every case on the built-in corpus (None for a refused one)."""
+    from judgekit import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    out: list[dict[str, Any] | None] = []
+    for case in CASES:
+        query = {"version": case["version"], **case["params"]}
+        answer = client.get("/api/timing/mission-attempt/calculate", query_string=query)
+        out.append(project_basis(answer.get_json()) if answer.status_code == 200 else None)
+    return out
+
+
 def project(status: int, data: dict[str, Any]) -> dict[str, Any]:
     """What a case pins of the server's calculator answer (or its 400's message)."""
     if status == 400:

@@ -4,7 +4,7 @@
   c = JSON.parse(JSON.stringify(c));
   return {
     drawn: c.drawn, limit: c.limit, limits: c.limits, start: c.start,
-    start_basis: c.limits.length > 1 ? "undetermined" : "rule",
+    start_basis: c.basis.start.basis,
     dilemmas: c.results.map((r) => [
       r.position, r.outcome, r.reasons, r.rest, r.spent, r.basis,
       r.basis === "rule" ? [] : r.points, r.message,

@@ -12,13 +12,16 @@ import { python, REPO, STATIC_DIR } from "./lib.mjs";
 
 const CASES = JSON.parse(fs.readFileSync(path.join(REPO, "tests", "golden", "calculator_cases.json"), "utf-8"));
 
-// Each version's calculator rules, as `judgekit build` writes them into timing-calculators.js.
-function calculators() {
-  const code = "import json; from judgekit import create_app; from judgekit.pack.offline import calculators; " +
-    "print(json.dumps(calculators(create_app({'TESTING': True}))))";
-  const made = spawnSync(python(), ["-c", code], { encoding: "utf-8", cwd: REPO });
+function fromPython(code) {
+  const made = spawnSync(python(), ["-c", code], { encoding: "utf-8", cwd: REPO, maxBuffer: 64 << 20 });
   assert.equal(made.status, 0, made.stderr);
   return JSON.parse(made.stdout);
+}
+
+// Each version's calculator rules, as `judgekit build` writes them into timing-calculators.js.
+function calculators() {
+  return fromPython("import json; from judgekit import create_app; from judgekit.pack.offline import calculators; " +
+    "print(json.dumps(calculators(create_app({'TESTING': True}))))");
 }
 
 // A stepper page of the pack, as much of it as pack-calculator.js reads.
@@ -47,4 +50,21 @@ test("the pack's calculator gives every case's expected answer", async () => {
       .then(project, (e) => ({ error: e.message }));
     assert.deepStrictEqual(got, item.expected, JSON.stringify([item.version, item.params]));
   }
+});
+
+// What each part rests on (Rule with its citations, Interpretation with the editors' reading,
+// Undetermined with each reading's outcome) and the dilemmas beneath the mission afterwards: the
+// server's own answer to every case, not a copy of it.
+test("the pack's calculator gives the server's basis for every case", async () => {
+  const page = calculatorPage();
+  const server = fromPython("import json; from tests.golden.calculator import server_bases; print(json.dumps(server_bases()))");
+  assert.equal(server.length, CASES.length);
+  let parts = 0;
+  for (const [i, item] of CASES.entries()) {
+    const got = await page.judgekit.calculate("mission-attempt", item.version, item.params)
+      .then((c) => JSON.parse(JSON.stringify(c.basis)), () => null);
+    assert.deepStrictEqual(got, server[i], JSON.stringify([item.version, item.params]));
+    if (got) parts += 2 + got.dilemmas.length;
+  }
+  assert.ok(parts > CASES.length, "the cases have parts to compare");
 });

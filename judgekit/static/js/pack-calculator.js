@@ -1,7 +1,9 @@
 /* The judge pack's mission-attempt calculator: judgekit/timing/calculator.py in the browser, so a
    stepper page of the pack answers the calculator's form with no server. Each version's rules
-   (duplicate, cost_counts, the step of each rule) come from timing-calculators.js, written by
-   `judgekit build` from the timing files. */
+   (duplicate, cost_counts, below_zero, the step of each rule, its label and citation) and the words
+   of every open question come from timing-calculators.js, written by `judgekit build` from the
+   server's own shapes (shapes/calculation.py's calculator_data and points_data), so each part's
+   basis (Rule, Interpretation, Undetermined) is the server's, not a copy. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -84,9 +86,18 @@
     return ["pending", ["met", "unmet"], "Check the mission requirements: if they are met, the mission is scored; if not, all the personnel still in the attempt are stopped."];
   }
 
-  // What the text leaves open (timing/readings.py): the attempt runs under every reading.
+  // What the text leaves open (timing/readings.py): the attempt runs under every reading. The
+  // questions' words and order are timing-calculators.js's `points` (set by load()).
   var DEFAULT_READING = {copy_faced: false, unfaced_counts: true, cost_after_fail: true, limit_modified: true};
-  var POINT_ORDER = ["copy", "unfaced_cost", "cost_after_fail", "limit_modified", "no_personnel_first", "no_personnel_how"];
+  var POINTS = {}, POINT_ORDER = [];
+  // Reading.choices: which of a question's two readings a run took (true: the other one).
+  function taken(r, point) {
+    return {copy: r.copy_faced, unfaced_cost: !r.unfaced_counts, cost_after_fail: !r.cost_after_fail, limit_modified: !r.limit_modified}[point] || false;
+  }
+  function choices(r, seen) {
+    return POINT_ORDER.filter(function (p) { return seen.has(p); }).map(function (p) { return taken(r, p) ? POINTS[p].other : POINTS[p].reading; });
+  }
+  function clampedLimit(config, inp) { return config.below_zero === "reading" && inp.personnel < inp.overcome; }
   var WORDS = {"faced": "faced", "overcome": "overcome without being faced", "not-allowed": "overcome without being faced"};
   var REST_OVERCOME = " All remaining dilemmas are overcome too, regardless of their cost.";
   function isV4(config) { return config.cost_counts === "faced"; }
@@ -150,6 +161,7 @@
       }
       var res = fate(d, inp, spent, limit, r, shown);
       res.position = position;
+      if (clampedLimit(config, inp)) res.points = res.points.concat(["below_zero"]);
       spent = res.spent;
       if (res.rest === "overcome") restReason = "cost";
       else if (inp.after === position && position < inp.dilemmas.length) {
@@ -178,14 +190,21 @@
     }
     return out;
   }
-  function merge(runs, points) {
+  function merge(runs, readings, points) {
     // runs[0] is the default reading's (readingsOf lists it first).
     var seen = new Set(points);
     return runs[0].map(function (res, i) {
       var at = runs.map(function (run) { return run[i]; });
       at.forEach(function (x) { x.points.forEach(function (p) { seen.add(p); }); });
+      // calculator.py's _group: each distinct fate, the totals and the readings giving it.
       var groups = new Map();
-      at.forEach(function (x) { var k = x.outcome + "\u0000" + x.rest; if (!groups.has(k)) groups.set(k, [x.outcome, x.rest]); });
+      at.forEach(function (x, j) {
+        var k = x.outcome + "\u0000" + x.rest;
+        if (!groups.has(k)) groups.set(k, [x.outcome, x.rest, [], []]);
+        var g = groups.get(k), said = choices(readings[j], seen).join("; ");
+        if (g[2].indexOf(x.spent) === -1) g[2].push(x.spent);
+        if (g[3].indexOf(said) === -1) g[3].push(said);
+      });
       var spents = new Set(at.map(function (x) { return x.spent; }));
       var merged = Object.assign({}, res);
       if (groups.size > 1) {
@@ -201,6 +220,9 @@
         merged.basis = "undetermined";
         merged.points = POINT_ORDER.filter(function (p) { return seen.has(p); });
         merged.message = message;
+        merged.readings = Array.from(groups.values()).map(function (g) {
+          return {outcome: g[0], rest: g[1], spent: g[2].sort(function (a, b) { return a - b; }), "if": g[3]};
+        });
       } else if (res.points.length || spents.size > 1) {
         merged.basis = "interpretation";
         if (!res.points.length) merged.points = POINT_ORDER.filter(function (p) { return seen.has(p); });
@@ -235,14 +257,68 @@
       (limits.length > 1 ? shown + " (undetermined)" : shown) + ".";
     var notes = startNotes(inp, difference, limits);
     if (inp.dilemmas.length > drawn) notes.push(plural(inp.dilemmas.length, "dilemma") + " revealed but " + drawn + " drawn: only card text can add dilemmas to the stack.");
-    var results = merge(runs, limits.length > 1 ? ["limit_modified"] : []);
+    var results = merge(runs, readings, limits.length > 1 ? ["limit_modified"] : []);
     var end = ending(inp, notes);
-    return {drawn: drawn, limit: limit, limits: limits, start: start, results: results, end: end, notes: notes};
+    var beneath = [];
+    runs.forEach(function (run) {
+      var n = inp.overcome + run.filter(function (x) { return !x.placed; }).length;
+      if (beneath.indexOf(n) === -1) beneath.push(n);
+    });
+    var startBasis = basisOf(config, ["draw", "cost_limit"]);
+    if (limits.length > 1) startBasis = basisOf(config, ["draw", "cost_limit"], {basis: "undetermined", points: ["limit_modified"]});
+    else if (startPoints(config, inp).length) startBasis = basisOf(config, ["draw", "cost_limit"], {basis: "interpretation", points: startPoints(config, inp)});
+    var basis = {
+      start: startBasis,
+      dilemmas: results.map(function (r) { return basisOf(config, r.reasons.length ? r.reasons : ["cost"], r); }),
+      end: basisOf(config, end[1]),
+      beneath: beneath,
+    };
+    return {drawn: drawn, limit: limit, limits: limits, start: start, results: results, end: end, notes: notes, basis: basis};
+  }
+
+  // calculator.py's _start_points: the editors' "minimum 0" where the version's words give none.
+  function startPoints(config, inp) {
+    var difference = inp.personnel - inp.overcome;
+    return config.below_zero === "reading" && Math.min(difference, difference + inp.modifiers) < 0 ? ["below_zero"] : [];
+  }
+
+  // shapes/calculation.py's _basis: what a part rests on, the rules' citations (each entry once,
+  // from the first step quoting it) and, for a reading, the open questions and each outcome.
+  function basisOf(config, rules, part) {
+    var numbers = [], citations = [], urls = [];
+    rules.forEach(function (r) { var n = config.steps[r]; if (n && numbers.indexOf(n) === -1) numbers.push(n); });
+    numbers.forEach(function (n) {
+      var c = config.cites[n];
+      if (c && urls.indexOf(c.url) === -1) { urls.push(c.url); citations.push(c); }
+    });
+    var out = {basis: part ? part.basis : "rule", citations: citations};
+    if (part && part.basis !== "rule") out.points = part.points.map(function (p) { return POINTS[p]; });
+    if (part && part.readings) out.readings = part.readings;
+    return out;
   }
 
   /* -- the page: the server's _calculator.html result, under the form ---------------------------- */
   function esc(text) {
     return String(text).replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]; });
+  }
+  var ED = "Editorial: added by the editors, not quoted from the source";
+  function ed(why) { return '<abbr class="tm-ed-mark" title="' + esc(why || ED) + '">ed.</abbr>'; }
+  // The server's basis macro (templates/timing/_calculator.html), from the same data.
+  function basisHtml(part) {
+    var html = '<div class="tm-basis tm-basis-' + esc(part.basis) + '">';
+    if (part.basis === "rule") {
+      html += '<span class="tm-basis-label">Rule</span>' + part.citations.map(function (c) {
+        return ' <a href="' + esc(root + (FILES[c.url] || "")) + '">' + esc(c.citation) + "</a>" + (c.page_editorial ? " " + ed(c.page_editorial) : "");
+      }).join(";");
+      return html + "</div>";
+    }
+    var interpretation = part.basis === "interpretation";
+    html += '<span class="tm-basis-label">' + (interpretation ? "Interpretation " + ed() : "Undetermined by the text") + "</span><ul>";
+    html += part.points.map(function (p) { return "<li>" + (interpretation ? "Read as: " + esc(p.reading) + ". " : "") + esc(p.why) + "</li>"; }).join("");
+    html += (part.readings || []).map(function (r) {
+      return "<li>" + esc(r.outcome) + (r.rest === "overcome" ? ", the rest overcome" : "") + " (total " + r.spent.join(" or ") + ") if " + esc(r["if"].join(", or if ")) + ".</li>";
+    }).join("");
+    return html + "</ul></div>";
   }
   function render(section, config, seqId, version, args) {
     var old = section.querySelector(".tm-calc-result, .tm-calc-error");
@@ -256,25 +332,28 @@
     function steplinks(rules) {
       var numbers = [];
       rules.forEach(function (r) { var n = config.steps[r]; if (n && numbers.indexOf(n) === -1) numbers.push(n); });
-      return numbers.map(function (n) { return '<a href="' + esc(link(n)) + '">step ' + esc(n) + "</a>"; }).join(", ");
+      return numbers.map(function (n) { return '<a href="' + esc(link(n)) + '">step ' + esc(config.labels[n] || n) + "</a>"; }).join(", ");
     }
     var html;
     try {
       var calc = calculate(config, parseInput(args));
       html = '<div class="tm-calc-result" aria-live="polite"><p class="tm-calc-start"><strong>Dilemmas drawn: <span data-calc="drawn">' +
         calc.drawn + '</span>. Cost limit: <span data-calc="limit">' + (calc.limits.length > 1 ? "undetermined (" + calc.limits.join(" or ") + ")" : calc.limit) + "</span>.</strong> " + esc(calc.start) +
-        ' <span class="muted">(' + steplinks(["draw", "cost_limit"]) + ")</span></p>";
+        ' <span class="muted">(' + steplinks(["draw", "cost_limit"]) + ")</span></p>" + basisHtml(calc.basis.start);
       if (calc.results.length) {
         html += '<table class="tm-calc-table"><caption class="visually-hidden">Each revealed dilemma</caption><thead><tr><th scope="col">#</th><th scope="col">Dilemma</th><th scope="col">Outcome</th><th scope="col">Spent</th><th scope="col">What happens</th><th scope="col">Rule</th></tr></thead><tbody>' +
-          calc.results.map(function (r) {
+          calc.results.map(function (r, i) {
             return '<tr class="tm-outcome-' + r.outcome + '"><td>' + r.position + "</td><td>" + esc(r.d.type) + ", cost " + r.d.cost +
-              (r.d.duplicate ? ", second copy" : "") + '</td><td><strong data-outcome="' + r.outcome + '">' + r.outcome + "</strong></td><td>" +
-              r.spent + " / " + calc.limits.join(" or ") + "</td><td>" + esc(r.message) + "</td><td>" + steplinks(r.reasons.length ? r.reasons : ["cost"]) + "</td></tr>";
+              (r.d.duplicate ? ", second copy" : "") + (r.d.placed ? ", placed elsewhere" : "") + '</td><td><strong data-outcome="' + r.outcome + '">' + r.outcome + "</strong></td><td>" +
+              r.spent + " / " + calc.limits.join(" or ") + "</td><td>" + esc(r.message) + basisHtml(calc.basis.dilemmas[i]) + "</td><td>" + steplinks(r.reasons.length ? r.reasons : ["cost"]) + "</td></tr>";
           }).join("") + "</tbody></table>";
       }
       var result = calc.end[0];
       html += '<p class="tm-calc-end tm-end-' + result + '"><strong data-calc="end">' + result.charAt(0).toUpperCase() + result.slice(1) + ".</strong> " +
         esc(calc.end[2]) + ' <span class="muted">(' + steplinks(calc.end[1]) + ")</span></p>" +
+        '<p class="tm-calc-beneath">Overcome dilemmas beneath the mission afterwards: <strong data-calc="beneath">' +
+        (calc.basis.beneath.length === 1 ? calc.basis.beneath[0] : "undetermined (" + calc.basis.beneath.join(" or ") + ")") +
+        '</strong> <span class="muted">(the next attempt subtracts these)</span></p>' +
         calc.notes.map(function (n) { return '<p class="tm-note"><span class="tm-note-label">Note</span> ' + esc(n) + "</p>"; }).join("") + "</div>";
     } catch (e) {
       if (!(e instanceof CalcError)) throw e;
@@ -283,12 +362,20 @@
     section.insertAdjacentHTML("beforeend", html);
   }
 
+  var FILES = {};
+  // The open questions' words and order, and where cited pages are; each version's calculators.
+  function loaded(all) {
+    POINTS = all.points;
+    POINT_ORDER = Object.keys(all.points);
+    FILES = all.files;
+    return all.sequences;
+  }
   function load() {
     return new Promise(function (resolve, reject) {
-      if (self.JUDGEKIT_CALCULATORS) { resolve(self.JUDGEKIT_CALCULATORS); return; }
+      if (self.JUDGEKIT_CALCULATORS) { resolve(loaded(self.JUDGEKIT_CALCULATORS)); return; }
       var tag = document.createElement("script");
       tag.src = root + "timing-calculators.js";
-      tag.onload = function () { resolve(self.JUDGEKIT_CALCULATORS); };
+      tag.onload = function () { resolve(loaded(self.JUDGEKIT_CALCULATORS)); };
       tag.onerror = function () { reject(new Error("timing-calculators.js did not load")); };
       document.head.appendChild(tag);
     });
