@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from judgekit.meaning import integer
 from judgekit.meaning.tokens import WordPiece
 from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 
@@ -86,9 +87,11 @@ class Linear:
     """One of the model's matrices, integer-valued, with its column scales and bias."""
 
     def __init__(self, q: np.ndarray, scale: np.ndarray, bias: np.ndarray) -> None:
-        self.q = q.astype(np.float32)  # whole numbers: BLAS multiplies them exactly
+        self.q = q  # int8 whole numbers, in × out
         self.scale = scale.astype(np.float64)
         self.bias = bias.astype(np.float64)
+        self._float: np.ndarray | None = None
+        self._exact: integer.IntegerProduct | None = None
 
     @classmethod
     def side_by_side(cls, linears: Sequence[Linear]) -> Linear:
@@ -100,11 +103,25 @@ class Linear:
             np.concatenate([m.bias for m in linears]),
         )
 
+    def prepare(self, exact: bool) -> Linear:
+        """Ready to multiply: by onnxruntime's integer product (exact), else by BLAS in float32
+        (whole numbers, multiplied exactly in spans of SPAN); both give the same sums."""
+        if exact:
+            self._exact = integer.IntegerProduct(self.q)
+        else:
+            self._float = self.q.astype(np.float32)
+        return self
+
     def __call__(self, x: np.ndarray) -> np.ndarray:
         xq, sx = round_rows(x)
-        acc = (xq[:, :SPAN] @ self.q[:SPAN]).astype(np.float64)
-        for start in range(SPAN, self.q.shape[0], SPAN):
-            acc += xq[:, start : start + SPAN] @ self.q[start : start + SPAN]
+        if self._exact is not None:
+            acc = self._exact(xq)
+        else:
+            q = self._float
+            assert q is not None, "Linear.prepare first"
+            acc = (xq[:, :SPAN] @ q[:SPAN]).astype(np.float64)
+            for start in range(SPAN, q.shape[0], SPAN):
+                acc += xq[:, start : start + SPAN] @ q[start : start + SPAN]
         acc *= sx[:, None]
         acc *= self.scale
         acc += self.bias
@@ -116,10 +133,18 @@ class Encoder:
 
     Several texts are embedded in one pass (embed_many) with their rows stacked: every step but
     attention treats each row alone, and the matrices' sums are exact, so each text's vector is
-    bit for bit the one it gets alone, while the weights are read once for all of them."""
+    bit for bit the one it gets alone, while the weights are read once for all of them.
+    exact: multiply by onnxruntime's integer products (the default where it is installed) rather
+    than numpy's float32 ones; the vectors are the same, bit for bit."""
 
-    def __init__(self, tensors: Mapping[str, np.ndarray], vocabulary: Sequence[str]) -> None:
+    def __init__(
+        self,
+        tensors: Mapping[str, np.ndarray],
+        vocabulary: Sequence[str],
+        exact: bool | None = None,
+    ) -> None:
         t = {k: np.asarray(v) for k, v in tensors.items()}
+        self.exact = integer.available() if exact is None else exact
         self.tokenizer = WordPiece(vocabulary)
         self.words, self.word_scale = t["words"], t["words.scale"].astype(np.float64)
         self.start = t["positions"].astype(np.float64) + t["type0"].astype(np.float64)
@@ -133,7 +158,8 @@ class Encoder:
                 (t[f"{i}.{n}.weight"].astype(np.float64), t[f"{i}.{n}.bias"].astype(np.float64))
                 for n in ("attention.output.LayerNorm", "output.LayerNorm")
             ]
-            self.layers.append(([Linear.side_by_side((query, key, value)), *rest], norms))
+            linears = [Linear.side_by_side((query, key, value)), *rest]
+            self.layers.append(([m.prepare(self.exact) for m in linears], norms))
 
     def pieces(self, text: str) -> list[int]:
         """The text's WordPiece ids, without [CLS] and [SEP]."""
