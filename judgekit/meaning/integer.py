@@ -11,21 +11,29 @@ processors' instructions would saturate, and no sum can leave 32 bits: 1,536 × 
 
 from __future__ import annotations
 
-import numpy as np
+import functools
+from types import ModuleType
 
-try:  # a dependency, but search by meaning works without it (numpy's float32 products)
-    import onnxruntime
-except ImportError:  # pragma: no cover - installed with judgekit
-    onnxruntime = None
+import numpy as np
 
 ZERO = 16  # each half is stored as uint8 plus this zero point
 _UINT8, _INT8, _INT32 = 2, 3, 6  # ONNX's element types
 _IR_VERSION, _OPSET = 8, 13
 
 
+@functools.cache
+def _runtime() -> ModuleType | None:
+    # Imported when the model is loaded (in the background), not when the app starts.
+    try:  # a dependency, but search by meaning works without it (numpy's float32 products)
+        import onnxruntime
+    except ImportError:  # pragma: no cover - installed with judgekit
+        return None
+    return onnxruntime
+
+
 def available() -> bool:
     """Whether onnxruntime is installed (else encoder.py multiplies in float32)."""
-    return onnxruntime is not None
+    return _runtime() is not None
 
 
 class IntegerProduct:
@@ -33,6 +41,8 @@ class IntegerProduct:
 
     def __init__(self, weights: np.ndarray) -> None:
         assert weights.dtype == np.int8 and weights.ndim == 2
+        onnxruntime = _runtime()
+        assert onnxruntime is not None, "onnxruntime is not installed"
         options = onnxruntime.SessionOptions()
         # One thread: a search's products are small, and a server's threads and processes
         # already share the cores (spinning threads would only take them from each other).
