@@ -21,6 +21,7 @@ from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 CLS, SEP = 101, 102
 EPS = 1e-12  # the model's layer-norm epsilon
 LEVELS = 255  # a matrix's input, rounded per row to whole numbers from -LEVELS to LEVELS
+GELU_ROWS = 16  # rows of a pass whose gelu is computed at once (see gelu)
 SPAN = 512  # inputs summed at once: 512 × 255 × 127 < 2**24, exact in a 32-bit float
 # erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
 # JavaScript has no erf, so both sides compute this one.
@@ -60,11 +61,15 @@ def erf(x: np.ndarray) -> np.ndarray:
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    """The model's activation, 0.5·x·(1 + erf(x/√2)), computed in place of x (returned)."""
-    e = erf(x / math.sqrt(2.0))
-    e += 1.0
-    x *= 0.5
-    x *= e
+    """The model's activation, 0.5·x·(1 + erf(x/√2)), computed in place of x (returned), a few
+    rows at a time: each number alone, by the same operations, but erf's temporaries stay in
+    the processor's cache (over a whole pass's rows they did not, at twice the cost)."""
+    for start in range(0, len(x), GELU_ROWS):
+        rows = x[start : start + GELU_ROWS]
+        e = erf(rows / math.sqrt(2.0))
+        e += 1.0
+        rows *= 0.5
+        rows *= e
     return x
 
 
