@@ -21,7 +21,7 @@ from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 CLS, SEP = 101, 102
 EPS = 1e-12  # the model's layer-norm epsilon
 LEVELS = 255  # a matrix's input, rounded per row to whole numbers from -LEVELS to LEVELS
-GELU_ROWS = 16  # rows of a pass whose gelu is computed at once (see gelu)
+GELU_ROWS = 32  # rows of a pass whose gelu is computed at once (see gelu)
 SPAN = 512  # inputs summed at once: 512 × 255 × 127 < 2**24, exact in a 32-bit float
 # erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
 # JavaScript has no erf, so both sides compute this one.
