@@ -15,6 +15,7 @@ The machine is shared: CPU time (thread_time) is printed beside wall time, and t
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import gc
 import http.client
@@ -42,7 +43,7 @@ from judgekit.search.service import SearchService  # noqa: E402
 from judgekit.search.snippets import _snippet  # noqa: E402
 from judgekit.search.sources import entry_docs, timing_source  # noqa: E402
 from judgekit.search.vocabulary import load_vocabulary  # noqa: E402
-from judgekit.web.workers import auto_count  # noqa: E402
+from judgekit.web.workers import WORKER_HEADER, WORKER_HEADER_ENV, auto_count  # noqa: E402
 from tests.relevance_metrics import QUESTIONS_FILE, load_questions, measure, table  # noqa: E402
 
 CLIENTS = 8
@@ -224,6 +225,7 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
     todo = iter(queries)
     times: list[float] = []
     by_meaning: dict[bool, list[float]] = {True: [], False: []}
+    workers: collections.Counter[str] = collections.Counter()  # answers by process (pid)
     errors: list[str] = []
 
     def client() -> None:
@@ -247,6 +249,7 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
             with lock:
                 times.append(elapsed)
                 by_meaning[b'"by_meaning":true' in body].append(elapsed)
+                workers[response.getheader(WORKER_HEADER) or "?"] += ok
                 if not ok:
                     errors.append(q)
 
@@ -265,6 +268,9 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
         "errors": len(errors),
         "client_cpu": cpu / len(times),
         "meaning": {k: (len(v), percentile(v, 95) if v else 0.0) for k, v in by_meaning.items()},
+        # A keep-alive connection stays with the process that accepted it: with 8 clients and
+        # 2 processes, one process may answer most of them while the other idles.
+        "split": sorted(workers.values(), reverse=True),
     }
 
 
@@ -317,7 +323,7 @@ def serve_and_hammer(
     processes: int = 1,
 ) -> dict:
     """Start a server, wait for it (and for `ready` in its output), warm it, then measure."""
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", WORKER_HEADER_ENV: "1"}
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     try:
@@ -378,7 +384,8 @@ def server(lib: Library, cache: str, meaning: bool = True) -> None:
             f"{name}: {r['n']} distinct queries, {CLIENTS} clients: {r['rate']:.0f}/s, "
             f"p50 {ms(r['p50'])}, p95 {ms(r['p95'])}, errors {r['errors']}; "
             f"server CPU {ms(r['cpu'])} a request, the client's {ms(r['client_cpu'])}; "
-            f"p95 by meaning {ms(embedded[1])} (n={embedded[0]}), else {ms(others[1])}"
+            f"p95 by meaning {ms(embedded[1])} (n={embedded[0]}), else {ms(others[1])}; "
+            f"answers by process {r['split']}"
         )
     for name, r in results:
         print(f"{name} / hello-world throughput: {r['rate'] / hello['rate']:.2f} ({load()})")
