@@ -91,6 +91,6 @@ def load(
     enc = encoder(files, cache_dir)
     cache = VectorCache(cache_dir)
     passages = Passages.embed(
-        items, enc.pieces, enc.embed_ids if embed else None, files.digest(), cache
+        items, enc.pieces, enc.embed_many if embed else None, files.digest(), cache
     )
     return None if passages is None else MeaningModel(enc, passages, Gather(enc.embed_many))
