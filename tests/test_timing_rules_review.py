@@ -155,3 +155,21 @@ def test_a_number_below_zero_is_0_by_the_editors_reading_in_1_1_only(client, ver
     shown = page.split('class="tm-calc-start"', 1)[1].split("</div>", 1)[0]
     assert ('Interpretation <abbr class="tm-ed-mark"' in shown) is (basis != "rule")
     assert ("Read as: a number of dilemmas taken below zero" in shown) is (basis != "rule")
+
+
+@pytest.mark.parametrize("number", ["5.a", "5.b", "5.c", "5.d"])
+def test_every_step_of_part_5_can_return_to_its_beginning(client, number):
+    # Version 4's 5.d: "If the mission requirements change at any point during part 5, return to
+    # the beginning of part 5" (session 11's review: only 5.d offered the way back).
+    branches = step_of(client, "mission-attempt", "4", number)["branches"]
+    back = [b for b in branches if b["says"] == "return to the beginning of part 5"]
+    assert [b["goto"] for b in back] == ["5"]
+
+
+@pytest.mark.parametrize("version", ["1.1", "call-to-arms"])
+def test_the_next_dilemma_is_revealed_once(client, version):
+    # 3.e reveals the next dilemma and leads back to step 3, whose 3.a reveals "the top card":
+    # read literally, two reveals. The step says they are one, as the editors' reading.
+    step = step_of(client, "mission-attempt", version, "3.e")
+    assert [b["goto"] for b in step["branches"]] == ["3", "4"]
+    assert step["note"].startswith("The editors’ reading: this reveal and step 3.a’s are one.")
