@@ -115,7 +115,7 @@ def test_a_long_paragraph_is_cut_into_overlapping_windows_under_the_title():
 
 
 def test_vectors_are_kept_and_only_new_chunks_are_embedded(encoder, tmp_path):
-    items = [("Beaming", "Beam personnel between a ship and a planet."), ("Range", "Range.")]
+    items = [("Beaming", "Beam personnel between a ship and a planet.", ()), ("Range", "Range.", ())]
     made = []
 
     def embed(ids):
@@ -127,10 +127,10 @@ def test_vectors_are_kept_and_only_new_chunks_are_embedded(encoder, tmp_path):
     assert len(made) == 2
     again = Passages.embed(items, encoder.pieces, None, "d", cache)  # all kept: nothing to embed
     assert again is not None and np.array_equal(again.vectors, first.vectors)
-    changed = [items[0], ("Range", "Range is a ship's movement allowance.")]
+    changed = [items[0], ("Range", "Range is a ship's movement allowance.", ())]
     Passages.embed(changed, encoder.pieces, embed, "d", cache)
     assert len(made) == 3  # the changed item's chunk alone
-    assert Passages.embed([("New", "text")], encoder.pieces, None, "d", cache) is None
+    assert Passages.embed([("New", "text", ())], encoder.pieces, None, "d", cache) is None
 
 
 def _ranked(values):
