@@ -6,6 +6,8 @@ from typing import Any
 
 from flask import Flask
 
+# First, before any part of judgekit loads numpy: it sets how many threads BLAS may start.
+import judgekit.meaning  # noqa: F401, I001
 from judgekit.corpus.read import default_root
 from judgekit.resources import templates_dir
 

@@ -82,15 +82,13 @@ def encoder(files: weights.ModelFiles, cache_dir: Path | None) -> Encoder:
     return found
 
 
-def load(
-    items: Sequence[Item], cache_dir: Path | None, embed: bool = True
-) -> MeaningModel | None:
+def load(items: Sequence[Item], cache_dir: Path | None, embed: bool = True) -> MeaningModel | None:
     """The model over these (title, text, sayings) items; ModelMissing when its package is not here.
     With embed False, None unless every item's vectors are already on disk."""
     files = weights.find()
     enc = encoder(files, cache_dir)
     cache = VectorCache(cache_dir)
     passages = Passages.embed(
-        items, enc.pieces, enc.embed_ids if embed else None, files.digest(), cache
+        items, enc.pieces, enc.embed_many if embed else None, files.digest(), cache
     )
     return None if passages is None else MeaningModel(enc, passages, Gather(enc.embed_many))

@@ -25,6 +25,7 @@ ROOM = MAX_TOKENS - 2  # [CLS] and [SEP]
 # Paragraphs are joined only while the chunk stays this short: a paragraph is most often one
 # rule, and a question is about one (a long chunk of many rules is near none of them).
 JOIN_BELOW = 48
+PASS = 16  # chunks embedded together at a first start (encoder.py: the same vectors as alone)
 DECIMALS = 6  # nearness is rounded so that the last bit of a sum never reorders two items
 
 
@@ -50,6 +51,19 @@ def chunks(
             out.append(head + para[start : start + body])
     if current or not out:
         out.append(head + current)
+    return out
+
+
+def embed_in_passes(
+    texts: Sequence[Sequence[int]],
+    embed_many: Callable[[list[Sequence[int]]], list[np.ndarray]],
+    most: int = PASS,
+) -> list[np.ndarray]:
+    """Each text's vector, embedded `most` at a time (the model's weights read once a pass:
+    a first start embeds the corpus several times faster than one chunk at a time)."""
+    out: list[np.ndarray] = []
+    for start in range(0, len(texts), most):
+        out += embed_many(list(texts[start : start + most]))
     return out
 
 
@@ -117,28 +131,35 @@ class Passages:
         cls,
         items: Sequence[Item],
         pieces: Callable[[str], list[int]],
-        embed_ids: Callable[[Sequence[int]], np.ndarray] | None,
+        embed_many: Callable[[list[Sequence[int]]], list[np.ndarray]] | None,
         digest: str,
         cache: VectorCache,
     ) -> Passages | None:
-        """Embed each (title, text, sayings) item's chunks, reading kept vectors and keeping new ones
-        (with no embed_ids: None when a vector is not kept)."""
+        """Embed each (title, text, sayings) item's chunks, reading kept vectors and keeping new
+        ones (with no embed_many: None when a vector is not kept)."""
         kept = cache.read()
         used: dict[str, np.ndarray] = {}
-        vectors, owners = [], []
+        missing: dict[str, list[int]] = {}
+        keys, owners = [], []
         for number, (title, text, said) in enumerate(items):
             for chunk in item_chunks(pieces, title, text, said):
                 key = chunk_key(digest, chunk)
-                vector = kept.get(key)
-                if vector is None:
-                    if embed_ids is None:
-                        return None
-                    vector = embed_ids(chunk)
-                used[key] = vector
-                vectors.append(vector)
+                if key in kept:
+                    used[key] = kept[key]
+                elif embed_many is None:
+                    return None
+                else:
+                    missing[key] = chunk
+                keys.append(key)
                 owners.append(number)
+        if missing:
+            assert embed_many is not None
+            used.update(
+                zip(missing, embed_in_passes(list(missing.values()), embed_many), strict=True)
+            )
         if used.keys() != kept.keys():
             cache.write(used)
+        vectors = [used[key] for key in keys]
         return cls(np.array(vectors, dtype=np.float64), np.array(owners), len(items))
 
     def nearness(self, query: np.ndarray) -> np.ndarray:

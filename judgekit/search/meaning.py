@@ -100,9 +100,7 @@ class Meaning:
         self.state, self.reason = "ready", ""
         return found
 
-    def _load(
-        self, items: list[Item], only_if_kept: bool
-    ) -> meaning_model.MeaningModel | None:
+    def _load(self, items: list[Item], only_if_kept: bool) -> meaning_model.MeaningModel | None:
         if only_if_kept:
             return meaning_model.load(items, self.folder, embed=False)
         with _only_one(self.folder):

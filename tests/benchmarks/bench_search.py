@@ -15,6 +15,7 @@ The machine is shared: CPU time (thread_time) is printed beside wall time, and t
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import gc
 import http.client
@@ -42,7 +43,7 @@ from judgekit.search.service import SearchService  # noqa: E402
 from judgekit.search.snippets import _snippet  # noqa: E402
 from judgekit.search.sources import entry_docs, timing_source  # noqa: E402
 from judgekit.search.vocabulary import load_vocabulary  # noqa: E402
-from judgekit.web.workers import auto_count  # noqa: E402
+from judgekit.web.workers import WORKER_HEADER, WORKER_HEADER_ENV, auto_count  # noqa: E402
 from tests.relevance_metrics import QUESTIONS_FILE, load_questions, measure, table  # noqa: E402
 
 CLIENTS = 8
@@ -217,10 +218,14 @@ def distinct_queries(lib: Library, count: int = 1200) -> list[str]:
 
 
 def hammer(port: int, path: str, queries: list[str]) -> dict:
-    """CLIENTS threads with keep-alive connections share the queries; each sent once."""
+    """CLIENTS threads with keep-alive connections share the queries; each sent once. Also the
+    client's own CPU a request (it shares the cores with the server), and the p95 of the answers
+    meaning took part in ("by_meaning": true, their questions embedded) and of the others."""
     lock = threading.Lock()
     todo = iter(queries)
     times: list[float] = []
+    by_meaning: dict[bool, list[float]] = {True: [], False: []}
+    workers: collections.Counter[str] = collections.Counter()  # answers by process (pid)
     errors: list[str] = []
 
     def client() -> None:
@@ -234,30 +239,38 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
             try:
                 conn.request("GET", f"{path}?{urlencode({'q': q})}")
                 response = conn.getresponse()
-                response.read()
+                body = response.read()
                 ok = response.status == 200
             except OSError as exc:
-                ok, conn = False, http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                ok, body = False, b""
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
                 errors.append(str(exc))
             elapsed = time.perf_counter() - start
             with lock:
                 times.append(elapsed)
+                by_meaning[b'"by_meaning":true' in body].append(elapsed)
+                workers[response.getheader(WORKER_HEADER) or "?"] += ok
                 if not ok:
                     errors.append(q)
 
     threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     return {
         "n": len(times),
         "rate": len(times) / wall,
         "p50": statistics.median(times),
         "p95": percentile(times, 95),
         "errors": len(errors),
+        "client_cpu": cpu / len(times),
+        "meaning": {k: (len(v), percentile(v, 95) if v else 0.0) for k, v in by_meaning.items()},
+        # A keep-alive connection stays with the process that accepted it: with 8 clients and
+        # 2 processes, one process may answer most of them while the other idles.
+        "split": sorted(workers.values(), reverse=True),
     }
 
 
@@ -285,6 +298,22 @@ def wait_for_line(log, text: str, seconds: float = 300, times: int = 1) -> float
     raise RuntimeError(f"the server never said {text!r} {times} times")
 
 
+def wait_for_pack(log, seconds: float = 300) -> None:
+    """Wait until the judge pack's zip, which a server builds in the background after its first
+    start on an address (a child process), is built: measured during it, searches share the
+    cores with the build."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        log.seek(0)
+        said = log.read().decode(errors="replace")
+        if "judge pack: building" not in said or "judge pack: built" in said:
+            return
+        if "judge pack: build failed" in said or "took too long" in said:
+            return
+        time.sleep(0.5)
+    raise RuntimeError("the judge pack's build never ended")
+
+
 def serve_and_hammer(
     command: list[str],
     port: int,
@@ -294,7 +323,7 @@ def serve_and_hammer(
     processes: int = 1,
 ) -> dict:
     """Start a server, wait for it (and for `ready` in its output), warm it, then measure."""
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", WORKER_HEADER_ENV: "1"}
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     try:
@@ -304,6 +333,8 @@ def serve_and_hammer(
             # while it does, searches share the interpreter with that warm-up. Steady state is
             # what a judge meets after the first seconds, so wait for it.
             waited = wait_for_line(log, ready, times=processes) if ready else 0.0
+            if ready:
+                wait_for_pack(log)
         except RuntimeError:
             log.seek(0)
             raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
@@ -348,10 +379,13 @@ def server(lib: Library, cache: str, meaning: bool = True) -> None:
     port = free_port()
     hello = serve_and_hammer([sys.executable, "-c", HELLO, str(port)], port, "/api/search", queries)
     for name, r in [*results, ("hello-world Flask", hello)]:
+        embedded, others = r["meaning"][True], r["meaning"][False]
         print(
             f"{name}: {r['n']} distinct queries, {CLIENTS} clients: {r['rate']:.0f}/s, "
             f"p50 {ms(r['p50'])}, p95 {ms(r['p95'])}, errors {r['errors']}; "
-            f"server CPU {ms(r['cpu'])} a request"
+            f"server CPU {ms(r['cpu'])} a request, the client's {ms(r['client_cpu'])}; "
+            f"p95 by meaning {ms(embedded[1])} (n={embedded[0]}), else {ms(others[1])}; "
+            f"answers by process {r['split']}"
         )
     for name, r in results:
         print(f"{name} / hello-world throughput: {r['rate'] / hello['rate']:.2f} ({load()})")

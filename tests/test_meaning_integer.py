@@ -1,0 +1,74 @@
+"""Search by meaning's exact integer products (judgekit/meaning/integer.py): onnxruntime's
+MatMulInteger gives every sum exactly, so the vectors are those of numpy's float32 products,
+bit for bit, on golden questions and the corpus's own chunks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from judgekit.checks.loader import load_corpus
+from judgekit.meaning import integer, weights
+from judgekit.meaning import model as meaning_model
+from judgekit.meaning.encoder import Encoder
+from judgekit.meaning.passages import chunks
+from judgekit.render.library import Library
+
+GOLDEN = Path(__file__).parent / "golden" / "search.jsonl"
+
+pytestmark = pytest.mark.skipif(not integer.available(), reason="onnxruntime is not installed")
+
+
+def test_integer_products_are_exact_at_the_extremes():
+    """Inputs at ±255 and weights at ±127 over 1,536 rows (the largest sums the model makes),
+    and random ones: the products equal numpy's in 64-bit integers."""
+    rng = np.random.default_rng(27)
+    w = rng.integers(-127, 128, (1536, 40)).astype(np.int8)
+    w[:, 0], w[:, 1] = 127, -127
+    x = rng.integers(-255, 256, (9, 1536))
+    x[0], x[1], x[2] = 255, -255, 0
+    x[3] = np.arange(1536) % 511 - 255  # every value once at least
+    got = integer.IntegerProduct(w)(x.astype(np.float32))
+    assert got.dtype == np.float64
+    assert np.array_equal(got, x.astype(np.int64) @ w.astype(np.int64))
+    assert got[0, 0] == 255 * 127 * 1536 and got[1, 0] == -255 * 127 * 1536
+
+
+def _texts() -> list[list[int]]:
+    """Word pieces of 900 distinct golden questions and 150 of the corpus's chunks (long ones)."""
+    files = weights.find()
+    enc = meaning_model.encoder(files, None)
+    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
+    asked = list(dict.fromkeys(json.loads(line)["q"] for line in lines))
+    questions = [enc.pieces(q)[: meaning_model.QUESTION_TOKENS] for q in asked[:900]]
+    lib = Library(load_corpus())
+    found: list[list[int]] = []
+    for version in lib.corpus.versions():
+        for entry in version.walk():
+            paragraphs = [enc.pieces(p) for p in lib.plain(entry).split("\n") if p.strip()]
+            found += chunks(enc.pieces(f"{entry.title}:"), paragraphs)
+    return questions + found[:: max(1, len(found) // 150)][:150]
+
+
+def test_vectors_by_integer_products_equal_float32_ones_bit_for_bit():
+    """1,050 texts, alone and in passes of up to 7: every vector of the integer products equals
+    the float32 products' to the last bit."""
+    files = weights.find()
+    tensors = meaning_model.integer_tensors(files, None)
+    vocabulary = weights.vocabulary(files.tokenizer)
+    exact = Encoder(tensors, vocabulary, exact=True)
+    floats = Encoder(tensors, vocabulary, exact=False)
+    assert exact.exact and not floats.exact
+    texts = _texts()
+    assert len(texts) >= 1000
+    start, size = 0, 1
+    while start < len(texts):
+        batch = texts[start : start + size]
+        for text, a, b in zip(
+            batch, exact.embed_many(batch), floats.embed_many(batch), strict=True
+        ):
+            assert np.array_equal(a, b), text
+        start, size = start + size, size % 7 + 1
