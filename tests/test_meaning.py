@@ -115,7 +115,10 @@ def test_a_long_paragraph_is_cut_into_overlapping_windows_under_the_title():
 
 
 def test_vectors_are_kept_and_only_new_chunks_are_embedded(encoder, tmp_path):
-    items = [("Beaming", "Beam personnel between a ship and a planet."), ("Range", "Range.")]
+    items = [
+        ("Beaming", "Beam personnel between a ship and a planet.", ()),
+        ("Range", "Range.", ()),
+    ]
     made = []
 
     def embed(texts):
@@ -127,16 +130,16 @@ def test_vectors_are_kept_and_only_new_chunks_are_embedded(encoder, tmp_path):
     assert len(made) == 2
     again = Passages.embed(items, encoder.pieces, None, "d", cache)  # all kept: nothing to embed
     assert again is not None and np.array_equal(again.vectors, first.vectors)
-    changed = [items[0], ("Range", "Range is a ship's movement allowance.")]
+    changed = [items[0], ("Range", "Range is a ship's movement allowance.", ())]
     Passages.embed(changed, encoder.pieces, embed, "d", cache)
     assert len(made) == 3  # the changed item's chunk alone
-    assert Passages.embed([("New", "text")], encoder.pieces, None, "d", cache) is None
+    assert Passages.embed([("New", "text", ())], encoder.pieces, None, "d", cache) is None
 
 
 def test_a_first_start_embeds_the_chunks_in_passes_each_with_its_vector_alone(encoder, tmp_path):
     """40 items (one of them twice): their chunks go to the model PASS at a time, each once, and
     every chunk's vector is the one it gets alone, in its item's place."""
-    items = [(f"Rule {i}", f"Rule {i} says {'beam ' * (i % 9)}a ship.") for i in range(40)]
+    items = [(f"Rule {i}", f"Rule {i} says {'beam ' * (i % 9)}a ship.", ()) for i in range(40)]
     items.append(items[3])
     passes = []
 
@@ -147,7 +150,7 @@ def test_a_first_start_embeds_the_chunks_in_passes_each_with_its_vector_alone(en
     found = Passages.embed(items, encoder.pieces, embed, "d", VectorCache(tmp_path))
     assert passes == [PASS, PASS, 40 - 2 * PASS]
     alone = []
-    for title, text in items:
+    for title, text, _ in items:
         for chunk in chunks(encoder.pieces(f"{title}:"), [encoder.pieces(text)]):
             alone.append(encoder.embed_ids(chunk).astype(np.float32).astype(np.float64))
     assert found is not None and np.array_equal(found.vectors, np.array(alone))

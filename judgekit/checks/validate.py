@@ -1,4 +1,4 @@
-"""`judgekit check`: the corpus's format, then its content, timing and search-vocabulary checks."""
+"""`judgekit check`: the corpus's format, then its content, timing, search-vocabulary and table-talk checks."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from judgekit.corpus.model import Corpus
 from judgekit.corpus.pages_check import page_problems
 from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.render.senses import sense_problems
+from judgekit.search.tabletalk import table_talk_problems
 from judgekit.search.vocabulary import vocabulary_problems
 from judgekit.timing.check import timing_problems
 
@@ -22,6 +23,7 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
         + page_problems(corpus, seeds)
         + timing_problems(corpus)
         + vocabulary_problems(corpus)
+        + table_talk_problems(corpus)
         + sense_problems(corpus)
     )
 

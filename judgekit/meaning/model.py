@@ -14,7 +14,7 @@ from safetensors.numpy import load_file, save_file
 from judgekit.meaning import weights
 from judgekit.meaning.batch import Gather
 from judgekit.meaning.encoder import Encoder
-from judgekit.meaning.passages import Passages, VectorCache
+from judgekit.meaning.passages import Item, Passages, VectorCache
 
 log = logging.getLogger(__name__)
 QUESTION_TOKENS = 64  # a question's pieces embedded: bounds a query's cost
@@ -82,10 +82,8 @@ def encoder(files: weights.ModelFiles, cache_dir: Path | None) -> Encoder:
     return found
 
 
-def load(
-    items: Sequence[tuple[str, str]], cache_dir: Path | None, embed: bool = True
-) -> MeaningModel | None:
-    """The model over these (title, text) items; ModelMissing when its package is not here.
+def load(items: Sequence[Item], cache_dir: Path | None, embed: bool = True) -> MeaningModel | None:
+    """The model over these (title, text, sayings) items; ModelMissing when its package is not here.
     With embed False, None unless every item's vectors are already on disk."""
     files = weights.find()
     enc = encoder(files, cache_dir)

@@ -67,6 +67,18 @@ def embed_in_passes(
     return out
 
 
+Item = tuple[str, str, tuple[str, ...]]  # an item's title, its text and what judges say of it
+
+
+def item_chunks(
+    pieces: Callable[[str], list[int]], title: str, text: str, said: Sequence[str] = ()
+) -> list[list[int]]:
+    """An item's chunks: its text's (headed by its title), then each saying alone, as a
+    judge's question is embedded (tabletalk.py)."""
+    paragraphs = [pieces(p) for p in text.split("\n") if p.strip()]
+    return chunks(pieces(f"{title}:"), paragraphs) + [pieces(s)[:ROOM] for s in said]
+
+
 def chunk_key(digest: str, pieces: Sequence[int]) -> str:
     """The cache's key for a chunk's vector: the model and the pieces."""
     return hashlib.sha256(f"{digest}:{','.join(map(str, pieces))}".encode()).hexdigest()[:32]
@@ -117,21 +129,20 @@ class Passages:
     @classmethod
     def embed(
         cls,
-        items: Sequence[tuple[str, str]],
+        items: Sequence[Item],
         pieces: Callable[[str], list[int]],
         embed_many: Callable[[list[Sequence[int]]], list[np.ndarray]] | None,
         digest: str,
         cache: VectorCache,
     ) -> Passages | None:
-        """Embed each (title, text) item's chunks, reading kept vectors and keeping new ones
-        (with no embed_many: None when a vector is not kept)."""
+        """Embed each (title, text, sayings) item's chunks, reading kept vectors and keeping new
+        ones (with no embed_many: None when a vector is not kept)."""
         kept = cache.read()
         used: dict[str, np.ndarray] = {}
         missing: dict[str, list[int]] = {}
         keys, owners = [], []
-        for number, (title, text) in enumerate(items):
-            paragraphs = [pieces(p) for p in text.split("\n") if p.strip()]
-            for chunk in chunks(pieces(f"{title}:"), paragraphs):
+        for number, (title, text, said) in enumerate(items):
+            for chunk in item_chunks(pieces, title, text, said):
                 key = chunk_key(digest, chunk)
                 if key in kept:
                     used[key] = kept[key]

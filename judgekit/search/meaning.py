@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from judgekit.meaning import model as meaning_model
+from judgekit.meaning.passages import Item
 from judgekit.meaning.weights import ModelMissing
 
 log = logging.getLogger(__name__)
@@ -19,16 +20,21 @@ _LOADED: dict[tuple[str, str], meaning_model.MeaningModel] = {}  # per process: 
 _LOADING = threading.Lock()
 
 
-def items_of(meta: Sequence[Mapping], texts: Sequence[str]) -> list[tuple[str, str]]:
-    """The (title, text) of every indexed item, in item order."""
-    return [(m["name"], text) for m, text in zip(meta, texts, strict=True)]
+def items_of(
+    meta: Sequence[Mapping], texts: Sequence[str], said: Sequence[tuple[str, ...]] | None = None
+) -> list[Item]:
+    """The (title, text, sayings) of every indexed item, in item order (tabletalk.py)."""
+    said = said if said is not None else [()] * len(meta)
+    return [(m["name"], text, s) for m, text, s in zip(meta, texts, said, strict=True)]
 
 
-def items_digest(items: Sequence[tuple[str, str]]) -> str:
+def items_digest(items: Sequence[Item]) -> str:
     """What identifies a corpus's items for the process's memo."""
     h = hashlib.sha256()
-    for title, text in items:
+    for title, text, said in items:
         h.update(f"{len(title)}:{title}{len(text)}:{text}".encode())
+        for saying in said:
+            h.update(f"{len(saying)}:{saying}".encode())
     return h.hexdigest()
 
 
@@ -61,12 +67,16 @@ class Meaning:
         self.reason = ""
 
     def load(
-        self, meta: Sequence[Mapping], texts: Sequence[str], only_if_kept: bool = False
+        self,
+        meta: Sequence[Mapping],
+        texts: Sequence[str],
+        only_if_kept: bool = False,
+        said: Sequence[tuple[str, ...]] | None = None,
     ) -> meaning_model.MeaningModel | None:
         """The model over these items, from this process's memo, the disk or embedded now; None
         (with the state saying why) when the model's package is missing or loading failed, or
         when only_if_kept and the vectors are not all on disk yet."""
-        items = items_of(meta, texts)
+        items = items_of(meta, texts, said)
         key = (str(self.folder), items_digest(items))
         if self.state != "ready":
             self.state = "loading"
@@ -90,9 +100,7 @@ class Meaning:
         self.state, self.reason = "ready", ""
         return found
 
-    def _load(
-        self, items: list[tuple[str, str]], only_if_kept: bool
-    ) -> meaning_model.MeaningModel | None:
+    def _load(self, items: list[Item], only_if_kept: bool) -> meaning_model.MeaningModel | None:
         if only_if_kept:
             return meaning_model.load(items, self.folder, embed=False)
         with _only_one(self.folder):

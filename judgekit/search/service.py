@@ -27,6 +27,7 @@ from judgekit.search.meaning import Meaning
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
 from judgekit.search.snippets import Asked, snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
+from judgekit.search.tabletalk import load_table_talk
 from judgekit.search.vocabulary import load_vocabulary
 
 log = logging.getLogger(__name__)
@@ -187,10 +188,20 @@ class SearchService:
         """Load the model and the corpus's vectors (embedding what no cache holds, unless
         only_if_kept) and search by meaning from then on; returns the state (Meaning.state)."""
         index = self.index
-        model = self.meaning.load(index.meta, index.texts, only_if_kept)
+        model = self.meaning.load(index.meta, index.texts, only_if_kept, self._said(index))
         if model is not None:
             index.use_meaning(model)
         return self.meaning.state
+
+    def _said(self, index: SearchIndex) -> list[tuple[str, ...]]:
+        """What judges say of each item's rules (tabletalk.py), by item number: entries only."""
+        corpus = self.lib.corpus
+        talk = load_table_talk(corpus.root)
+        said = []
+        for m in index.meta:
+            entry = corpus.entry(m["document"], m["version"], m["entry"])
+            said.append(talk.phrases(entry) if entry and m["kind"] in ENTRY_KINDS else ())
+        return said
 
     def warm(self) -> int:
         """Do now what the first queries would otherwise do (a server's background warm-up): read
