@@ -193,3 +193,32 @@ def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_brows
         kim.goto(f"{lan}/event?q=offline")
         assert "Table 12, round 3, Sam" in kim.inner_text("main")
         assert not (off0 or off1 or off2 or off3)
+
+
+# Form controls under 24 px on a side (WCAG 2.5.8), by their words.
+SMALL_CONTROLS = """() => [...document.querySelectorAll(
+    'main button, main select, main input:not([type=hidden])')]
+  .filter(el => { const r = el.getBoundingClientRect(); return r.width && (r.width < 24 || r.height < 24); })
+  .map(el => (el.textContent || el.name).trim())"""
+
+
+def test_the_desk_and_the_rulings_list_have_controls_a_thumb_can_hit(browser, venue):
+    laptop_url, _lan = venue
+    options = {"has_touch": True, "is_mobile": True}
+    with guarded_context(browser, PHONE, **options) as (context, off):
+        page = context.new_page()
+        page.goto(f"{laptop_url}/event/new")
+        page.fill("input[name=event]", "Regional, 5 Dec")
+        page.click("button:has-text('Start the event')")
+        page.wait_for_selector("[data-judge-code]")
+        assert page.url == f"{laptop_url}/event/desk"
+        # The codes' buttons and each judge's Remove.
+        assert page.locator("main button").count() >= 3
+        assert page.evaluate(SMALL_CONTROLS) == []
+        _fits(page)
+        # The filters and Leave.
+        page.goto(f"{laptop_url}/event")
+        assert page.locator("main select").count() == 3
+        assert page.evaluate(SMALL_CONTROLS) == []
+        _fits(page)
+        assert off == []

@@ -188,6 +188,29 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         assert off == []
 
 
+def test_offline_page_not_in_the_pack_leads_back_into_it(browser, tmp_path, corpus_copy):
+    """Offline, a mistyped address answers a page of the pack's own (not the browser's offline
+    error), with links to the pack's home and search that work offline."""
+    result = _build(corpus_copy, tmp_path / "site", datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    phone = {"width": 360, "height": 740}
+    with static_server(result.out) as base, guarded_context(browser, phone) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/index.html")
+        _wait_stored(page, result.version["id"])
+        ctx.set_offline(True)
+        response = page.goto(f"{base}/rules/demo-rulebook/9/no-such-entry/")
+        assert response.status == 404
+        assert "not in the judge pack stored on this device" in page.inner_text("main")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.click("text=search the rules")
+        assert page.url == f"{base}/search/index.html"
+        page.go_back()
+        page.click("text=the pack's home page")
+        assert page.url == f"{base}/index.html"
+        assert page.locator("main h1").count() == 1
+        assert off == []
+
+
 def test_pack_reads_from_a_folder(browser, tmp_path, corpus_copy):
     result = _build(corpus_copy, tmp_path / "site", datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
     with guarded_context(browser, PHONE) as (ctx, off):

@@ -94,7 +94,29 @@ async function answer(request) {
     var kept = await (await caches.open(MEANING)).match(names[0]);
     if (kept) return kept;
   }
-  return fetch(request);
+  try {
+    return await fetch(request);
+  } catch (err) {
+    // With no network, a page the pack does not hold would show the browser's offline error:
+    // the judge gets a way back into the pack instead.
+    if (request.mode === "navigate") return notInPack();
+    throw err;
+  }
+}
+
+function notInPack() {
+  var css = PACK.files.filter(function (n) { return /^static\/css\/judgekit\.[0-9a-f]+\.css$/.test(n); });
+  var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    "<title>Not in the judge pack – judgekit</title>" +
+    (css.length ? '<link rel="stylesheet" href="' + absolute(css[0]) + '">' : "") +
+    '</head><body><main id="content"><h1>Not in the judge pack</h1>' +
+    "<p>This page is not in the judge pack stored on this device, and there is no network to " +
+    "fetch it. Check the address, or go on from the pack:</p><ul>" +
+    '<li><a href="' + absolute("index.html") + '">the pack\'s home page</a></li>' +
+    '<li><a href="' + absolute("search/index.html") + '">search the rules</a></li>' +
+    "</ul></main></body></html>";
+  return new Response(html, {status: 404, headers: {"Content-Type": "text/html; charset=utf-8"}});
 }
 
 self.addEventListener("install", function (event) { event.waitUntil(storePack()); });
