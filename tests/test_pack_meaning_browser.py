@@ -46,6 +46,13 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
         assert (
             f"Store search by meaning on this phone ({result.meaning_size / 1e6:.0f} MB)" in offer
         )
+        # The offer is a button a thumb can hit, in the page's font (not the browser's small one).
+        box = page.eval_on_selector(
+            ".pack-meaning button",
+            "b => [b.getBoundingClientRect().height, getComputedStyle(b).fontSize,"
+            " getComputedStyle(b.parentNode).fontSize]",
+        )
+        assert box[0] >= 44 and box[1] == box[2]
         # Not stored: by words, and the page says so.
         page.fill("#q", QUESTION)
         wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")
