@@ -35,6 +35,7 @@ class Saying:
     entry: str
     rule: str
     say: tuple[str, ...]
+    edition: str  # the game of the file it is written in
     location: str = ""
 
 
@@ -110,7 +111,7 @@ def _parse(path: Path, data: object, edition: str) -> tuple[list[Saying], list[s
             continue
         document, _, entry = item["entry"].partition("/")
         say = tuple(dict.fromkeys(s.strip() for s in item["say"]))
-        sayings.append(Saying(document, entry, item["rule"], say, where))
+        sayings.append(Saying(document, entry, item["rule"], say, edition, where))
     return sayings, problems
 
 
@@ -134,9 +135,7 @@ def table_talk_problems(corpus: Corpus) -> list[str]:
     """Every item whose entry is not held in its file's game or whose rule no version holds."""
     talk = load_table_talk(corpus.root)
     problems = list(talk.problems)
-    editions = dict(FILES.items())
     for s in talk.sayings:
-        file_edition = editions.get(_file_of(s.location), "")
         doc = corpus.document(s.document)
         texts = [
             plain(f"{e.title}\n{e.markdown}")
@@ -145,14 +144,8 @@ def table_talk_problems(corpus: Corpus) -> list[str]:
         ]
         if doc is None or not texts:
             problems.append(f"{s.location}: no held entry {s.document}/{s.entry}")
-        elif doc.edition != file_edition:
-            problems.append(f"{s.location}: {s.document} is {doc.edition}, not {file_edition}")
+        elif doc.edition != s.edition:
+            problems.append(f"{s.location}: {s.document} is {doc.edition}, not {s.edition}")
         elif not any(plain(s.rule) in text for text in texts):
             problems.append(f"{s.location}: the rule is not the words of {s.document}/{s.entry}")
     return problems
-
-
-def _file_of(location: str) -> str:
-    """The corpus-relative file name of a saying's location."""
-    path = location.rsplit(":", 1)[0].replace("\\", "/")
-    return next((name for name in FILES if path.endswith(name)), "")

@@ -78,6 +78,17 @@ def question_params() -> list[dict]:
     return [{"q": item["q"], **item.get("params", {})} for item in load_questions()]
 
 
+def run_clients(target) -> tuple[float, float]:
+    """Run target in CLIENTS threads at once; the wall time and this process's CPU time."""
+    threads = [threading.Thread(target=target) for _ in range(CLIENTS)]
+    start, start_cpu = time.perf_counter(), time.process_time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - start, time.process_time() - start_cpu
+
+
 def latency(run, params: list[dict], rounds: int) -> tuple[list[float], list[float]]:
     """Wall-clock and CPU seconds of each query, after one warm-up round.
 
@@ -131,13 +142,7 @@ def threaded(service: SearchService, lib: Library) -> None:
                 return
             service.search({"q": q})
 
-    threads = [threading.Thread(target=ask) for _ in range(CLIENTS)]
-    start, start_cpu = time.perf_counter(), time.process_time()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    wall, cpu = run_clients(ask)
     passes, texts = (gather.passes - before[0], gather.texts - before[1]) if gather else (0, 0)
     print(
         f"in process, {CLIENTS} threads, {count} distinct queries: {count / wall:.0f}/s, CPU "
@@ -253,13 +258,7 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
                 if not ok:
                     errors.append(q)
 
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
-    start, start_cpu = time.perf_counter(), time.process_time()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    wall, cpu = run_clients(client)
     return {
         "n": len(times),
         "rate": len(times) / wall,
