@@ -13,7 +13,7 @@ from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
 EXPANSION_WEIGHT = 0.5  # and the rulebook's words for a judge's own words count less again
-FIELDS = ("title", "text")
+FIELDS = ("title", "text", "talk")  # talk: the sayings (documents.py: TALK_BOOST)
 
 # A question about a number: the passage stating that number near the words asked about wins.
 NUMBER_CUE = re.compile(

@@ -22,6 +22,9 @@ from judgekit.search.analysis import Positions, proximity, stems
 from judgekit.search.query import Plan
 
 COORD_POWER = 2  # an item holding half the query's words scores a quarter
+# A word found only in what judges say of an item (the table talk, documents.py: TALK_BOOST)
+# counts as this share of a word found in its rules, for the share of the query's words held.
+TALK_COUNT = 0.7
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
 PROXIMITY_RERANK = 30  # how many of the best hits are checked for proximity
 LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
@@ -163,15 +166,21 @@ def rank(
     """
     q = question
     want = sum(1 << i for i in q.wanted)
-    coord = [(k / len(q.wanted)) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
+    words = len(q.wanted)
+    coord = [(k / words) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
     away = LEAN_AWAY if q.lean != DEFAULT_LEAN or q.strong else DEFAULT_AWAY
     base, factor = items.base, items.lean_factors(q.lean, away)
     # The hot loop (once per match): what only a few items need is done after it.
     ranked = [
-        [0, score * coord[(n := (found & want).bit_count())] * base[d] * factor[d], d, n]
-        for d, (score, found, _) in acc.items()
+        [
+            0,
+            score * _coord(coord, words, found & want, said & want) * base[d] * factor[d],
+            d,
+            (found & want).bit_count(),
+        ]
+        for d, (score, found, _, said) in acc.items()
     ]
-    for item, (_, _, in_title) in zip(ranked, acc.values(), strict=True):
+    for item, (_, _, in_title, _) in zip(ranked, acc.values(), strict=True):
         if (
             in_title
             and in_title & want == want
@@ -193,6 +202,15 @@ def rank(
     if q.near is not None:
         ranked = fuse(ranked, every, q, base, factor)
     return quoted_first(items, prefer_subsections(items, ranked)), every
+
+
+def _coord(coord: list[float], words: int, found: int, said: int) -> float:
+    """The share of the query's words an item holds, to the COORD_POWER: a word found only in
+    what judges say of it counts TALK_COUNT of one."""
+    talk_only = said & ~found
+    if not talk_only:
+        return coord[found.bit_count()]
+    return ((found.bit_count() + TALK_COUNT * talk_only.bit_count()) / words) ** COORD_POWER
 
 
 def is_guess(ranked: list, q: Question) -> bool:

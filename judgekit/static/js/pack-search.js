@@ -401,7 +401,7 @@
     });
     return out;
   }
-  function hasTerm(stem) { return has(D.title, stem) || has(D.text, stem); }
+  function hasTerm(stem) { return D.settings.fields.some(function (field) { return has(D[field], stem); }); }
   // A question's plan, kept for the last few: meaningQuestion plans each question the answer
   // plans again (the plan is read, never changed, after it is made).
   var plansKept = new Map(), PLANS_KEPT = 16;
@@ -536,10 +536,11 @@
     if (list) {
       var S = D.settings, n = D.items.length;
       var idf = Math.log(n / (list.length + 1)) + 1;
-      var fieldBoost = field === "title" ? S.title_boost : 1;
+      var fieldBoost = field === "title" ? S.title_boost : field === "talk" ? S.talk_boost : 1;
+      var at = S.fields.indexOf(field);
       list.forEach(function (p) {
         var i = p[0], tf = p[1];
-        var len = D.lengths[i][field === "title" ? 0 : 1];
+        var len = D.lengths[i][at];
         var norm = (1 - S.b) + S.b * len / (avg[field] || 1);
         // Whoosh weighs a posting by its field's boost before BM25's saturation, not after.
         var w = tf * fieldBoost;
@@ -551,7 +552,7 @@
   }
   function entryOf(acc, i) {
     var e = acc.get(i);
-    if (!e) { e = [0, 0, 0]; acc.set(i, e); }
+    if (!e) { e = [0, 0, 0, 0]; acc.set(i, e); }
     return e;
   }
   function addPhrase(acc, seq, weight, mask, filters) {
@@ -574,13 +575,13 @@
       var mask = own ? (1 << gi) : Array.from(g.covers).reduce(function (m, c) { return m | (1 << c); }, 0);
       if (own && g.part.phrase && g.terms.size > 1) { addPhrase(acc, Array.from(g.terms.keys()), 1, mask, filters); return; }
       g.terms.forEach(function (weight, term) {
-        ["title", "text"].forEach(function (field) {
-          var title = own && field === "title";
+        D.settings.fields.forEach(function (field) {
+          var title = own && field === "title", at = field === "talk" ? 3 : 1;   // scoring.py: _add
           termScores(field, term).forEach(function (value, i) {
             if (!allowed(i, filters)) return;
             var e = entryOf(acc, i);
             e[0] += weight * value;
-            e[1] |= mask;
+            e[at] |= mask;
             if (title) e[2] |= mask;
           });
         });
@@ -649,7 +650,9 @@
     var every = [];
     acc.forEach(function (e, i) {
       var found = e[1] & want, count = bits(found), it = D.items[i];
-      var value = e[0] * Math.pow(count / wanted.size, S.coord_power) * (it.current ? 1 : S.superseded);
+      // ranking.py: _coord: a word found only in what judges say of the item counts talk_count.
+      var held = count + S.talk_count * bits(e[3] & want & ~found);
+      var value = e[0] * Math.pow(held / wanted.size, S.coord_power) * (it.current ? 1 : S.superseded);
       if (lean && it.edition !== lean) value *= away;
       if (mentioned.size && mentioned.has(it.result.document + "\u0000" + it.result.version)) value *= S.mentioned;
       var titled = (e[2] & want) === want && nameShare(i, e[2], want) >= S.card_name_share;
