@@ -268,7 +268,7 @@ class SearchIndex:
             exact,
             bool(NUMBER_CUE.search(query)),
             lean or DEFAULT_LEAN,
-            lean is not None,
+            named_game is not None,
             mentioned,
             near,
             allowed,

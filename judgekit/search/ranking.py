@@ -27,10 +27,13 @@ COORD_POWER = 2  # an item holding half the query's words scores a quarter
 TALK_COUNT = 0.7
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
 PROXIMITY_RERANK = 30  # how many of the best hits are checked for proximity
-LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
-# With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole
-# game there, while the 1E corpus is one rulings document answering narrower questions.
-DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
+# An item of the other game, when the question's words belong to one, counts this share. With no
+# game chosen and no word of either, lean the same to 2E: the rulebook is the whole game there,
+# while the 1E corpus is one rulings document answering narrower questions. Words lean no harder
+# than that: judges of both games say "away team", "tapped", "HQ"; naming a game filters.
+LEAN_AWAY = 0.75
+NAMED_AWAY = 0.5  # and when the question names a version of one game ("stopped in CTA")
+DEFAULT_LEAN = "2E"
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
 CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
 MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
@@ -143,7 +146,7 @@ class Question:
     exact: Mapping[int, int]  # items whose title is a wording's: their tier
     number: bool  # a question about a number
     lean: str  # the game leaned to
-    strong: bool  # leaned to by the question's words or a version named, not by default
+    named: bool  # the game of a version the question names ("in CTA"), leaned to the harder
     mentioned: frozenset[tuple[str, str]]  # versions named (document, version)
     near: Sequence[float] | None = None  # each item's nearness by meaning, when asked
     allowed: frozenset[int] | None = None  # the items the filters let through (None: all)
@@ -168,8 +171,7 @@ def rank(
     want = sum(1 << i for i in q.wanted)
     words = len(q.wanted)
     coord = [(k / words) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
-    away = LEAN_AWAY if q.lean != DEFAULT_LEAN or q.strong else DEFAULT_AWAY
-    base, factor = items.base, items.lean_factors(q.lean, away)
+    base, factor = items.base, items.lean_factors(q.lean, NAMED_AWAY if q.named else LEAN_AWAY)
     # The hot loop (once per match): what only a few items need is done after it.
     ranked = [
         [

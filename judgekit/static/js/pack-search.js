@@ -643,10 +643,10 @@
   }
   // The ranking by words alone, before meaning joins it (rank: it is kept, and joined with each
   // question's nearness in turn, not searched again).
-  function rankWords(acc, plan, wanted, exact, number, lean, strong, mentioned, limit) {
+  function rankWords(acc, plan, wanted, exact, number, lean, named, mentioned, limit) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
-    var away = lean !== S.default_lean || strong ? S.lean_away : S.default_away;
+    var away = named ? S.named_away : S.lean_away;
     var every = [];
     acc.forEach(function (e, i) {
       var found = e[1] & want, count = bits(found), it = D.items[i];
@@ -1101,7 +1101,7 @@
     var lean = namedGame || (filters.edition ? null : leanOf(seq));
     var number = D.numberCue.test(query);
     words.lean = lean || S.default_lean;
-    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, lean !== null, mentioned, limit);
+    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, namedGame !== null, mentioned, limit);
     return words;
   }
   // The answer from the words' stage, with meaning joined when its nearness is given.
