@@ -145,3 +145,27 @@ def test_the_id_of_a_cited_entry_no_longer_held_still_finds_its_rulings(sam, app
     shown, html = _page(sam, entry="gone-rule")
     assert shown == ["About cloaking"]
     assert _notes(html) == ["“gone-rule” is the id of a cited entry that judgekit no longer holds."]
+
+
+def test_a_title_names_every_version_of_its_entry_retitled_ones_too(mini_app):
+    lib = mini_app.extensions["judgekit"]["library"]
+    named = name(lib, "entry", "BEAMING")  # v1's title; v2 calls the same entry otherwise
+    assert named.how == "title"
+    assert [t.url for t in named.targets] == [
+        "/rules/demo-rulebook/1/beaming",
+        "/rules/demo-rulebook/2/beaming",
+    ]
+    assert "Order – Beam Personnel" in named.targets[1].label
+
+
+def test_many_titles_list_what_the_rulings_cite_first_and_count_the_rest(sam, monkeypatch):
+    monkeypatch.setattr("judgekit.shapes.named.MOST_LISTED", 3)
+    shown, html = _page(sam, entry="ing")  # Moving, Cloaking (each in v1 and v2), Rulings
+    assert shown == ["About cloaking"]
+    (note,) = _notes(html)
+    links = re.findall(r'<p class="event-named[^>]*>.*?</p>', html, re.S)[0]
+    assert re.findall(r'href="([^"]+)"', links)[:2] == [
+        "/rules/demo-rulebook/1/cloaking",
+        "/rules/demo-rulebook/2/cloaking",
+    ]
+    assert len(re.findall(r"href=", links)) == 3 and note.endswith(" and 2 more.")

@@ -22,7 +22,7 @@ from judgekit.render.library import Library, Memo
 from judgekit.shapes.cards import fold_title, title_matches
 
 _TITLES: Memo[str, dict] = Memo(__name__, "entries and cards by title and by id")
-MOST_LISTED = 12  # the targets a note names; the rest are counted
+MOST_LISTED = 8  # the targets a note names; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -106,17 +106,25 @@ def name(lib: Library, kind: str, text: str, cited: set[str] | None = None) -> N
     match = CITE_RE.match(text)
     if match and (match.group(1) or match.group(5) or "").casefold() == kind:
         return Named(kind, text, "citation", _cited_target(lib, kind, match))
+    cited = cited or set()
     table = _index(lib)[kind]
     by_id = table["id"].get(text, [])
     folded = fold_title(text)
     by_title = table["title"].get(folded, []) if folded else []
-    if by_id or by_title or text in (cited or set()):
+    if by_id or by_title or text in cited:
         how = "id" if by_id or not by_title else "title"
-        return Named(kind, text, how, tuple(dict.fromkeys(by_id + by_title)))
-    inside = tuple(
-        dict.fromkeys(t for titles, t in table["all"] if folded and title_matches(text, titles))
-    )
-    return Named(kind, text, "in title" if inside else "nothing", inside)
+        return Named(kind, text, how, _every_version(table, by_id + by_title, cited))
+    inside = [t for titles, t in table["all"] if folded and title_matches(text, titles)]
+    how = "in title" if inside else "nothing"
+    return Named(kind, text, how, _every_version(table, inside, cited))
+
+
+def _every_version(table: dict, found: list[Target], cited: set[str]) -> tuple[Target, ...]:
+    # A ruling citing any version of an entry is shown, so the note names each version, retitled
+    # ones too ("Beaming" in v1.1 is "Order – Beam Personnel" in v4); what the event's rulings
+    # cite first, as the list the note explains holds those.
+    same = (t for f in found for t in table["id"][f.id] if t.document == f.document)
+    return tuple(sorted(dict.fromkeys(same), key=lambda t: t.id not in cited))
 
 
 def _cited_target(lib: Library, kind: str, match: re.Match) -> tuple[Target, ...]:
