@@ -95,7 +95,8 @@ def test_a_card_title_naming_several_cards_shows_them_all_and_says_which(sam):
 def test_a_card_by_id_title_or_full_title(sam, typed):
     shown, html = _page(sam, card=typed)
     assert shown == ["About the 1E card"]
-    assert "2E card Jean-Luc Picard, Explorer" in _notes(html)[0]
+    (note,) = _notes(html)
+    assert "names 1 card (rulings citing it are shown): 2E card Jean-Luc Picard, Explorer." in note
 
 
 def test_a_citation_still_matches_exactly(sam):

@@ -160,6 +160,8 @@ def message(n: Named) -> str:
         )
     if not n.targets:
         return f"{typed} is the id of a cited {one} that judgekit no longer holds."
+    if len(n.targets) == 1:
+        return f"{one.capitalize()} {typed} names {count} (rulings citing it are shown):"
     shown = "any version of them" if n.kind == "entry" else "any of them"
     return f"{one.capitalize()} {typed} names {count} (rulings citing {shown} are shown):"
 
