@@ -154,9 +154,10 @@ def message(n: Named) -> str:
             f"{_EXAMPLE[n.kind]}, or its id (the end of its page’s address)."
         )
     if n.how == "in title":
+        versions = " (in any version)" if n.kind == "entry" else ""
         return (
-            f"No {one} has the title or id {typed}; shown: rulings citing the {count} whose "
-            "titles hold every word of it:"
+            f"No {one} has the title or id {typed}; shown: rulings citing {many} whose "
+            f"titles{versions} hold every word of it, {count} in all:"
         )
     if not n.targets:
         return f"{typed} is the id of a cited {one} that judgekit no longer holds."
