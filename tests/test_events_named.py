@@ -119,7 +119,10 @@ def test_text_that_names_nothing_says_so(sam):
 def test_words_of_a_title_name_the_titles_holding_them(sam):
     shown, html = _page(sam, entry="worm")
     assert shown == ["About the wormhole"]
-    assert "titles hold every word of it" in _notes(html)[0]
+    assert _notes(html) == [
+        "No entry has the title or id “worm”; shown: rulings citing entries whose titles (in any "
+        "version) hold every word of it, 1 entry in all: Demo Rulings r1, Wormhole."
+    ]
 
 
 def test_what_a_judge_types_is_escaped(sam):
