@@ -173,3 +173,16 @@ def test_many_titles_list_what_the_rulings_cite_first_and_count_the_rest(sam, mo
         "/rules/demo-rulebook/2/cloaking",
     ]
     assert len(re.findall(r"href=", links)) == 3 and note.endswith(" and 2 more.")
+
+
+def test_a_card_title_in_the_entry_filter_is_sent_to_the_card_filter(sam):
+    shown, html = _page(sam, entry="Engage Cloak", card="")
+    # The rulings document has an entry of that title too: it is an entry's title as well.
+    assert _notes(html)[0].startswith("Entry “Engage Cloak” names")
+    shown, html = _page(sam, entry="jean-luc picard")
+    assert shown == []
+    assert _notes(html) == [
+        "No entry has the title or id “jean-luc picard”, but a card has: filter by card "
+        "“jean-luc picard”."
+    ]
+    assert 'href="/event?card=jean-luc+picard"' in html

@@ -43,6 +43,8 @@ class Named:
     text: str
     how: str
     targets: tuple[Target, ...] = ()
+    # Naming nothing here: the other filter ("card" for an Entry filter) whose title or id it is.
+    elsewhere: str = ""
     # (document or edition, id) of every target: a ruling's citations are looked up in it.
     keys: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
 
@@ -115,8 +117,13 @@ def name(lib: Library, kind: str, text: str, cited: set[str] | None = None) -> N
         how = "id" if by_id or not by_title else "title"
         return Named(kind, text, how, _every_version(table, by_id + by_title, cited))
     inside = [t for titles, t in table["all"] if folded and title_matches(text, titles)]
-    how = "in title" if inside else "nothing"
-    return Named(kind, text, how, _every_version(table, inside, cited))
+    if inside:
+        return Named(kind, text, "in title", _every_version(table, inside, cited))
+    # A card's title typed in the Entry filter (or the other way round) is said so.
+    other = "card" if kind == "entry" else "entry"
+    there = _index(lib)[other]
+    elsewhere = text in there["id"] or (folded and folded in there["title"])
+    return Named(kind, text, "nothing", elsewhere=other if elsewhere else "")
 
 
 def _every_version(table: dict, found: list[Target], cited: set[str]) -> tuple[Target, ...]:
@@ -148,6 +155,10 @@ def message(n: Named) -> str:
     count = f"{len(n.targets)} {one if len(n.targets) == 1 else many}"
     if n.how == "citation":
         return f"{one.capitalize()} {typed}: rulings citing exactly this citation."
+    if n.how == "nothing" and n.elsewhere:
+        return (
+            f"No {one} has the title or id {typed}, but {_ARTICLE[n.elsewhere]} {n.elsewhere} has:"
+        )
     if n.how == "nothing":
         return (
             f"No {one} has the title or id {typed}. Type {_ARTICLE[n.kind]} {one}’s title, such as "
@@ -176,4 +187,5 @@ def named_dict(n: Named) -> dict[str, Any]:
         "message": message(n),
         "names": [{"label": t.label, "url": t.url} for t in n.listed],
         "more": n.unlisted,
+        "elsewhere": n.elsewhere or None,
     }
