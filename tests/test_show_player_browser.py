@@ -52,6 +52,9 @@ def test_show_to_a_player_opens_a_code_of_the_entry_address(
     with guarded_context(lan_browser, viewport, allowed, java_script_enabled=scripts) as (ctx, off):
         page = ctx.new_page()
         page.goto(venue + ENTRY)
+        page.emulate_media(media="print")  # a printed rule shows no control
+        assert not page.locator("a.show-player-link").is_visible()
+        page.emulate_media(media="screen")
         page.click("a.show-player-link")
         assert page.url == f"{venue}/show{ENTRY}"
         box = page.locator(".show-qr-code svg").bounding_box()
