@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from judgekit.shapes.named import name
+from judgekit.shapes.named import named_by
 from judgekit.web.judges import KEY
 
 from .conftest import DATA
@@ -78,7 +78,7 @@ def test_an_id_matches_exactly(sam):
 
 def name_of(sam, kind: str, text: str):
     lib = sam.client.application.extensions["judgekit"]["library"]
-    return name(lib, kind, text)
+    return named_by(lib, kind, text)
 
 
 def test_a_card_title_naming_several_cards_shows_them_all_and_says_which(sam):
@@ -153,7 +153,7 @@ def test_the_id_of_a_cited_entry_no_longer_held_still_finds_its_rulings(sam, app
 
 def test_a_title_names_every_version_of_its_entry_retitled_ones_too(mini_app):
     lib = mini_app.extensions["judgekit"]["library"]
-    named = name(lib, "entry", "BEAMING")  # v1's title; v2 calls the same entry otherwise
+    named = named_by(lib, "entry", "BEAMING")  # v1's title; v2 calls the same entry otherwise
     assert named.how == "title"
     assert [t.url for t in named.targets] == [
         "/rules/demo-rulebook/1/beaming",

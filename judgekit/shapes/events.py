@@ -15,7 +15,7 @@ from judgekit.events.fields import Cite, FieldError
 from judgekit.events.model import Citation, Event, Judge, Ruling
 from judgekit.render import card_index
 from judgekit.render.library import Library
-from judgekit.shapes.named import Named, name
+from judgekit.shapes.named import Named, named_by
 
 FILTERS = ("round", "table", "judge", "entry", "card", "q")
 
@@ -187,8 +187,8 @@ def filtered(lib: Library, rulings: list[Ruling], f: Filters) -> tuple[list[Ruli
     named = [
         n
         for n in (
-            name(lib, "entry", f.entry, cited("entry")),
-            name(lib, "card", f.card, cited("card")),
+            named_by(lib, "entry", f.entry, cited("entry")),
+            named_by(lib, "card", f.card, cited("card")),
         )
         if n is not None
     ]

@@ -99,7 +99,7 @@ def _add(table: dict, title: str, ident: str, target: Target, *more: str) -> Non
     table["all"].append((" ".join((title, *more)), target))
 
 
-def name(lib: Library, kind: str, text: str, cited: set[str] | None = None) -> Named | None:
+def named_by(lib: Library, kind: str, text: str, cited: set[str] | None = None) -> Named | None:
     """What an Entry ("entry") or Card ("card") filter's text names; None for no text. ``cited``:
     the ids the event's rulings cite (an entry no longer in the corpus is still found by id)."""
     text = text.strip()
