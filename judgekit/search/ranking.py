@@ -4,8 +4,9 @@ quoting it.
 
 The stages, named alike here and in the pack: plan the query (query.py, SearchIndex.plan), score
 (scoring.py), rank (this), collapse versions (collapse.py), shape the answer (service.py). A
-ranked item is [tier, value, docnum, words found]; what ranking and collapsing read of every
-indexed item is an Items (made once per index, by item number).
+ranked item is [tier, value, docnum, words found], and once meaning joined (fuse) whether its
+place owes to meaning as well; what ranking and collapsing read of every indexed item is an Items (made once
+per index, by item number).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ MEANING_FLOOR = 0.3  # and only if at least this near
 # meaning took part, is less near than this: the page says so (is_guess).
 GUESS_SHARE = 0.5
 GUESS_NEAR = 0.4
+BY_MEANING = 4  # where a fused item says whether its place owes to meaning (owes_to_meaning)
 
 
 @dataclass(frozen=True)
@@ -248,14 +250,25 @@ def fuse(
     ]
     every.extend(joined)
     best = max((item[1] for item in ranked if not item[0]), default=0.0) or 1.0
-    for item in ranked:
+    for place, item in enumerate(ranked):
         words = item[1] / best if not item[0] else 1.0
         item[1] = (1 - MEANING_SHARE) * words + meaning(item[2])
+        item.append(place)  # its place by words (owes_to_meaning, below)
     for item in joined:
         item[1] = meaning(item[2])
+        item.append(-1)
     ranked = ranked + joined
     sort_ranked(ranked)
+    for place, item in enumerate(ranked):
+        was = item[BY_MEANING]
+        item[BY_MEANING] = was < 0 or (place < was and meaning(item[2]) > 0)
     return ranked
+
+
+def owes_to_meaning(item: list) -> bool:
+    """Whether a ranked item's place owes to meaning (fuse): found by meaning alone, or raised by
+    meaning above its place by words (with a part by meaning of its own)."""
+    return len(item) > BY_MEANING and item[BY_MEANING]
 
 
 def _by_proximity(ranked: list, q: Question, positions: Callable[[int], Positions]) -> None:
