@@ -5,8 +5,8 @@ quoting it.
 The stages, named alike here and in the pack: plan the query (query.py, SearchIndex.plan), score
 (scoring.py), rank (this), collapse versions (collapse.py), shape the answer (service.py). A
 ranked item is [tier, value, docnum, words found], and once meaning joined (fuse) whether its
-place owes to meaning as well; what ranking and collapsing read of every indexed item is an Items (made once
-per index, by item number).
+place owes to meaning as well; what ranking and collapsing read of every indexed item is an
+Items (made once per index, by item number).
 """
 
 from __future__ import annotations
