@@ -1,7 +1,8 @@
 // The pack's search by meaning (judgekit/static/js/pack-meaning.js) against the server's
 // (judgekit/meaning): the same pieces as Hugging Face `tokenizers` and meaning/tokens.py for every
 // golden question, every corpus word and odd Unicode; the same embedding to 1e-12; the same
-// nearness, exactly (rounded as numpy rounds), over a pack built with its meaning part.
+// nearness, exactly (rounded as numpy rounds), and each item's nearest chunk's sentences (the
+// snippet of a result found by meaning: search/focus.py), over a pack built with its meaning part.
 // Python's side comes from tests/node/meaning_reference.py. Skipped when the model's package
 // is not installed.
 import assert from "node:assert/strict";
@@ -102,18 +103,20 @@ test("WebAssembly's products are the loops' exactly", { skip }, () => {
   }
 });
 
-test("each item's nearness to a question is the server's, exactly", { skip }, () => {
+test("each item's nearness to a question is the server's, exactly, and its nearest chunk's sentences", { skip }, () => {
   const { out, cache, manifest, model } = pack();
   const questions = [...new Set(golden().map((g) => g.q))].slice(0, QUESTIONS);
-  const want = reference(["near", CORPUS, cache], questions).near;
+  const ref = reference(["near", CORPUS, cache], questions), want = ref.near;
   const context = { self: {} };
   vm.runInNewContext(fs.readFileSync(path.join(out, "search-index.js"), "utf-8"), context);
   assert.equal(manifest.items, context.self.JUDGEKIT_SEARCH.items.length);
   const wrong = [];
   questions.forEach((q, i) => {
-    const got = Array.from(model.nearness(q));
+    const asked = model.asked(q), got = Array.from(asked.near);
     assert.equal(got.length, manifest.items);
     if (JSON.stringify(got) !== JSON.stringify(want[i])) wrong.push([q, got, want[i]]);
+    const focus = Array.from(asked.focus);
+    if (JSON.stringify(focus) !== JSON.stringify(ref.focus[i])) wrong.push([q, focus, ref.focus[i]]);
   });
   assert.equal(wrong.length, 0, wrong.slice(0, 2).map((w) => `${w[0]}\n  js ${w[1]}\n  py ${w[2]}`).join("\n"));
 });
