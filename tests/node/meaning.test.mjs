@@ -9,12 +9,11 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import vm from "node:vm";
 
-import { golden, python, REPO, STATIC_DIR } from "./lib.mjs";
+import { golden, meaningPack, python, REPO, STATIC_DIR } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
 const M = require(path.join(STATIC_DIR, "js", "pack-meaning.js"));
@@ -38,22 +37,7 @@ function reference(args, input) {
 let built = null;
 function pack() {
   if (built) return built;
-  const top = fs.mkdtempSync(path.join(os.tmpdir(), "judgekit-meaning-"));
-  const out = path.join(top, "pack"), cache = path.join(top, "cache");
-  const bin = process.env.JUDGEKIT_BIN || path.join(REPO, ".venv", "bin", "judgekit");
-  const made = spawnSync(bin, ["--root", CORPUS, "build", "--out", out], {
-    encoding: "utf-8", env: { ...process.env, JUDGEKIT_SEARCH_CACHE_DIR: cache },
-  });
-  assert.equal(made.status, 0, `judgekit build failed: ${made.stderr}`);
-  process.on("exit", () => fs.rmSync(top, { recursive: true, force: true }));
-  const context = { self: {} };
-  vm.runInNewContext(fs.readFileSync(path.join(out, "meaning", "manifest.js"), "utf-8"), context);
-  const manifest = context.self.JUDGEKIT_MEANING;
-  const bytes = (part) => {
-    const b = fs.readFileSync(path.join(out, manifest.files[part].name));
-    assert.equal(b.length, manifest.files[part].size);
-    return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-  };
+  const { out, cache, manifest, bytes } = meaningPack(CORPUS, "judgekit-meaning-");
   const vocab = new TextDecoder().decode(bytes("vocab")).split("\n");
   const tensors = M.readTensors(bytes("model"));
   const passages = M.passagesOf(M.readTensors(bytes("passages")));
