@@ -10,6 +10,7 @@ from its meaning part (pack/meaning.py) and pack-search.js needs no copy of this
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from judgekit.meaning.passages import Passages, paragraphs
 from judgekit.search.snippets import sentences_of
 from judgekit.search.tabletalk import plain
 
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
 GAP = 3  # words an item's text may hold within a rule that the rule does not (an icon's label)
 NONE = (-1, -1)  # in the table: a chunk whose sentences are not known (a rule not found)
 
@@ -54,6 +56,7 @@ class Focus:
         flat, starts = sentences_of(text)
         spans = _paragraph_spans(text)
         words: list[tuple[str, int]] | None = None  # read only for an item with sayings
+        found: dict[str, tuple[int, int] | None] = {}  # a rule's span (a rule has many sayings)
         out: list[Sentences | None] = []
         begin, end = self.passages.starts[item], self.passages.ends[item]
         for first, last in self.passages.parts[begin:end].tolist():
@@ -61,7 +64,10 @@ class Focus:
                 span = (spans[first][0], spans[last][1]) if first <= last < len(spans) else None
             else:
                 words = _words(flat) if words is None else words
-                span = _rule_span(words, self.rules[item][last])
+                rule = self.rules[item][last]
+                if rule not in found:
+                    found[rule] = _rule_span(words, rule)
+                span = found[rule]
             out.append(_sentences(starts, span) if span else None)
         return out
 
@@ -86,7 +92,9 @@ def _words(flat: str) -> list[tuple[str, int]]:
     out, at = [], 0
     for run in flat.split(" "):
         low = run.casefold()
-        for word in [low] if low.isascii() and low.isalnum() else plain(run).split():
+        # Most runs are plain ASCII: their words read directly (plain() is the slow way).
+        plainly = low.isascii() and "(" not in low
+        for word in _ASCII_WORD.findall(low) if plainly else plain(run).split():
             out.append((word, at))
         at += len(run) + 1
     return out
