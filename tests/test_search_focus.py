@@ -11,9 +11,10 @@ from judgekit.checks.loader import load_corpus
 from judgekit.meaning.passages import _chunked
 from judgekit.render.library import Library
 from judgekit.search import ranking
+from judgekit.search.analysis import stems
 from judgekit.search.focus import _rule_span, _words
 from judgekit.search.service import SearchService
-from judgekit.search.snippets import sentences_of, snippet_plain
+from judgekit.search.snippets import sentences_of, snippet, snippet_plain
 
 from .conftest import DATA
 from .test_meaning import _question, _ranked
@@ -101,3 +102,24 @@ def test_a_rule_is_found_in_the_text_with_icons_shown_as_labels():
     begin, end = _rule_span(words, "A personnel with a {icon:command} icon can stand in")
     assert flat[begin:].startswith("A personnel with a Command")
     assert _rule_span(words, "A personnel with no icon") is None
+
+
+def test_the_question_s_words_win_only_where_they_clearly_answer_elsewhere():
+    text = (
+        "Ships move between missions by paying range. "
+        "Every mission has a span printed on it, and some have more than one. "
+        "Headquarters missions never have a span of their own at all. "
+        "Personnel aboard a ship travel with it wherever it goes. "
+        "A captured ship stays captured until the end of the game."
+    )
+    last = len(sentences_of(text)[1]) - 1
+    # Two of the question's words in the first sentence, none where meaning points: the words.
+    both = snippet_plain(snippet(text, set(stems("move range")), focus=(last, last)))
+    assert both.startswith("Ships [move]"), both
+    # One word only: meaning's sentence (the words still marked wherever the window shows them).
+    one = snippet_plain(snippet(text, set(stems("range")), focus=(last, last)))
+    assert one.startswith("…") and "A captured ship stays captured" in one, one
+    assert snippet_plain(snippet(text, set(stems("range")))).startswith("Ships move")
+    # None of the words (a result found by meaning alone): meaning's sentence all the same.
+    assert "A captured ship stays captured" in snippet(text, set(), focus=(last, last))
+    assert snippet(text, set()).startswith("Ships move")
