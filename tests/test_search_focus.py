@@ -123,3 +123,10 @@ def test_the_question_s_words_win_only_where_they_clearly_answer_elsewhere():
     # None of the words (a result found by meaning alone): meaning's sentence all the same.
     assert "A captured ship stays captured" in snippet(text, set(), focus=(last, last))
     assert snippet(text, set()).startswith("Ships move")
+
+
+def test_a_server_s_warm_up_works_out_every_chunk_s_sentences(svc):
+    svc.warm()
+    focus = svc.index.focus
+    assert len(focus._kept) == focus.passages.count
+    assert focus.table().shape == (len(focus.passages.owners), 2)

@@ -46,6 +46,12 @@ class Focus:
             found = self._kept[item] = self._item(item)
         return found[chunk - int(self.passages.starts[item])]
 
+    def warm(self) -> None:
+        """Work out every item's now (a server's background warm-up): no question waits for it."""
+        for item in range(self.passages.count):
+            if item not in self._kept:
+                self._kept[item] = self._item(item)
+
     def table(self) -> np.ndarray:
         """Every chunk's sentences, in chunk order, (-1, -1) where not known: the pack's."""
         rows = [self.of(chunk) or NONE for chunk in range(len(self.passages.owners))]

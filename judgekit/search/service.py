@@ -210,9 +210,12 @@ class SearchService:
 
     def warm(self) -> int:
         """Do now what the first queries would otherwise do (a server's background warm-up): read
-        every term's scores, prepare every item's words and describe every item; returns the count."""
+        every term's scores, prepare every item's words (and, with meaning loaded, the sentences of
+        its chunks) and describe every item; returns the count."""
         index = self.index
         index.warm()
+        if index.focus is not None:  # the sentences of each chunk, for results found by meaning
+            index.focus.warm()
         for m in index.meta:
             self._chip(m["document"], m["version"], m["entry"], m["kind"])  # and its _where
         return len(index.meta)
