@@ -220,6 +220,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "guess_near": ranking.GUESS_NEAR,
             "number_cue": query.NUMBER_CUE.pattern,
             "sentence_end": snippets.SENTENCE_END.pattern,
+            "words_win": snippets.WORDS_WIN,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],

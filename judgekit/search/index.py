@@ -24,6 +24,7 @@ from judgekit.search.analysis import (
     titles_begun,
 )
 from judgekit.search.collapse import Hit, collapse
+from judgekit.search.focus import Focus
 from judgekit.search.query import (
     FIELDS,
     NUMBER_CUE,
@@ -99,6 +100,7 @@ class SearchIndex:
         self.versions: tuple[VersionName, ...] = ()  # how questions name versions
         self.known_words: frozenset[str] = english_words()
         self.meaning: MeaningModel | None = None  # see use_meaning
+        self.focus: Focus | None = None
         # Ranking reads a few fields of every match, results their text: keep them in memory
         # rather than unpickle (and decompress) stored fields on every query.
         with ix.searcher() as searcher:
@@ -140,9 +142,11 @@ class SearchIndex:
         self.known_words = english_words() | vocab.known_words()
         self.speller.learn(sorted(vocab.known_words() - set(self.speller.freq)))
 
-    def use_meaning(self, meaning: MeaningModel | None) -> None:
-        """Rank by meaning as well as words from now on (None: by words alone)."""
+    def use_meaning(self, meaning: MeaningModel | None, focus: Focus | None = None) -> None:
+        """Rank by meaning as well as words from now on (None: by words alone); focus: what each
+        chunk holds, for the snippets of results found by meaning."""
         self.meaning = meaning
+        self.focus = focus
 
     def use_versions(self, names: tuple[VersionName, ...]) -> None:
         """Recognise versions named in a question ("beaming in 1.1")."""
@@ -275,6 +279,8 @@ class SearchIndex:
         )
         ranked, every = ranking.rank(self.items, acc, question, limit, self._positions)
         total, hits = collapse(self.items, ranked, all_versions, limit, mentioned, every)
+        if near is not None:
+            hits = self._focused(query, hits)
         return Outcome(
             total,
             hits,
@@ -295,6 +301,20 @@ class SearchIndex:
         if self.meaning is None or len(plan.groups) < MEANING_WORDS:
             return None
         return self.meaning.nearness(query)
+
+    def _focused(self, query: str, hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
+        """The hits, each whose place owes to meaning with the sentences its nearest chunk holds
+        (focus.py): its snippet shows them."""
+        if self.meaning is None or self.focus is None:
+            return hits
+        mine = [i for i, hit in enumerate(hits) if hit.by_meaning]
+        if not mine:
+            return hits
+        items = [self.by_key[f"{hits[i].document}/{hits[i].version}/{hits[i].id}"] for i in mine]
+        out = list(hits)
+        for i, chunk in zip(mine, self.meaning.nearest(query, items), strict=True):
+            out[i] = hits[i]._replace(focus=self.focus.of(chunk))
+        return tuple(out)
 
     def _positions(self, docnum: int) -> Positions:
         """Where each term of an item's text stands (prepared once)."""

@@ -4,14 +4,15 @@ quoting it.
 
 The stages, named alike here and in the pack: plan the query (query.py, SearchIndex.plan), score
 (scoring.py), rank (this), collapse versions (collapse.py), shape the answer (service.py). A
-ranked item is [tier, value, docnum, words found]; what ranking and collapsing read of every
-indexed item is an Items (made once per index, by item number).
+ranked item is [tier, value, docnum, words found], and once meaning joined (fuse) whether its
+place owes to meaning as well; what ranking and collapsing read of every indexed item is an
+Items (made once per index, by item number).
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -55,6 +56,7 @@ MEANING_FLOOR = 0.3  # and only if at least this near
 # meaning took part, is less near than this: the page says so (is_guess).
 GUESS_SHARE = 0.5
 GUESS_NEAR = 0.4
+BY_MEANING = 4  # where a fused item says whether its place owes to meaning (owes_to_meaning)
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,9 @@ def rank(
     if len(q.wanted) > 1 or q.number:
         _by_proximity(ranked, q, positions)
     if q.near is not None:
-        ranked = fuse(ranked, every, q, base, factor)
+        # An item held some words only in what judges say of it: those sayings' rules answer.
+        said = {d for d, (_, found, _, talk) in acc.items() if talk & want & ~found}
+        ranked = fuse(ranked, every, q, base, factor, said)
     return quoted_first(items, prefer_subsections(items, ranked)), every
 
 
@@ -246,12 +250,17 @@ def by_meaning(
 
 
 def fuse(
-    ranked: list, every: list, q: Question, base: Sequence[float], factor: Sequence[float]
+    ranked: list,
+    every: list,
+    q: Question,
+    base: Sequence[float],
+    factor: Sequence[float],
+    said: Collection[int] = (),
 ) -> list:
     """Join the value by words with the nearness by meaning (see MEANING_SHARE); tiers stay.
 
     ranked is in order. The nearest items by meaning that words did not find join the results
-    and the count of matches."""
+    and the count of matches. said: the items holding words only in what judges say of them."""
     assert q.near is not None
     weight = [b * f for b, f in zip(base, factor, strict=True)]
     nearest = by_meaning(q.near, q.allowed, weight, MEANING_DEPTH)
@@ -268,14 +277,27 @@ def fuse(
     ]
     every.extend(joined)
     best = max((item[1] for item in ranked if not item[0]), default=0.0) or 1.0
-    for item in ranked:
+    for place, item in enumerate(ranked):
         words = item[1] / best if not item[0] else 1.0
         item[1] = (1 - MEANING_SHARE) * words + meaning(item[2])
+        item.append(place)  # its place by words (owes_to_meaning, below)
     for item in joined:
         item[1] = meaning(item[2])
+        item.append(-1)
     ranked = ranked + joined
     sort_ranked(ranked)
+    for place, item in enumerate(ranked):
+        was = item[BY_MEANING]
+        raised = place < was or item[2] in said
+        item[BY_MEANING] = was < 0 or (raised and meaning(item[2]) > 0)
     return ranked
+
+
+def owes_to_meaning(item: list) -> bool:
+    """Whether a ranked item's place owes to meaning (fuse): found by meaning alone, or raised by
+    meaning above its place by words, or found by words only judges say of it (the sayings are
+    meaning's chunks), with a part by meaning of its own."""
+    return len(item) > BY_MEANING and item[BY_MEANING]
 
 
 def _by_proximity(ranked: list, q: Question, positions: Callable[[int], Positions]) -> None:

@@ -22,6 +22,7 @@ from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.collapse import Hit
+from judgekit.search.focus import Focus
 from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.meaning import Meaning
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
@@ -188,26 +189,33 @@ class SearchService:
         """Load the model and the corpus's vectors (embedding what no cache holds, unless
         only_if_kept) and search by meaning from then on; returns the state (Meaning.state)."""
         index = self.index
-        model = self.meaning.load(index.meta, index.texts, only_if_kept, self._said(index))
+        said = self._said(index)
+        sayings = [tuple(phrase for phrase, _ in item) for item in said]
+        model = self.meaning.load(index.meta, index.texts, only_if_kept, sayings)
         if model is not None:
-            index.use_meaning(model)
+            rules = [tuple(rule for _, rule in item) for item in said]
+            index.use_meaning(model, Focus(index.texts, model.passages, rules))
         return self.meaning.state
 
-    def _said(self, index: SearchIndex) -> list[tuple[str, ...]]:
-        """What judges say of each item's rules (tabletalk.py), by item number: entries only."""
+    def _said(self, index: SearchIndex) -> list[tuple[tuple[str, str], ...]]:
+        """What judges say of each item's rules, with each saying's rule (tabletalk.py), by item
+        number: entries only."""
         corpus = self.lib.corpus
         talk = load_table_talk(corpus.root)
         said = []
         for m in index.meta:
             entry = corpus.entry(m["document"], m["version"], m["entry"])
-            said.append(talk.phrases(entry) if entry and m["kind"] in ENTRY_KINDS else ())
+            said.append(talk.said_of(entry) if entry and m["kind"] in ENTRY_KINDS else ())
         return said
 
     def warm(self) -> int:
         """Do now what the first queries would otherwise do (a server's background warm-up): read
-        every term's scores, prepare every item's words and describe every item; returns the count."""
+        every term's scores, prepare every item's words (and, with meaning loaded, the sentences of
+        its chunks) and describe every item; returns the count."""
         index = self.index
         index.warm()
+        if index.focus is not None:  # the sentences of each chunk, for results found by meaning
+            index.focus.warm()
         for m in index.meta:
             self._chip(m["document"], m["version"], m["entry"], m["kind"])  # and its _where
         return len(index.meta)
@@ -277,7 +285,7 @@ class SearchService:
         """One result: where it is, what it says (the sentence answering what was asked), and
         where else the topic matched."""
         data = dict(self._where(hit.document, hit.version, hit.id, hit.kind))
-        data["snippet"] = snippet(hit.text, terms, asked=asked)
+        data["snippet"] = snippet(hit.text, terms, asked=asked, focus=hit.focus)
         data["exact"] = hit.exact
         older = {(v, i): text for v, i, text in hit.older} if hit.older else {}
         chips = data["also_in"] = []

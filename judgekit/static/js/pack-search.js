@@ -679,13 +679,16 @@
       });
       ranked.sort(order);
     }
-    return {ranked: ranked, every: every, away: away};
+    // ranking.py: rank: the items holding words only in what judges say of them (fuse).
+    var said = new Set();
+    acc.forEach(function (e, i) { if (e[3] & want & ~e[1]) said.add(i); });
+    return {ranked: ranked, every: every, away: away, said: said};
   }
   // The final order: meaning joined (fuse), subsections and quotations placed. Each of these
   // changes the items it is given: they work on copies, the words' ranking stays as it was.
   function rank(words, near, filters, lean) {
     var ranked = words.ranked.map(function (item) { return item.slice(); }), every = words.every.slice(), away = words.away;
-    if (near) ranked = fuse(ranked, every, near, filters, lean, away);
+    if (near) ranked = fuse(ranked, every, near, filters, lean, away, words.said);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
   // The first item is only a guess (ranking.py: is_guess).
@@ -697,7 +700,7 @@
     return top[3] / asked.size < D.settings.guess_share && (near ? near[top[2]] : 0) < D.settings.guess_near;
   }
   // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
-  function fuse(ranked, every, near, filters, lean, away) {
+  function fuse(ranked, every, near, filters, lean, away, said) {
     var S = D.settings, weight = [], nearest = [];
     D.items.forEach(function (it, d) {
       weight.push((it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1));
@@ -715,9 +718,19 @@
     var best = 0;
     ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
     best = best || 1;
-    ranked.forEach(function (item) { item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]); });
-    joined.forEach(function (item) { item[1] = meaning(item[2]); });
-    return ranked.concat(joined).sort(order);
+    ranked.forEach(function (item, place) {
+      item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]);
+      item.push(place);   // its place by words (below)
+    });
+    joined.forEach(function (item) { item[1] = meaning(item[2]); item.push(-1); });
+    var out = ranked.concat(joined).sort(order);
+    // Whether its place owes to meaning (ranking.py: owes_to_meaning): found by meaning alone, or
+    // raised above its place by words or found by words judges say of it, with a part by meaning.
+    out.forEach(function (item, place) {
+      var was = item[4];
+      item[4] = was < 0 || ((place < was || said.has(item[2])) && meaning(item[2]) > 0);
+    });
+    return out;
   }
   function preferSubsections(ranked) {
     var top = ranked.slice(0, D.settings.subsection_rerank), place = new Map(), moved = false;
@@ -843,7 +856,8 @@
       });
       var others = items.filter(function (it) { return it !== best; })
         .sort(function (a, b) { return D.items[a[2]].vorder - D.items[b[2]].vorder; });
-      return {item: D.items[best[2]], exact: Math.max.apply(null, items.map(function (it) { return it[0]; })) >= 3,
+      return {item: D.items[best[2]], number: best[2], byMeaning: best.length > 4 && best[4],
+              exact: Math.max.apply(null, items.map(function (it) { return it[0]; })) >= 3,
               others: others.map(function (it) { return {item: D.items[it[2]], older: it[3] > best[3]}; })};
     });
     return {total: total, hits: hits};
@@ -914,21 +928,31 @@
     for (n = 0; n < count; n++) { cover += weights[n]; rare += shares[n]; }
     return [cover, rare];
   }
-  function bestSentence(f, words, width) {   // snippets.py: best_sentence
-    var found = occurrencesOf(f, words), best = -1, bestKey = [0, 0, 0, 0];
+  function best(f, found, count, width, within) {   // snippets.py: _best: [sentence, how much it holds]
+    var bestAt = -1, bestKey = [0, 0, 0, 0];
     var start = function (t) { return t[0]; };
     f.sentences.forEach(function (begin, k) {
+      if (within && (k < within[0] || k > within[1])) return;
       var end = k + 1 < f.sentences.length ? f.sentences[k + 1] : f.text.length;
       var lo = lowerBound(f.toks, begin, start);
-      var own = credit(found, lo, lowerBound(f.toks, end, start), words.length);
+      var own = credit(found, lo, lowerBound(f.toks, end, start), count);
       if (!own[0]) return;
-      var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), words.length);
+      var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), count);
       var key = [own[0], own[1], seen[0], seen[1]];
       for (var i = 0; i < 4; i++) {
-        if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { best = k; bestKey = key; } return; }
+        if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { bestAt = k; bestKey = key; } return; }
       }
     });
-    return best;
+    return [bestAt, bestKey[0]];
+  }
+  // snippets.py: _sentence: [the sentence to show, the focus kept]: with a focus, the best of its
+  // sentences (else its first), unless the words clearly answer elsewhere.
+  function sentenceOf(f, words, width, focus) {
+    var found = occurrencesOf(f, words), all = best(f, found, words.length, width);
+    if (!focus) return [all[0], null];
+    var mine = best(f, found, words.length, width, focus), win = D.settings.words_win;
+    if (all[1] >= win && all[1] >= win * mine[1]) return [all[0], null];
+    return [mine[0] >= 0 ? mine[0] : focus[0], focus];
   }
   function bestWindow(f, hits, width) {   // snippets.py: _best_window
     var best = 0, bestCount = -1, j = 0, counts = new Map();
@@ -942,15 +966,15 @@
     });
     return hits[best];
   }
-  function windowOf(f, hits, words, width) {   // snippets.py: _window: [where it begins, what it must show]
+  function windowOf(f, hits, words, width, focus) {   // snippets.py: _window: [where it begins, what it must show]
     var at = function (i) { return f.toks[i][0]; };
-    var sentence = bestSentence(f, words, width), lowest = 0;
+    var chosen = sentenceOf(f, words, width, focus), sentence = chosen[0], lowest = 0;
     if (sentence >= 0) {
       lowest = f.sentences[sentence];
       var after = sentence + 1 < f.sentences.length ? f.sentences[sentence + 1] : f.text.length;
       var inside = hits.filter(function (i) { return lowest <= at(i) && at(i) < after; });
-      if (inside.length) hits = inside;
-      if (at(hits[hits.length - 1]) < lowest + width - 30) return [lowest, lowest];
+      if (inside.length || chosen[1]) hits = inside;
+      if (!hits.length || at(hits[hits.length - 1]) < lowest + width - 30) return [lowest, lowest];
     } else if (at(hits[hits.length - 1]) < at(hits[0]) + width - 30) {
       return [Math.max(0, at(hits[0]) - 24), at(hits[0])];
     }
@@ -976,15 +1000,17 @@
     }
     return f;
   }
-  function snippet(text, terms, asked, width) {
+  // focus: the first and last sentence meaning found nearest (snippets.py: snippet), or none.
+  function snippet(text, terms, asked, width, focus) {
     width = width || 220;
     var f = flatOf(text), flat = f.text;
     if (!flat) return "";
+    if (focus && !(0 <= focus[0] && focus[0] <= focus[1] && focus[1] < f.sentences.length)) focus = null;
     var hits = [];
     f.toks.forEach(function (t, i) { if (terms.has(t[2])) hits.push(i); });
     var start = 0;
-    if (hits.length && flat.length > width) {
-      var w = windowOf(f, hits, asked, width), first = w[1];
+    if ((hits.length || focus) && flat.length > width) {
+      var w = windowOf(f, hits, asked, width, focus), first = w[1];
       start = Math.min(w[0], flat.length - width);
       if (start && flat[start - 1] !== " ") {
         var space = flat.indexOf(" ", start);
@@ -1012,11 +1038,12 @@
   // A page's first results may show before the texts are here: their snippets follow.
   // kept: the snippets already made for this question's words (the answer by meaning shows
   // mostly the same items as the answer by words before it).
-  function snippetOf(item, terms, asked, kept) {
+  function snippetOf(item, terms, asked, kept, focus) {
     if (!more && partial) { pending = true; return null; }
-    if (kept && kept.has(item.key)) return kept.get(item.key);
-    var made = snippet(textOf(item), terms, asked);
-    if (kept) kept.set(item.key, made);
+    var key = focus ? item.key + "\u0000" + focus.join(" ") : item.key;
+    if (kept && kept.has(key)) return kept.get(key);
+    var made = snippet(textOf(item), terms, asked, 220, focus);
+    if (kept) kept.set(key, made);
     return made;
   }
   function resultOf(hit, terms, asked, kept) {
@@ -1024,7 +1051,7 @@
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
     (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
-    r.snippet = snippetOf(hit.item, terms, asked, kept);
+    r.snippet = snippetOf(hit.item, terms, asked, kept, hit.focus);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
@@ -1112,6 +1139,12 @@
     var r = rank(words.ranked, near, words.filters, words.lean);
     var found = collapse(r.ranked, r.every, allVersions, limit, words.mentioned);
     out.total = found.total;
+    // A result whose place owes to meaning shows the sentences its nearest chunk holds (index.py:
+    // _focused): the meaning part's, two for each item, given with the nearness (near.focus).
+    var focus = near && near.focus;
+    found.hits.forEach(function (h) {
+      h.focus = focus && h.byMeaning && focus[2 * h.number] >= 0 ? [focus[2 * h.number], focus[2 * h.number + 1]] : null;
+    });
     out.hits = found.hits;
     out.byMeaning = !!near;
     out.guess = isGuess(r.ranked, wanted, near, planned);
