@@ -76,10 +76,3 @@ test("the pack answers the fixture's questions as the server does", async () => 
     assert.deepStrictEqual(words(await ask(q)), words(project(server[i])), q);
   }
 });
-
-test("a passage shown again has the snippet a new page makes for it (texts' stems are kept)", async () => {
-  const dir = fixturePack();
-  const afresh = {};
-  for (const q of QUESTIONS) afresh[q] = project(await packPage(dir).judgekit.search(q, {}));
-  for (const q of [...QUESTIONS, ...QUESTIONS.slice().reverse()]) assert.deepStrictEqual(await ask(q), afresh[q], q);
-});
