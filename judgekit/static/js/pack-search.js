@@ -187,7 +187,18 @@
   // The build's stems table holds every word of the rules and of the judge's vocabulary; any
   // other word (a misspelling, a word half typed) is stemmed here as the server stems it: the
   // same Porter2 (search-more.js brings it), the same game words kept apart.
+  // Each word's stem is kept (a snippet stems every word of each result's text, mostly the same
+  // few thousand words): bounded, as the judge may type any number of new words.
+  var STEMS_KEPT = 20000, stemmed = new Map();
   function stemOf(token) {
+    var s = stemmed.get(token);
+    if (s !== undefined) return s;
+    s = stemAfresh(token);
+    if (stemmed.size >= STEMS_KEPT) stemmed.clear();
+    stemmed.set(token, s);
+    return s;
+  }
+  function stemAfresh(token) {
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
@@ -1000,10 +1011,21 @@
     }
     return f;
   }
+  // A text's flat form does not depend on the question: kept for the texts shown last (a later
+  // question often shows some of the same passages), least recently used dropped first.
+  var FLATS_KEPT = 64, flats = new Map();
+  function flatKept(text) {
+    var f = flats.get(text);
+    if (f) flats.delete(text);
+    else f = flatOf(text);
+    flats.set(text, f);
+    if (flats.size > FLATS_KEPT) flats.delete(flats.keys().next().value);
+    return f;
+  }
   // focus: the first and last sentence meaning found nearest (snippets.py: snippet), or none.
   function snippet(text, terms, asked, width, focus) {
     width = width || 220;
-    var f = flatOf(text), flat = f.text;
+    var f = flatKept(text), flat = f.text;
     if (!flat) return "";
     if (focus && !(0 <= focus[0] && focus[0] <= focus[1] && focus[1] < f.sentences.length)) focus = null;
     var hits = [];
