@@ -130,22 +130,31 @@ def strip_edition(query: str) -> tuple[str, str | None]:
     return stripped, named.pop()
 
 
-def strip_named(typed: str, query: str, chosen: str | None) -> tuple[str, str | None, str]:
+def strip_named(
+    typed: str, query: str, chosen: str | None, games: frozenset[str] = frozenset()
+) -> tuple[str, str | None, str]:
     """(words to search, game to keep to, question to search both games) for a question.
 
     typed is the question as the judge typed it; query is the same with the versions it names
-    blanked. The game named ("2e battle": 2E) keeps the search to it only if the judge chose no
-    game, document or version (chosen); then the third is the typed question without the name.
+    blanked, and games the games of those versions. The game named ("2e battle": 2E), or the one
+    game of the versions named ("battle in CTA": 2E), keeps the search to it only if the judge
+    chose no game, document or version (chosen) and the question names no other game ("1E rules
+    in CTA" names both: both are searched); then the third is the typed question without the
+    names of the game and of the versions.
     """
     stripped, named = strip_edition(query)
-    if not named or chosen:
+    every = set(games) | ({named} if named else set())
+    unnamed = without_edition(typed, typed, stripped) if len(every) == 1 and not chosen else ""
+    if not unnamed:  # nothing but names: words to find, in both games
         return stripped, None, ""
-    return stripped, named, without_edition(typed, query, stripped)
+    return stripped, every.pop(), unnamed
 
 
-def unnamed(question: str) -> str:
-    """The question without the game it names ("battle" for "1e battle"), or "" if none."""
-    return strip_named(question, question, None)[2]
+def games_named(query: str, games: frozenset[str]) -> tuple[str, ...]:
+    """Every game a question names, by its name or by a version's (games), 2E first; query is
+    the question with the versions it names blanked."""
+    named = strip_edition(query)[1]
+    return tuple(sorted(games | ({named} if named else set()), reverse=True))
 
 
 def without_edition(typed: str, before: str, after: str) -> str:
