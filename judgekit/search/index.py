@@ -254,7 +254,15 @@ class SearchIndex:
         asked = asked_of(plan)
         if not wanted:
             return Outcome(
-                0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked,
+                0,
+                (),
+                terms,
+                suggestion,
+                plan.unknown,
+                plan.read_as,
+                named,
+                unnamed,
+                asked,
                 games=games,
             )
         allowed = self.scores.allowed(filters)  # score
