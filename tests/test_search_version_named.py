@@ -49,6 +49,8 @@ def test_a_version_and_the_other_game_named_keep_to_neither():
     blanked, _ = strip_versions(typed, NAMES)
     assert strip_named(typed, blanked, None, frozenset({"2E"}))[1:] == (None, "")
     assert strip_named(typed, blanked, None, frozenset({"2E", "1E"}))[1:] == (None, "")
+    # The other game's name alone beside the version still names it: both games, its words.
+    assert strip_named("1e v2", "1e   ", None, frozenset({"2E"})) == ("1e   ", None, "")
 
 
 def test_a_version_named_searches_its_game_only_with_the_version_first(vocab_client):

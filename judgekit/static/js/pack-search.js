@@ -498,8 +498,9 @@
       });
     });
     // Only what the name leaves ("2e?", "(2e)", "2e's"): nothing else (query.py: strip_edition).
-    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null};
-    return {query: stripped, edition: named[0]};
+    // names and bare: every game named and the query without their names (query.py: edition_names).
+    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null, names: named, bare: stripped};
+    return {query: stripped, edition: named[0], names: named, bare: stripped};
   }
   function withoutEdition(typed, before, after) {   // query.py: without_edition
     var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : "\u0000"; }).join(""), rule;
@@ -1043,9 +1044,10 @@
   // judge chose (chosen) or the question names both games; "" unnamed: nothing but names.
   function namedGame(typed, named, games, chosen) {
     var every = new Set(games);
-    if (named.edition) every.add(named.edition);
-    var unnamed = every.size === 1 && !chosen ? withoutEdition(typed, typed, named.query) : "";
-    return unnamed ? {edition: every.values().next().value, unnamed: unnamed, every: every} : {edition: null, unnamed: "", every: every};
+    named.names.forEach(function (g) { every.add(g); });
+    var unnamed = every.size === 1 && !chosen ? withoutEdition(typed, typed, named.bare) : "";
+    return unnamed ? {edition: every.values().next().value, unnamed: unnamed, every: every, query: named.bare}
+      : {edition: null, unnamed: "", every: every, query: named.query};
   }
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
 
