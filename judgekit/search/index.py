@@ -252,19 +252,11 @@ class SearchIndex:
         terms = frozenset(stem for g in plan.all for stem in g.terms)
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
         asked = asked_of(plan)
+        found = Outcome(
+            0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked, games=games
+        )
         if not wanted:
-            return Outcome(
-                0,
-                (),
-                terms,
-                suggestion,
-                plan.unknown,
-                plan.read_as,
-                named,
-                unnamed,
-                asked,
-                games=games,
-            )
+            return found
         allowed = self.scores.allowed(filters)  # score
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
         # rank
@@ -288,20 +280,8 @@ class SearchIndex:
         )
         ranked, every = ranking.rank(self.items, acc, question, limit, self._positions)
         total, hits = collapse(self.items, ranked, all_versions, limit, mentioned, every)
-        return Outcome(
-            total,
-            hits,
-            terms,
-            suggestion,
-            plan.unknown,
-            plan.read_as,
-            named,
-            unnamed,
-            asked,
-            near is not None,
-            ranking.is_guess(ranked, question),
-            games,
-        )
+        guess = ranking.is_guess(ranked, question)
+        return replace(found, total=total, hits=hits, by_meaning=near is not None, guess=guess)
 
     def _nearness(self, query: str, plan: Plan) -> Sequence[float] | None:
         """Each item's nearness to the question by meaning, when it is a question (a few words
