@@ -202,7 +202,6 @@ def search_data(app: Flask) -> dict[str, Any]:
             "rerank": ranking.PROXIMITY_RERANK,
             "length_norm": index.LENGTH_NORM,
             "lean_away": ranking.LEAN_AWAY,
-            "named_away": ranking.NAMED_AWAY,
             "default_lean": ranking.DEFAULT_LEAN,
             "no_number": ranking.NO_NUMBER,
             "card_name_share": ranking.CARD_NAME_SHARE,

@@ -31,9 +31,9 @@ PROXIMITY_RERANK = 30  # how many of the best hits are checked for proximity
 # An item of the other game, when the question's words belong to one, counts this share. With no
 # game chosen and no word of either, lean the same to 2E: the rulebook is the whole game there,
 # while the 1E corpus is one rulings document answering narrower questions. Words lean no harder
-# than that: judges of both games say "away team", "tapped", "HQ"; naming a game filters.
+# than that: judges of both games say "away team", "tapped", "HQ"; naming a game or a version
+# of one filters (index.py).
 LEAN_AWAY = 0.75
-NAMED_AWAY = 0.5  # and when the question names a version of one game ("stopped in CTA")
 DEFAULT_LEAN = "2E"
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
 CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
@@ -148,7 +148,6 @@ class Question:
     exact: Mapping[int, int]  # items whose title is a wording's: their tier
     number: bool  # a question about a number
     lean: str  # the game leaned to
-    named: bool  # the game of a version the question names ("in CTA"), leaned to the harder
     mentioned: frozenset[tuple[str, str]]  # versions named (document, version)
     near: Sequence[float] | None = None  # each item's nearness by meaning, when asked
     allowed: frozenset[int] | None = None  # the items the filters let through (None: all)
@@ -173,7 +172,7 @@ def rank(
     want = sum(1 << i for i in q.wanted)
     words = len(q.wanted)
     coord = [(k / words) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
-    base, factor = items.base, items.lean_factors(q.lean, NAMED_AWAY if q.named else LEAN_AWAY)
+    base, factor = items.base, items.lean_factors(q.lean, LEAN_AWAY)
     # The hot loop (once per match): what only a few items need is done after it.
     ranked = [
         [

@@ -247,6 +247,8 @@ class SearchService:
             # The game named in the question when a chosen one kept the search to another.
             "edition_set_aside": aside,
             "query_without_edition": outcome.without_edition if named else unnamed or None,
+            # Every game the question names, by name or version: two, and both were searched.
+            "editions_named": list(outcome.games),
             # Whether meaning took part in this answer, and why not (Meaning.state).
             "by_meaning": outcome.by_meaning,
             # The first result holds few of the question's words and is not near it in meaning.

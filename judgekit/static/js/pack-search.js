@@ -509,8 +509,9 @@
       });
     });
     // Only what the name leaves ("2e?", "(2e)", "2e's"): nothing else (query.py: strip_edition).
-    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null};
-    return {query: stripped, edition: named[0]};
+    // names and bare: every game named and the query without their names (query.py: edition_names).
+    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null, names: named, bare: stripped};
+    return {query: stripped, edition: named[0], names: named, bare: stripped};
   }
   function withoutEdition(typed, before, after) {   // query.py: without_edition
     var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : "\u0000"; }).join(""), rule;
@@ -654,10 +655,10 @@
   }
   // The ranking by words alone, before meaning joins it (rank: it is kept, and joined with each
   // question's nearness in turn, not searched again).
-  function rankWords(acc, plan, wanted, exact, number, lean, named, mentioned, limit) {
+  function rankWords(acc, plan, wanted, exact, number, lean, mentioned, limit) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
-    var away = named ? S.named_away : S.lean_away;
+    var away = S.lean_away;
     var every = [];
     acc.forEach(function (e, i) {
       var found = e[1] & want, count = bits(found), it = D.items[i];
@@ -798,12 +799,11 @@
   }
 
   // Unfiltered: rank() reads it only for the items matched, which the filters kept (index.py).
-  function exactOf(words, game) {   // index.py: _exact (only of the game a version named is of)
+  function exactOf(words) {   // index.py: _exact
     var keys = new Set(words.map(titleKey).filter(Boolean)), out = new Map();
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
       if (!it.keys.some(function (k) { return keys.has(k); })) return;
-      if (game && it.result.edition !== game) return;
       out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
@@ -1084,9 +1084,22 @@
   }
 
   function gameOf(versions) {   // index.py: game_of: the one game of the versions named
+    var games = gamesOf(versions);
+    return games.size === 1 ? games.values().next().value : null;
+  }
+  function gamesOf(versions) {   // index.py: games_of: the games of the versions named
     var games = new Set();
     if (versions.size) D.items.forEach(function (it) { if (versions.has(it.result.document + "\u0000" + it.result.version)) games.add(it.edition); });
-    return games.size === 1 ? games.values().next().value : null;
+    return games;
+  }
+  // query.py: strip_named: the game named, or the one game of the versions named, unless the
+  // judge chose (chosen) or the question names both games; "" unnamed: nothing but names.
+  function namedGame(typed, named, games, chosen) {
+    var every = new Set(games);
+    named.names.forEach(function (g) { every.add(g); });
+    var unnamed = every.size === 1 && !chosen ? withoutEdition(typed, typed, named.bare) : "";
+    return unnamed ? {edition: every.values().next().value, unnamed: unnamed, every: every, query: named.bare}
+      : {edition: null, unnamed: "", every: every, query: named.query};
   }
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
 
@@ -1099,9 +1112,9 @@
   // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
   function meaningQuestion(q, opts) {
     var query = cleanQuery(q || "").slice(0, D.settings.max_query_chars);
-    var searched = asSearched(query, filtersOf(opts || {}));
-    var named = searched.named.edition, filters = filtersOf(opts || {});
-    if (filters.edition || filters.document || filters.version) named = null;
+    var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
+    var chosen = filters.edition || filters.document || filters.version;
+    var named = namedGame(query, searched.named, gamesOf(searched.stripped.mentioned), chosen).edition;
     var groups = plan(searched.query, filters.edition || named, true).groups.length;
     return groups >= D.settings.meaning_words ? searched.query : null;
   }
@@ -1129,8 +1142,10 @@
     var game = named.edition || gameOf(stripped.mentioned);
     var aside = game && (chosen.document || chosen.version || chosen.edition) &&
       !D.items.some(function (it, i) { return it.edition === game && allowed(i, chosen); }) ? game : null;
-    if (filters.edition || filters.document || filters.version) named.edition = null;   // the judge chose
-    if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
+    // A game named, or a version of it ("battle in CTA"), keeps the search to it (query.py: strip_named).
+    var where = namedGame(typed, named, gamesOf(stripped.mentioned), chosen.document || chosen.version || chosen.edition);
+    var games = ["2E", "1E"].filter(function (g) { return where.every.has(g); });   // index.py: games_named
+    if (where.edition) filters = Object.assign({}, filters, {edition: where.edition});
     var planned = plan(query, filters.edition, fuzzy);
     var suggested = suggestion(typed, planned.groups);
     var wanted = new Set(planned.live);
@@ -1139,18 +1154,18 @@
     planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
     var out = {total: 0, hits: [], terms: terms, asked: askedOf(planned), suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
-               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
+               named: where.edition, aside: aside, games: games,
+               unnamed: where.edition ? where.unnamed : aside ? withoutEdition(typed, before, query) : null};
     var words = {out: out, planned: planned, wanted: wanted, filters: filters, mentioned: mentioned, ranked: null, snippets: new Map()};
     if (!wanted.size) return words;
     var acc = score(planned.all, filters);
     var seq = [];
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
-    var namedGame = filters.edition ? null : gameOf(mentioned);   // index.py: a version named leans to its game
-    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)), namedGame);
-    var lean = namedGame || (filters.edition ? null : leanOf(seq));
+    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
+    var lean = filters.edition ? null : leanOf(seq);   // index.py: a game searched alone leans to none
     var number = D.numberCue.test(query);
     words.lean = lean || S.default_lean;
-    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, namedGame !== null, mentioned, limit);
+    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, mentioned, limit);
     return words;
   }
   // The answer from the words' stage, with meaning joined when its nearness is given.
@@ -1201,6 +1216,7 @@
       results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
+      editions_named: found.games,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
       // the pack's meaning part (the server's states otherwise: service.py, shape).
       by_meaning: !!found.byMeaning, guess: !!found.guess, meaning: found.meaning || "not stored"
@@ -1260,6 +1276,13 @@
       '<ul class="chips" aria-label="Versions"><li><span class="chip chip-here ed-' + e(r.edition) + '" title="This result is from the ' +
       e(r.edition_label) + " " + e(r.document_title) + " " + e(r.version_title) + (r.in_force ? ": " + NEWEST_BASIS : "") + '">' + e(r.edition) + " " +
       e(r.version_title) + (r.in_force ? " · " + e(r.status) : "") + "</span></li>" + chips + "</ul>" + older + "</li>";
+  }
+  // templates/search/_results.html: both games named ("1E rules in CTA"): both searched, either a tap away.
+  function bothNamed(data, filtered, kept) {
+    if (data.editions_named.length < 2 || data.filters.edition || filtered) return "";
+    return " in both games (your question names " + data.editions_named.map(escapeHtml).join(" and ") + "; " + data.editions_named.map(function (ed) {
+      return pageLink("search " + ed + " only", data.query, Object.assign({}, kept, {edition: ed}));
+    }).join(" or ") + ")";
   }
   // search/elsewhere.py: the other game's matches when a search is kept to one game.
   function elsewhereOf(data) {
@@ -1351,7 +1374,7 @@
       ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
       : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
-        pageLink("search both games", data.query_without_edition, kept) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
+        pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
     if (data.results.length) {
