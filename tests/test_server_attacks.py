@@ -1,7 +1,7 @@
 """Attacks on a real `judgekit serve` (loopback only, bounded): while each runs, a judge on
 another address is answered every time, often enough (how fast: bench_server.py); after it, the
-server's memory is within the
-page cache's bound; connections that trickle or do not read are dropped at their deadline.
+server's memory is within the page cache's bound; connections that trickle or do not read are
+dropped at their deadline.
 
 The server runs with small limits (set through JUDGEKIT_ variables, as a venue's laptop could):
 40 connections, 4 per address, 2 s for a request and for an answer, a 4 MB page cache.

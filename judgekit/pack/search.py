@@ -136,7 +136,7 @@ def search_data(app: Flask) -> dict[str, Any]:
     """Everything the browser's search reads, built with the server's analysis."""
     lib = library_of(app)
     svc = SearchService.for_library(lib, None)
-    docs = entry_docs(lib) + [d for extra in svc.extras.values() for d in extra.docs()]
+    docs = entry_docs(lib, svc.talk) + [d for extra in svc.extras.values() for d in extra.docs()]
     items, titles, texts, talks, stem_of = [], [], [], [], {}
     vocab = documents.vocab_of(docs)
     vocab_terms = load_vocabulary(lib.corpus.root)

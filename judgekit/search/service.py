@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from judgekit.search.meaning import Meaning
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
 from judgekit.search.snippets import Asked, snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
-from judgekit.search.tabletalk import load_table_talk
+from judgekit.search.tabletalk import TableTalk, load_table_talk
 from judgekit.search.vocabulary import load_vocabulary
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,11 @@ class SearchService:
         extras = tuple(x for x in (timing_source(lib), card_source(lib)) if x is not None)
         return cls(lib, cache_dir, extras)
 
+    @cached_property
+    def talk(self) -> TableTalk:
+        """The corpus's table talk, read once: the index's talk field and meaning's sayings."""
+        return load_table_talk(self.lib.corpus.root)
+
     @property
     def index(self) -> SearchIndex:
         """The index, built or loaded by the first caller while the others wait."""
@@ -174,7 +180,7 @@ class SearchService:
         expected = sum(len(v.entries) for v in corpus.versions()) + len(extra)
         key = cache_key(corpus.digest, ",".join(sorted(self.extras)))
         index, self.how = load_or_build(
-            self.cache_dir, key, expected, lambda: entry_docs(self.lib) + extra
+            self.cache_dir, key, expected, lambda: entry_docs(self.lib, self.talk) + extra
         )
         # The vocabulary is read at every start, not cached: it shapes queries, not the index.
         index.use_vocabulary(load_vocabulary(corpus.root))
@@ -201,11 +207,10 @@ class SearchService:
         """What judges say of each item's rules, with each saying's rule (tabletalk.py), by item
         number: entries only."""
         corpus = self.lib.corpus
-        talk = load_table_talk(corpus.root)
         said = []
         for m in index.meta:
             entry = corpus.entry(m["document"], m["version"], m["entry"])
-            said.append(talk.said_of(entry) if entry and m["kind"] in ENTRY_KINDS else ())
+            said.append(self.talk.said_of(entry) if entry and m["kind"] in ENTRY_KINDS else ())
         return said
 
     def warm(self) -> int:

@@ -16,17 +16,18 @@ from judgekit.search import cards as search_cards
 from judgekit.search.collapse import Hit
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.steps import cited_keys, step_heirs
-from judgekit.search.tabletalk import load_table_talk
+from judgekit.search.tabletalk import TableTalk, load_table_talk
 from judgekit.timing.links import sequence_api_url, sequence_url
 from judgekit.timing.load import sequences_for
 
 log = logging.getLogger(__name__)
 
 
-def entry_docs(lib: Library) -> list[IndexDoc]:
+def entry_docs(lib: Library, talk: TableTalk | None = None) -> list[IndexDoc]:
     """Every section, glossary entry and ruling of every held version, as index items, each with
-    what judges say of the rules it holds."""
-    talk = load_table_talk(lib.corpus.root)
+    what judges say of the rules it holds (talk: the corpus's table talk, read if not given)."""
+    if talk is None:
+        talk = load_table_talk(lib.corpus.root)
     out = []
     for doc in lib.corpus.held():
         for vorder, version in enumerate(doc.versions):

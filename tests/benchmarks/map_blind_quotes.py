@@ -81,9 +81,11 @@ def add_also(mapped: str) -> None:
     """Write `also` under each question's `expect` line of a mapped set, comments kept."""
     corpus = load_corpus()
     items = iter(yaml.safe_load(open(mapped, encoding="utf-8")))
-    out = []
+    out, in_also = [], False
     for line in open(mapped, encoding="utf-8").read().splitlines():
-        if line.startswith("  also:"):
+        # An `also` already there is replaced, as a flow list or as main's block list.
+        in_also = line.startswith("  also:") or (in_also and line.startswith("  - "))
+        if in_also:
             continue
         out.append(line)
         if line.startswith("  expect:"):
