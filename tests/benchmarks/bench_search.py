@@ -222,10 +222,11 @@ def distinct_queries(lib: Library, count: int = 1200) -> list[str]:
     return list(out)
 
 
-def hammer(port: int, path: str, queries: list[str]) -> dict:
+def hammer(port: int, path: str, queries: list[str], sent: list | None = None) -> dict:
     """CLIENTS threads with keep-alive connections share the queries; each sent once. Also the
     client's own CPU a request (it shares the cores with the server), and the p95 of the answers
-    meaning took part in ("by_meaning": true, their questions embedded) and of the others."""
+    meaning took part in ("by_meaning": true, their questions embedded) and of the others.
+    sent: gets (query string, perf_counter when sent, seconds to the answer) for each request."""
     lock = threading.Lock()
     todo = iter(queries)
     times: list[float] = []
@@ -240,9 +241,10 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
                 q = next(todo, None)
             if q is None:
                 return
+            query = urlencode({"q": q})
             start = time.perf_counter()
             try:
-                conn.request("GET", f"{path}?{urlencode({'q': q})}")
+                conn.request("GET", f"{path}?{query}")
                 response = conn.getresponse()
                 body = response.read()
                 ok = response.status == 200
@@ -253,6 +255,8 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
             elapsed = time.perf_counter() - start
             with lock:
                 times.append(elapsed)
+                if sent is not None:
+                    sent.append((query, start, elapsed))
                 by_meaning[b'"by_meaning":true' in body].append(elapsed)
                 workers[response.getheader(WORKER_HEADER) or "?"] += ok
                 if not ok:
@@ -320,6 +324,7 @@ def serve_and_hammer(
     queries: list[str],
     ready: str | None = None,
     processes: int = 1,
+    sent: list | None = None,
 ) -> dict:
     """Start a server, wait for it (and for `ready` in its output), warm it, then measure."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", WORKER_HEADER_ENV: "1"}
@@ -339,7 +344,7 @@ def serve_and_hammer(
             raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
         hammer(port, path, [f"warm {w}" for w in ("dilemma", "beam", "mission")] * 8)
         before = cpu_seconds(proc.pid)
-        found = hammer(port, path, queries)
+        found = hammer(port, path, queries, sent)
         # The server's own CPU per request: what the load of other processes does not inflate
         # as much as wall time (the rate a quiet 2-core machine allows is about 2 / this).
         found["cpu"] = (cpu_seconds(proc.pid) - before) / found["n"]
