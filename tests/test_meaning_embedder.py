@@ -4,10 +4,22 @@ question itself whenever the embedder cannot answer, and no client can stop it a
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import shutil
+import signal
 import socket
 import struct
+import subprocess
+import sys
+import tempfile
 import threading
+import time
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,7 +28,9 @@ from judgekit.meaning import embedder, weights
 from judgekit.meaning import model as meaning_model
 from judgekit.meaning.batch import Gather
 from judgekit.meaning.encoder import Encoder
+from tests.conftest import MINI, spawn_serve
 from tests.meaning_texts import texts_to_embed
+from tests.processes import all_gone, children, embedders_of, workers_of
 
 COUNT = struct.Struct("<I")
 
@@ -162,3 +176,73 @@ def test_no_client_can_stop_the_embedder_answering_the_others(encoder, running):
         assert answers < 2
     remote = embedder.Remote(running.path)
     assert np.array_equal(remote.embed(question), alone) and remote.answered == 1
+
+
+def _cpu_ticks(pid: int) -> int:
+    """A process's user and system CPU time so far, in clock ticks (/proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+class _Output:
+    """A child's output lines, read as they come."""
+
+    def __init__(self, proc: subprocess.Popen, first: str) -> None:
+        self.proc, self.lines = proc, [first]
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line.decode())
+
+    def wait_for(self, pattern: str, count: int = 1, seconds: float = 60) -> None:
+        deadline = time.monotonic() + seconds
+        while len(re.findall(pattern, "".join(self.lines))) < count:
+            assert time.monotonic() < deadline and self.proc.poll() is None, "".join(self.lines)
+            time.sleep(0.05)
+
+
+def _by_meaning(port: int, questions: list[str]) -> None:
+    for q in questions:
+        url = f"http://127.0.0.1:{port}/api/search?{urllib.parse.urlencode({'q': q})}"
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert json.load(response)["by_meaning"] is True, q
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_serve_embeds_every_workers_questions_in_the_embedder_process(tmp_path):
+    """`judgekit serve --workers 2`: a third process, the embedder, embeds the questions (its CPU
+    time grows with them); killed, it is started again and said so, questions are answered by
+    meaning meanwhile and then by the new one; stopped, nothing is left, its socket neither."""
+    sockets = Path(tempfile.mkdtemp(prefix="je", dir="/tmp"))  # short: a socket's path is
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(sockets)}
+    env["JUDGEKIT_SEARCH_MEANING"] = "kept"  # the tests turn it off (conftest)
+    env["JUDGEKIT_SEARCH_CACHE_DIR"] = str(tmp_path / "cache")
+    exe = Path(sys.executable).with_name("judgekit")
+    command = [str(exe), "--root", str(MINI), "serve", "--workers", "2"]
+    proc, port, first = spawn_serve(command, env=env)
+    out = _Output(proc, first)
+    try:
+        out.wait_for(r"all \d+ pages ready in memory", count=2)
+        out.wait_for(re.escape(embedder.SAID))
+        (embed,) = embedders_of(proc.pid)
+        assert len(workers_of(proc.pid)) == 2
+        asked = [f"can my crew beam over to the planet {n}" for n in range(40)]
+        before = _cpu_ticks(embed)
+        _by_meaning(port, asked[:20])
+        assert _cpu_ticks(embed) - before >= 3  # 20 questions: some 100 ms of its CPU
+        os.kill(embed, signal.SIGKILL)
+        _by_meaning(port, asked[20:25])  # embedded by the workers if it is not back yet
+        out.wait_for(rf"the embedder process \(pid {embed}\) was killed by SIGKILL")
+        out.wait_for(re.escape(embedder.SAID), count=2)
+        (again,) = embedders_of(proc.pid)
+        before = _cpu_ticks(again)
+        _by_meaning(port, asked[25:])
+        assert again != embed and _cpu_ticks(again) - before >= 2
+        processes = children(proc.pid)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=15)
+    assert all_gone(processes, 10)
+    assert list(sockets.glob("judgekit-embed-*")) == []  # its socket and folder removed
+    shutil.rmtree(sockets)

@@ -19,6 +19,7 @@ it yourself". A connection asks one question at a time.
 from __future__ import annotations
 
 import logging
+import os
 import selectors
 import socket
 import struct
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 COUNT = struct.Struct("<I")
 LONGEST = MAX_TOKENS - 2  # ids in a question: more, and the connection is closed
 MOST_CONNECTIONS = 256  # a server's threads hold one each (workers × threads)
+SAID = "every worker's questions embedded by the embedder process"  # once it has the model
 LARGEST = COUNT.size + 4 * LONGEST  # bytes of the longest question
 WAIT = 2.0  # seconds a worker waits for its vector before embedding the question itself
 REST = 10.0  # seconds a worker then embeds alone before asking again
@@ -83,6 +85,7 @@ class _Model:
             return
         self.vocabulary = len(encoder.words)
         self.encoder = encoder
+        print(f"search by meaning: {SAID} (pid {os.getpid()})", flush=True)
 
 
 class _Connection:
