@@ -132,6 +132,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     """Serve from several processes on one bound socket, each answering at once."""
     import gc
 
+    from judgekit.web.balance import Balance
     from judgekit.web.pages.pack import zip_job
     from judgekit.web.server import make_server
     from judgekit.web.workers import name_process, supervise
@@ -142,15 +143,17 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     gc.freeze()
 
     embedder = _embedder(app)
+    balance = Balance(workers)  # the connections each holds (a newcomer goes to the fewest)
 
     def serve(number: int = 1) -> None:  # in each process: its own waitress loop and threads
+        balance.join(number)
         if embedder is not None:
             from judgekit.meaning.embedder import Remote
 
             embedder[0].close()  # the embedder's to accept on
             app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
         _warm_in_background(app, f"process {number} of {workers}")
-        _run(make_server(app, args.host, args.port, args.threads, sock))
+        _run(make_server(app, args.host, args.port, args.threads, sock, balance))
 
     def embed() -> None:  # in the embedder process: every worker's questions
         from judgekit.meaning import embedder as embedding
