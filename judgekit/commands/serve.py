@@ -150,6 +150,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
         if embedder is not None:
             from judgekit.meaning.embedder import Remote
 
+            os.nice(WORKER_NICE)
             embedder[0].close()  # the embedder's to accept on
             app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
         _warm_in_background(app, f"process {number} of {workers}")
@@ -176,6 +177,10 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
 
 
 EMBEDDER_NAME = "judgekit-embed"  # the embedder process's name (ps, top, /proc/PID/comm)
+# Under load the workers keep every core busy, and a question by meaning waits for the embedder's
+# pass: the workers yield to it (and to whatever else the laptop runs) by this much. Measured
+# (BENCHMARKS.md, session 12): the embedder's passes took 12 ms of wall time instead of 30-36.
+WORKER_NICE = 5
 
 
 def _embedder(app) -> tuple[socket.socket, Path] | None:
