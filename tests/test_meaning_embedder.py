@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from judgekit.commands.serve import WORKER_NICE
 from judgekit.meaning import embedder, weights
 from judgekit.meaning import model as meaning_model
 from judgekit.meaning.batch import Gather
@@ -178,10 +179,19 @@ def test_no_client_can_stop_the_embedder_answering_the_others(encoder, running):
     assert np.array_equal(remote.embed(question), alone) and remote.answered == 1
 
 
+def _stat(pid: int) -> list[str]:
+    """A process's /proc/PID/stat fields from the third (its state) on."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _cpu_ticks(pid: int) -> int:
-    """A process's user and system CPU time so far, in clock ticks (/proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """A process's user and system CPU time so far, in clock ticks."""
+    fields = _stat(pid)
     return int(fields[11]) + int(fields[12])
+
+
+def _nice(pid: int) -> int:
+    return int(_stat(pid)[16])
 
 
 class _Output:
@@ -227,6 +237,9 @@ def test_serve_embeds_every_workers_questions_in_the_embedder_process(tmp_path):
         out.wait_for(re.escape(embedder.SAID))
         (embed,) = embedders_of(proc.pid)
         assert len(workers_of(proc.pid)) == 2
+        # The workers yield to the embedder: its passes are on every question's path.
+        assert _nice(embed) == _nice(proc.pid)
+        assert [_nice(w) for w in workers_of(proc.pid)] == [_nice(proc.pid) + WORKER_NICE] * 2
         asked = [f"can my crew beam over to the planet {n}" for n in range(40)]
         before = _cpu_ticks(embed)
         _by_meaning(port, asked[:20])
