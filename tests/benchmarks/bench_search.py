@@ -232,10 +232,12 @@ def hammer(port: int, path: str, queries: list[str], sent: list | None = None) -
     times: list[float] = []
     by_meaning: dict[bool, list[float]] = {True: [], False: []}
     workers: collections.Counter[str] = collections.Counter()  # answers by process (pid)
+    connections: collections.Counter[str] = collections.Counter()  # clients by process
     errors: list[str] = []
 
     def client() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        first = True
         while True:
             with lock:
                 q = next(todo, None)
@@ -259,6 +261,9 @@ def hammer(port: int, path: str, queries: list[str], sent: list | None = None) -
                     sent.append((query, start, elapsed))
                 by_meaning[b'"by_meaning":true' in body].append(elapsed)
                 workers[response.getheader(WORKER_HEADER) or "?"] += ok
+                if first and ok:  # a kept-alive connection stays with its process
+                    connections[response.getheader(WORKER_HEADER) or "?"] += 1
+                    first = False
                 if not ok:
                     errors.append(q)
 
@@ -274,6 +279,7 @@ def hammer(port: int, path: str, queries: list[str], sent: list | None = None) -
         # A keep-alive connection stays with the process that accepted it: with 8 clients and
         # 2 processes, one process may answer most of them while the other idles.
         "split": sorted(workers.values(), reverse=True),
+        "connections": sorted(connections.values(), reverse=True),
     }
 
 
@@ -389,7 +395,7 @@ def server(lib: Library, cache: str, meaning: bool = True) -> None:
             f"p50 {ms(r['p50'])}, p95 {ms(r['p95'])}, errors {r['errors']}; "
             f"server CPU {ms(r['cpu'])} a request, the client's {ms(r['client_cpu'])}; "
             f"p95 by meaning {ms(embedded[1])} (n={embedded[0]}), else {ms(others[1])}; "
-            f"answers by process {r['split']}"
+            f"answers by process {r['split']}, clients by process {r['connections']}"
         )
     for name, r in results:
         print(f"{name} / hello-world throughput: {r['rate'] / hello['rate']:.2f} ({load()})")
