@@ -97,13 +97,17 @@ def passes(rows: list[dict]) -> str:
     if not own:
         return "no embedding pass"
     texts = [r["embed_pass_texts"] for r in own]
-    wall = [r["embed_pass"] * 1000 for r in own]
-    cpu = [r["embed_pass_cpu"] * 1000 for r in own]
-    return (
-        f"embedding passes: {len(own)}, texts a pass mean {statistics.mean(texts):.2f}; wall p50 "
-        f"{statistics.median(wall):.1f} p95 {percentile(wall, 95):.1f} ms; CPU p50 "
-        f"{statistics.median(cpu):.1f} p95 {percentile(cpu, 95):.1f} ms"
-    )
+    times = _spread([r["embed_pass"] for r in own], [r["embed_pass_cpu"] for r in own])
+    return f"embedding passes: {len(own)}, texts a pass mean {statistics.mean(texts):.2f}; {times}"
+
+
+def _spread(wall: list[float], cpu: list[float]) -> str:
+    """The p50 and p95 of wall and CPU times (seconds), in ms."""
+    cells = []
+    for name, values in (("wall", wall), ("CPU", cpu)):
+        ms = [v * 1000 for v in values]
+        cells.append(f"{name} p50 {statistics.median(ms):.1f} p95 {percentile(ms, 95):.1f} ms")
+    return "; ".join(cells)
 
 
 def embedder_passes(kept: list[dict], since: float) -> str:
@@ -111,14 +115,11 @@ def embedder_passes(kept: list[dict], since: float) -> str:
     own = [r for r in kept if "pass" in r and r["start"] >= since]
     if not own:
         return "the embedder process: no pass"
-    wall = [r["wall"] * 1000 for r in own]
-    cpu = [r["cpu"] * 1000 for r in own]
+    cpu = [r["cpu"] for r in own]
     return (
         f"the embedder process: {len(own)} passes, {sum(r['pass'] for r in own)} questions, "
-        f"mean {statistics.mean(r['pass'] for r in own):.2f} a pass; wall p50 "
-        f"{statistics.median(wall):.1f} p95 {percentile(wall, 95):.1f} ms; CPU p50 "
-        f"{statistics.median(cpu):.1f} p95 {percentile(cpu, 95):.1f} ms, "
-        f"sum {sum(cpu):.0f} ms"
+        f"mean {statistics.mean(r['pass'] for r in own):.2f} a pass; "
+        f"{_spread([r['wall'] for r in own], cpu)}, CPU in all {sum(cpu) * 1000:.0f} ms"
     )
 
 
