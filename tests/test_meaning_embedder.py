@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import selectors
 import shutil
 import signal
 import socket
@@ -259,3 +260,21 @@ def test_serve_embeds_every_workers_questions_in_the_embedder_process(tmp_path):
     assert all_gone(processes, 10)
     assert list(sockets.glob("judgekit-embed-*")) == []  # its socket and folder removed
     shutil.rmtree(sockets)
+
+
+def test_a_connection_asking_again_before_its_answer_is_closed():
+    """The embedder reads one question a connection at a time: a second one sent before the
+    first's answer closes that connection (a client cannot queue work ahead of the others)."""
+    mine, theirs = socket.socketpair()
+    selector = selectors.DefaultSelector()
+    conn = embedder._Connection(theirs)
+    selector.register(theirs, selectors.EVENT_READ, conn)
+    try:
+        _ask(mine, [7, 8])
+        assert embedder._read(conn, selector, 100) == [(conn, [7, 8])]
+        _ask(mine, [9])  # before its answer
+        assert embedder._read(conn, selector, 100) == []
+        assert theirs.fileno() == -1 and not selector.get_map()
+    finally:
+        mine.close()
+        selector.close()

@@ -149,7 +149,9 @@ def install(folder: str) -> None:
             return join(self, number)
 
         balance.Balance.join = join_nicely
-    if os.environ.get("PROBE_NO_EMBEDDER"):  # as before the embedder process: for comparison
-        from judgekit.commands import serve as serve_command
+    from judgekit.commands import serve as serve_command
 
+    if os.environ.get("PROBE_NO_EMBEDDER"):  # as before the embedder process: for comparison
         serve_command._embedder = lambda app: None
+    if os.environ.get("PROBE_NO_NICE"):  # the embedder, the workers at its priority
+        serve_command.WORKER_NICE = 0
