@@ -139,16 +139,6 @@ def install(folder: str) -> None:
             )
 
     embedder._answer = answer_probe
-    if os.environ.get("PROBE_WORKER_NICE"):  # an experiment: the workers yield to the embedder
-        from judgekit.web import balance
-
-        join = balance.Balance.join
-
-        def join_nicely(self, number):
-            os.nice(int(os.environ["PROBE_WORKER_NICE"]))
-            return join(self, number)
-
-        balance.Balance.join = join_nicely
     from judgekit.commands import serve as serve_command
 
     if os.environ.get("PROBE_NO_EMBEDDER"):  # as before the embedder process: for comparison
