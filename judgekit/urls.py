@@ -56,6 +56,11 @@ def entry_page(kind: str, document: str, version: str, entry_id: str) -> str:
     return f"/{area(kind)}/{_q(document)}/{_q(version)}/{_q(entry_id)}"
 
 
+def show_page(kind: str, document: str, version: str, entry_id: str) -> str:
+    """The page showing a player an entry's address as a QR code (served pages only)."""
+    return "/show" + entry_page(kind, document, version, entry_id)
+
+
 def version_api(document: str, version: str) -> str:
     """The JSON of a version."""
     return f"/api/documents/{_q(document)}/{_q(version)}"

@@ -22,7 +22,7 @@ CATEGORIES = (
 
 
 def load_questions(path: Path = QUESTIONS_FILE) -> list[dict]:
-    """The questions: q, category, expect (document/version/id), quote, optional params."""
+    """The questions: q, category, expect (document/version/id), quote, optional also, params."""
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
@@ -42,21 +42,30 @@ class Score:
         return sum(1 / r for r in self.ranks if r) / len(self.ranks)
 
 
-def rank_of(results: Iterable[dict], expect: str) -> int | None:
-    """The 1-based place of an entry (document/version/id) among API results."""
+def rank_of(results: Iterable[dict], expect: str, also: Iterable[str] = ()) -> int | None:
+    """The 1-based place of the first of the entries (document/version/id) among API results."""
+    wanted = {expect, *also}
     keys = [f"{r['document']}/{r['version']}/{r['id']}" for r in results]
-    return keys.index(expect) + 1 if expect in keys else None
+    return next((n for n, key in enumerate(keys, 1) if key in wanted), None)
+
+
+def answering(item: dict, strict: bool = False) -> tuple[str, ...]:
+    """The entries besides `expect` that answer a question: its rule's later restatements
+    (`also`, see tests/benchmarks/map_blind_quotes.py) unless it names its version, or strict."""
+    if strict or item["category"] == "version-specific":
+        return ()
+    return tuple(item.get("also", ()))
 
 
 def measure(
-    search: Callable[[dict], dict], questions: list[dict]
+    search: Callable[[dict], dict], questions: list[dict], strict: bool = False
 ) -> tuple[dict[str, Score], list[tuple[dict, int | None]]]:
     """Scores per category and overall ("all"), and every question with its rank."""
     scores: dict[str, Score] = {}
     ranked = []
     for item in questions:
         answer = search({"q": item["q"], **item.get("params", {})})
-        rank = rank_of(answer["results"], item["expect"])
+        rank = rank_of(answer["results"], item["expect"], answering(item, strict))
         ranked.append((item, rank))
         for name in (item["category"], "all"):
             scores.setdefault(name, Score()).ranks.append(rank)

@@ -69,6 +69,11 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "pack.pack_status": ({}, {}, 200),
     "phone.page": ({}, {}, 200),
     "phone.pack_qr": ({}, {}, 404),  # no published pack named (test_phone.py names one)
+    "show.entry": (
+        {"area": "rules", "document": BOOK, "version": "4", "entry_id": "beaming"},
+        {},
+        200,
+    ),
     "api_phone.phone": ({}, {}, 200),
     # The event's rulings: no event runs here; GETs of write-only routes are 405s; the client is
     # this computer (127.0.0.1, Host localhost), so the laptop's pages answer.

@@ -163,7 +163,7 @@ def _ranked(values):
 
 def _question(near, allowed=None):
     plan = Plan((), (), frozenset(), (), ())
-    return ranking.Question(plan, frozenset(), {}, False, "2E", False, frozenset(), near, allowed)
+    return ranking.Question(plan, frozenset(), {}, False, "2E", frozenset(), near, allowed)
 
 
 def test_fusion_keeps_tiers_reorders_close_calls_and_adds_what_words_missed():
@@ -254,7 +254,7 @@ def test_a_weak_first_result_is_called_a_guess():
     """Fewer than half the words and not near in meaning: a guess; a title, half the words or a
     near meaning: an answer."""
     q = _question(np.array([0.2, 0.5, 0.2]))  # as the model gives it
-    q3 = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", False, frozenset(), q.near)
+    q3 = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", frozenset(), q.near)
     assert q.plan.unknown == ()
     assert ranking.is_guess([[0, 1.0, 0, 1]], q3)  # one word of three, not near
     assert not ranking.is_guess([[0, 1.0, 1, 1]], q3)  # one word of three, but near in meaning
@@ -263,7 +263,7 @@ def test_a_weak_first_result_is_called_a_guess():
     assert not ranking.is_guess([[3, 1.0, 0, 1]], q3)  # its title typed
     assert ranking.is_guess([[2, 1.0, 0, 1]], q3)  # a title holding the one word found
     assert not ranking.is_guess([], q3)
-    words = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", False, frozenset())
+    words = ranking.Question(q.plan, frozenset({0, 1, 2}), {}, False, "2E", frozenset())
     assert ranking.is_guess([[0, 1.0, 1, 1]], words)  # by words alone: the words decide
 
 

@@ -216,9 +216,13 @@ def test_pack_reads_from_a_folder(browser, tmp_path, corpus_copy):
     with guarded_context(browser, PHONE) as (ctx, off):
         page = ctx.new_page()
         page.goto(result.out.joinpath("index.html").as_uri())
-        page.click("a[href='rules/demo-rulebook/2/index.html']")
+        # Each click navigates: wait for the page it opens (read too soon, main is the last one's).
+        with page.expect_navigation():
+            page.click("a[href='rules/demo-rulebook/2/index.html']")
         assert "Order – Attempt a Mission" in page.inner_text("main")
-        page.click("a[href='attempting/index.html']")
+        with page.expect_navigation():
+            page.click("a[href='attempting/index.html']")
+        page.wait_for_url("**/attempting/index.html")
         assert "count them." in page.inner_text("main")
         page.goto(result.out.joinpath("timing/attempt/index.html").as_uri() + "?version=1&step=2")
         assert page.url.endswith("/timing/attempt/~step=2,version=1/index.html")

@@ -73,6 +73,16 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
         text = _results(page)
         assert "Found by words only" not in text
         assert page.locator("#search-results .result").count() > 0
+        # The worker gives each item's nearest chunk's sentences with its nearness (two an item):
+        # the snippets of results found by meaning show them (pack-search.js: finish).
+        near, focus, shown = page.evaluate(
+            """async (q) => {
+              const n = await judgekit.meaning.nearness(q);
+              return [n.length, n.focus ? n.focus.length : -1, Array.from(n.focus || []).filter((s) => s >= 0).length];
+            }""",
+            QUESTION,
+        )
+        assert focus == 2 * near and shown > near
         # A newer pack (its vectors changed): stored before, only what changed is fetched.
         ctx.set_offline(False)
         page.evaluate(

@@ -87,6 +87,9 @@ CASES = [
     # A version named: its game is set aside by another, and with none chosen leaned to.
     ({"q": "battle in Call to Arms", "edition": "1E"}, "Your question names 2E, but 1E was"),
     ({"q": "stopped under call to arms"}, "stopped"),
+    # Issue #27: a version named keeps to its game; naming both games searches both.
+    ({"q": "battle in CTA"}, "in 2E only (named in your question; search both games)."),
+    ({"q": "1E rules battle in CTA"}, "in both games (your question names 2E and 1E; search 2E"),
 ]
 
 

@@ -111,9 +111,9 @@ def test_workers_on_a_system_without_fork_serve_from_one_process(served, port, c
 
     monkeypatch.setattr(workers, "can_fork", lambda: False)
     assert serve("--workers", "2", "--port", str(port)) == 0
-    assert (
-        capsys.readouterr().err == "--workers: this system cannot fork; serving from one process\n"
-    )
+    # The judge pack's background build may say so first (its own line).
+    said = capsys.readouterr().err.splitlines()
+    assert said.count("--workers: this system cannot fork; serving from one process") == 1
     assert served["port"]
 
 

@@ -46,6 +46,7 @@ def test_the_answer_has_the_documented_shape(sc):
         "edition_from",
         "edition_set_aside",
         "query_without_edition",
+        "editions_named",
         "by_meaning",
         "guess",
         "meaning",

@@ -179,7 +179,7 @@ def test_clearing_the_judged_edition_after_searching_from_the_page_shows_both_ga
         page.goto(f"{live_server}/search")
         with page.expect_navigation():
             page.locator(".edition-choice button[value='2E']").click()
-        for query in ("battle", "report"):
+        for query in ("battle", "doorway"):
             page.locator("#q").fill(query)
             with page.expect_navigation():
                 page.locator("#q").press("Enter")
@@ -187,7 +187,7 @@ def test_clearing_the_judged_edition_after_searching_from_the_page_shows_both_ga
         summary = page.locator(".search-summary").inner_text()
         assert (
             summary
-            == "No results for report in 2E only (remembered on this device; search both games)."
+            == "No results for doorway in 2E only (remembered on this device; search both games)."
         )
         assert page.locator(".search-elsewhere a").inner_text() == "search First Edition instead"
         with page.expect_navigation():

@@ -14,7 +14,7 @@ import pytest
 
 from judgekit.commands import main
 from judgekit.search.choice import COOKIE
-from judgekit.search.query import unnamed
+from judgekit.search.query import strip_named
 
 from .conftest import BlockedRequests, guarded_context, wait_until
 from .test_search_named_game import VOCAB, answer, ask, editions, summary
@@ -87,7 +87,7 @@ def aside_link(body: str) -> str:
     ],
 )
 def test_the_question_without_the_name_keeps_nothing_it_left(typed, expected):
-    assert unnamed(typed) == expected
+    assert strip_named(typed, typed, None)[2] == expected
 
 
 # -- the answer ------------------------------------------------------------------------------------
@@ -229,7 +229,8 @@ def test_on_the_real_corpus_2e_battle_with_1e_remembered(client):
         ("battle in Call to Arms", {"edition": "1E"}, ("2E", "battle in Call to Arms")),
         ("beaming in 1.1", {"document": "1e-current-rulings"}, ("2E", "beaming in 1.1")),
         ("battle in Call to Arms", {"edition": "2E"}, (None, None)),
-        ("battle in Call to Arms", {}, (None, None)),
+        # None chosen: the version's game is searched (issue #27), and both without its name.
+        ("battle in Call to Arms", {}, (None, "battle in")),
     ],
 )
 def test_a_version_named_names_its_game(client, q, params, expected):
@@ -249,12 +250,14 @@ def test_the_version_s_game_is_one_tap_away_with_the_version_first(client):
     assert there["results"][0]["version"] == "call-to-arms"
 
 
-def test_with_no_game_chosen_a_version_named_leans_to_its_game(client):
-    # "stopped" is a 1E ruling's word too; Call to Arms is 2E's: its entry comes first.
+def test_with_no_game_chosen_a_version_named_keeps_to_its_game(client):
+    # "stopped" is a 1E ruling's word too; Call to Arms is 2E's: its entry comes first, and
+    # only 2E is searched (issue #27).
     data = client.get("/api/search?q=stopped+under+call+to+arms").get_json()
     first = data["results"][0]
     assert (first["edition"], first["version"], first["title"]) == ("2E", "call-to-arms", "stopped")
-    assert data["edition_set_aside"] is None and data["edition_from"] is None
+    assert data["edition_set_aside"] is None and data["edition_from"] == "question"
+    assert {r["edition"] for r in data["results"]} == {"2E"}
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from judgekit.checks.loader import load_corpus
 from judgekit.checks.validate import validate
 from judgekit.meaning.passages import item_chunks
 from judgekit.render.library import Library
+from judgekit.search.ranking import COORD_POWER, TALK_COUNT, _coord
 from judgekit.search.service import SearchService
 from judgekit.search.tabletalk import load_table_talk, table_talk_problems
 
@@ -110,3 +111,38 @@ def test_a_judge_saying_it_finds_the_entry_by_meaning():
     assert near[key["game/1/damage"]] == pytest.approx(1.0, abs=1e-4)
     assert near[key["game/2/damage"]] < 0.99
     assert int(np.argmax(near)) == key["game/1/damage"]
+
+
+@pytest.fixture(scope="module")
+def by_words():
+    """The fixture's search by words alone (the sayings are a field of the index too)."""
+    svc = SearchService.for_library(Library(load_corpus(TALK)), None)
+
+    def search(q: str, **params: str) -> dict:
+        return svc.search({"q": q, "meaning": "0", **params})
+
+    return search
+
+
+def test_a_word_only_judges_say_finds_the_entry_whose_rule_they_say_it_of(by_words):
+    # "banged" is in no rule: only in a saying of version 1's hull sentence, which 2 dropped.
+    answer = by_words("banged")
+    keys = [f"{r['document']}/{r['version']}/{r['id']}" for r in answer["results"]]
+    assert keys == ["game/1/damage"]
+    assert answer["not_in_rules"] == []
+    # The saying is never shown: the snippet is the rule's words.
+    assert "banged" not in answer["results"][0]["snippet"].lower()
+
+
+@pytest.mark.parametrize(
+    ("found", "said", "share"),
+    [
+        (0b01, 0b00, 0.5),
+        (0b01, 0b10, (1 + TALK_COUNT) / 2),
+        (0b11, 0b11, 1.0),
+        (0, 0b01, TALK_COUNT / 2),
+    ],
+)
+def test_a_word_found_only_in_the_sayings_counts_talk_count_of_one(found, said, share):
+    coord = [(k / 2) ** COORD_POWER for k in range(3)]
+    assert _coord(coord, 2, found, said) == pytest.approx(share**COORD_POWER)

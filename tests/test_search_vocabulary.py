@@ -162,6 +162,12 @@ def test_words_of_one_game_lean_the_ranking_toward_it(svc):
     ]
 
 
+def test_a_word_of_the_other_game_leans_no_harder_than_the_default_lean(svc):
+    # "away team" is 1E's word, but 2E's Damage holds the rest: judges of both games say it.
+    assert top(svc, "away team damage cards")[0] == "game/2/damage"
+    assert top(svc, "away team stopped ship")[0] == "rul/2000-01-01/stopped"
+
+
 def test_a_game_named_in_the_question_keeps_to_it_and_is_no_word_to_find(svc):
     for q in ("1e stopped ship", "stopped ship (1E)", "First Edition: stopped ship"):
         data = svc.search({"q": q})

@@ -31,21 +31,27 @@ class MeaningModel:
 
     def nearness(self, question: str) -> np.ndarray:
         """Each item's nearness (cosine, rounded) to the question, by item number."""
-        return _nearness(self, question)
+        return _asked(self, question)[0]
 
-    def _compute(self, question: str) -> np.ndarray:
+    def nearest(self, question: str, items: Sequence[int]) -> list[int]:
+        """The chunk of each of these items nearest to the question (Passages.nearest)."""
+        return self.passages.nearest(_asked(self, question)[1], items)
+
+    def _compute(self, question: str) -> tuple[np.ndarray, np.ndarray]:
         pieces = self.encoder.pieces(question)[:QUESTION_TOKENS]
         embed = self.gather.embed if self.gather is not None else self.encoder.embed_ids
         vector = embed(pieces)
         near = self.passages.nearness(vector)
         near.flags.writeable = False  # shared by every caller of the memo
-        return near
+        vector.flags.writeable = False
+        return near, vector
 
 
 @functools.lru_cache(maxsize=256)
-def _nearness(model: MeaningModel, question: str) -> np.ndarray:
+def _asked(model: MeaningModel, question: str) -> tuple[np.ndarray, np.ndarray]:
     # A search with a suggestion asks twice (the literal words too), and one question is often
     # asked again with another filter: the model's cost is paid once (bounded: 256 questions).
+    # The question's vector is kept too: its results' nearest chunks are read from it.
     return model._compute(question)
 
 

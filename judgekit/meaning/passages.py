@@ -29,28 +29,42 @@ PASS = 16  # chunks embedded together at a first start (encoder.py: the same vec
 DECIMALS = 6  # nearness is rounded so that the last bit of a sum never reorders two items
 
 
+Part = tuple[int, int]  # what a chunk holds: paragraphs (first, last), or (-1, n): the n-th saying
+
+
 def chunks(
     title: Sequence[int], paragraphs: Sequence[Sequence[int]], room: int = ROOM
 ) -> list[list[int]]:
     """Pieces of an item to embed: its title (with its colon), then whole paragraphs while they
     fit; a paragraph longer than the room is cut into windows that overlap by a quarter."""
+    return [pieces for pieces, _ in _chunked(title, paragraphs, room)]
+
+
+def _chunked(
+    title: Sequence[int], paragraphs: Sequence[Sequence[int]], room: int = ROOM
+) -> list[tuple[list[int], Part]]:
+    """The chunks (as `chunks`), each with the paragraphs it holds (first, last)."""
     body = max(room - len(title), room // 2)
     head = list(title)[: room - body]
-    out: list[list[int]] = []
+    out: list[tuple[list[int], Part]] = []
     current: list[int] = []
-    for para in paragraphs:
+    first = 0  # the first paragraph of current
+    for number, para in enumerate(paragraphs):
         para = list(para)
         if current and len(current) + len(para) > min(body, JOIN_BELOW):
-            out.append(head + current)
+            out.append((head + current, (first, number - 1)))
             current = []
+        if not current:
+            first = number
         if len(para) <= body:
             current += para
             continue
         step = body * 3 // 4
         for start in range(0, len(para) - body + step, step):
-            out.append(head + para[start : start + body])
+            out.append((head + para[start : start + body], (number, number)))
+        first = number + 1
     if current or not out:
-        out.append(head + current)
+        out.append((head + current, (first, max(first, len(paragraphs) - 1))))
     return out
 
 
@@ -70,13 +84,27 @@ def embed_in_passes(
 Item = tuple[str, str, tuple[str, ...]]  # an item's title, its text and what judges say of it
 
 
+def paragraphs(text: str) -> list[str]:
+    """An item's paragraphs as its chunks hold them: its lines that are not blank."""
+    return [p for p in text.split("\n") if p.strip()]
+
+
+def item_parts(
+    pieces: Callable[[str], list[int]], title: str, text: str, said: Sequence[str] = ()
+) -> list[tuple[list[int], Part]]:
+    """An item's chunks with what each holds: its text's (headed by its title), then each
+    saying alone, as a judge's question is embedded (tabletalk.py)."""
+    paras = [pieces(p) for p in paragraphs(text)]
+    return _chunked(pieces(f"{title}:"), paras) + [
+        (pieces(s)[:ROOM], (-1, n)) for n, s in enumerate(said)
+    ]
+
+
 def item_chunks(
     pieces: Callable[[str], list[int]], title: str, text: str, said: Sequence[str] = ()
 ) -> list[list[int]]:
-    """An item's chunks: its text's (headed by its title), then each saying alone, as a
-    judge's question is embedded (tabletalk.py)."""
-    paragraphs = [pieces(p) for p in text.split("\n") if p.strip()]
-    return chunks(pieces(f"{title}:"), paragraphs) + [pieces(s)[:ROOM] for s in said]
+    """An item's chunks (item_parts without what each holds)."""
+    return [chunk for chunk, _ in item_parts(pieces, title, text, said)]
 
 
 def chunk_key(digest: str, pieces: Sequence[int]) -> str:
@@ -118,13 +146,18 @@ class VectorCache:
 class Passages:
     """Every item's chunk vectors, and the nearness of a question to each item."""
 
-    def __init__(self, vectors: np.ndarray, owners: np.ndarray, count: int) -> None:
+    def __init__(
+        self, vectors: np.ndarray, owners: np.ndarray, count: int, parts: np.ndarray | None = None
+    ) -> None:
         # One unit vector per chunk, each number a float32's (kept as float64 for the products):
         # the judge pack stores them as float32 and must take the same nearness from them.
         self.vectors = vectors.astype(np.float32).astype(np.float64)
         self.owners = owners  # the item number of each chunk, ascending
         self.starts = np.searchsorted(owners, np.arange(count))
+        self.ends = np.append(self.starts[1:], len(owners))
         self.count = count
+        # What each chunk holds (item_parts): (first, last) paragraph, or (-1, its saying's number).
+        self.parts = parts if parts is not None else np.zeros((len(owners), 2), dtype=np.int32)
 
     @classmethod
     def embed(
@@ -140,9 +173,9 @@ class Passages:
         kept = cache.read()
         used: dict[str, np.ndarray] = {}
         missing: dict[str, list[int]] = {}
-        keys, owners = [], []
+        keys, owners, parts = [], [], []
         for number, (title, text, said) in enumerate(items):
-            for chunk in item_chunks(pieces, title, text, said):
+            for chunk, part in item_parts(pieces, title, text, said):
                 key = chunk_key(digest, chunk)
                 if key in kept:
                     used[key] = kept[key]
@@ -152,6 +185,7 @@ class Passages:
                     missing[key] = chunk
                 keys.append(key)
                 owners.append(number)
+                parts.append(part)
         if missing:
             assert embed_many is not None
             used.update(
@@ -160,9 +194,24 @@ class Passages:
         if used.keys() != kept.keys():
             cache.write(used)
         vectors = [used[key] for key in keys]
-        return cls(np.array(vectors, dtype=np.float64), np.array(owners), len(items))
+        return cls(
+            np.array(vectors, dtype=np.float64),
+            np.array(owners),
+            len(items),
+            np.array(parts, dtype=np.int32).reshape(-1, 2),
+        )
 
     def nearness(self, query: np.ndarray) -> np.ndarray:
         """Each item's cosine to the question's unit vector: its nearest chunk's, rounded."""
         sims = np.maximum.reduceat(self.vectors @ query, self.starts)
         return np.round(sims, DECIMALS)
+
+    def nearest(self, query: np.ndarray, items: Sequence[int]) -> list[int]:
+        """Each of these items' nearest chunk (its number among all chunks): the first of its
+        chunks whose rounded cosine is the item's nearness (pack-meaning.js: Passages.asked)."""
+        out = []
+        for item in items:
+            start = int(self.starts[item])
+            sims = np.round(self.vectors[start : self.ends[item]] @ query, DECIMALS)
+            out.append(start + int(np.argmax(sims)))
+        return out

@@ -2,7 +2,8 @@
 
 They are the server's own: the integer form the server's encoder computes with (meaning/model.py:
 integer_tensors), its vocabulary, and the chunk vectors of the server's ``Meaning`` over the
-server index's items, which are the pack's search items in the same order (checked here). The
+server index's items, which are the pack's search items in the same order (checked here), with
+the sentences each chunk holds (search/focus.py: the snippets of results found by meaning). The
 browser (static/js/pack-meaning.js) embeds a question as the server does and takes its nearness
 to each item as the server does, so both rank alike.
 
@@ -67,6 +68,8 @@ def write_meaning(app: Flask, out: Path, items: list[dict[str, Any]]) -> list[st
         raise MeaningUnavailable(
             f"search by meaning is {search.meaning.state}: {search.meaning.reason or 'not loaded'}"
         )
+    if index.focus is None:
+        raise MeaningUnavailable("search by meaning is loaded without its chunks' sentences")
     _same_items(index, items)
     files = weights.find()
     (out / FOLDER).mkdir(parents=True, exist_ok=True)
@@ -87,6 +90,8 @@ def write_meaning(app: Flask, out: Path, items: list[dict[str, Any]]) -> list[st
                     "vectors": passages.vectors.astype(np.float32),
                     "owners": passages.owners.astype(np.int32),
                     "count": np.array([passages.count], dtype=np.int32),
+                    # Each chunk's sentences (focus.py), for the snippets of results by meaning.
+                    "focus": index.focus.table(),
                 }
             ),
         ),

@@ -67,7 +67,7 @@ def _result_fields(svc: SearchService, doc: documents.IndexDoc) -> dict[str, Any
 
 
 def _field_lengths(svc: SearchService, items: list[dict[str, Any]]) -> list[list[float]]:
-    """Each item's title and text lengths as Whoosh's BM25F reads them: stored in a byte, so
+    """Each item's title, text and talk lengths as Whoosh's BM25F reads them: stored in a byte, so
     rounded (a text of 667 terms counts as 647); exact lengths would rank differently."""
     searcher = svc.index.searcher()
     at = svc.index.by_key
@@ -137,7 +137,7 @@ def search_data(app: Flask) -> dict[str, Any]:
     lib = library_of(app)
     svc = SearchService.for_library(lib, None)
     docs = entry_docs(lib) + [d for extra in svc.extras.values() for d in extra.docs()]
-    items, titles, texts, stem_of = [], [], [], {}
+    items, titles, texts, talks, stem_of = [], [], [], [], {}
     vocab = documents.vocab_of(docs)
     vocab_terms = load_vocabulary(lib.corpus.root)
     named = version_names(
@@ -145,13 +145,14 @@ def search_data(app: Flask) -> dict[str, Any]:
     )
     for doc in docs:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
-        title = " ; ".join(names)
-        for token in analysis.TOKEN_RE.findall(" ".join((title, doc.text))):
+        title, talk = " ; ".join(names), documents.TALK_JOIN.join(doc.said)
+        for token in analysis.TOKEN_RE.findall(" ".join((title, doc.text, talk))):
             low = token.lower().replace("’", "'")  # as the browser looks a word up (stemOf)
             if low not in stem_of:
                 stem_of[low] = analysis.stem_token(low)
         titles.append(analysis.stems(title))
         texts.append(analysis.stems(doc.text))
+        talks.append(analysis.stems(talk))
         items.append(
             {
                 "result": _result_fields(svc, doc),
@@ -174,6 +175,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "averages": {name: svc.index.searcher().avg_field_length(name) for name in query.FIELDS},
         "title": _postings(titles),
         "text": _postings(texts),
+        "talk": _postings(talks),
         "stems": _stems(stem_of, vocab_terms),
         "corpus_words": sorted(w for w, stem in stem_of.items() if stem),
         "vocabulary": vocab,
@@ -186,6 +188,9 @@ def search_data(app: Flask) -> dict[str, Any]:
         "kinds": list(svc.kinds),
         "settings": {
             "title_boost": documents.TITLE_BOOST,
+            "talk_boost": documents.TALK_BOOST,
+            "talk_count": ranking.TALK_COUNT,
+            "fields": list(query.FIELDS),
             "k1": 1.2,
             "b": index.LENGTH_NORM,
             "prefix_weight": query.PREFIX_WEIGHT,
@@ -198,7 +203,6 @@ def search_data(app: Flask) -> dict[str, Any]:
             "length_norm": index.LENGTH_NORM,
             "lean_away": ranking.LEAN_AWAY,
             "default_lean": ranking.DEFAULT_LEAN,
-            "default_away": ranking.DEFAULT_AWAY,
             "no_number": ranking.NO_NUMBER,
             "card_name_share": ranking.CARD_NAME_SHARE,
             "mentioned": ranking.MENTIONED,
@@ -215,6 +219,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "guess_near": ranking.GUESS_NEAR,
             "number_cue": query.NUMBER_CUE.pattern,
             "sentence_end": snippets.SENTENCE_END.pattern,
+            "words_win": snippets.WORDS_WIN,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
@@ -270,6 +275,7 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     first["citations"] = compact_citations(first["items"])
     first["title"] = {term: compact_postings(p) for term, p in data["title"].items()}
     first["text"] = {term: compact_postings(p) for term, p in data["text"].items()}
+    first["talk"] = {term: compact_postings(p) for term, p in data["talk"].items()}
     first["stems"] = {
         w: stem
         for w in sorted(first_words)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from judgekit.search.ranking import NUMBER, TIER, VALUE, Items
+from judgekit.search.ranking import NUMBER, TIER, VALUE, Items, owes_to_meaning
 
 
 class Hit(NamedTuple):
@@ -30,6 +30,10 @@ class Hit(NamedTuple):
     also_in: tuple[tuple[str, str], ...] = ()  # (version, id), oldest first
     edition: str = ""
     older: tuple[tuple[str, str, str], ...] = ()  # (version, id, text) that matched more words
+    by_meaning: bool = False  # its place owes to meaning (ranking.owes_to_meaning)
+    # Then the sentences (first, last) of its text that the chunk nearest in meaning holds: the
+    # snippet's (index.py: _focused).
+    focus: tuple[int, int] | None = None
 
 
 def _fold(items: Items, topics: dict[str, list], live: set[str]) -> dict[str, list]:
@@ -143,4 +147,5 @@ def _hit(items: Items, found: list, mentioned: frozenset[tuple[str, str]]) -> Hi
         tuple(at[it[2]] for it in others),  # also_in
         edition,
         tuple((*at[it[2]], texts[it[2]]) for it in others if it[3] > best[3]),  # older
+        owes_to_meaning(best),
     )

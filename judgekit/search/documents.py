@@ -12,8 +12,11 @@ from whoosh.index import Index
 from judgekit.search.analysis import Speller, analyzer, title_key, vocabulary
 from judgekit.search.index import SearchIndex
 
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 TITLE_BOOST = 3.0
+# The table talk's sayings (tabletalk.py) are searched as words too, a field of their own that
+# counts less than the rules' words: what judges say of a rule is a hint, never the rule.
+TALK_BOOST = 0.3
 
 
 def make_schema() -> Schema:
@@ -36,6 +39,7 @@ def make_schema() -> Schema:
         title=TEXT(analyzer=ana, phrase=True, field_boost=TITLE_BOOST),
         title_key=KEYWORD(commas=True, scorable=False),
         text=TEXT(analyzer=ana, phrase=True, stored=True),
+        talk=TEXT(analyzer=ana, phrase=False, field_boost=TALK_BOOST),
     )
 
 
@@ -57,6 +61,7 @@ class IndexDoc:
     successors: tuple[str, ...] = ()  # topics this one was merged into or replaced by
     parent: str = ""  # the id of the entry this one is a sub-section of, in the same version
     cites: tuple[str, ...] = ()  # keys of the entries whose words a timing step quotes
+    said: tuple[str, ...] = ()  # what judges say of the rules it holds (tabletalk.py)
 
     @property
     def topic(self) -> str:
@@ -72,6 +77,9 @@ class IndexDoc:
 def topic_of(document: str, kind: str, entry_id: str) -> str:
     """The topic key: the same id in every version of a document is the same rule."""
     return f"{document}/{kind}/{entry_id}"
+
+
+TALK_JOIN = " ; "  # between sayings: no phrase is looked for across two of them
 
 
 def write_docs(ix: Index, docs: Iterable[IndexDoc]) -> int:
@@ -98,6 +106,7 @@ def write_docs(ix: Index, docs: Iterable[IndexDoc]) -> int:
                 title=" ; ".join(names),
                 title_key=",".join(k for k in {title_key(n) for n in names} if k),
                 text=doc.text,
+                talk=TALK_JOIN.join(doc.said),
             )
             count += 1
     except BaseException:

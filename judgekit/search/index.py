@@ -24,12 +24,14 @@ from judgekit.search.analysis import (
     titles_begun,
 )
 from judgekit.search.collapse import Hit, collapse
+from judgekit.search.focus import Focus
 from judgekit.search.query import (
     FIELDS,
     NUMBER_CUE,
     Plan,
     VersionName,
     concepts,
+    games_named,
     not_in_rules,
     strip_named,
     strip_versions,
@@ -84,6 +86,7 @@ class Outcome:
     asked: Asked = Asked()  # what snippets look for: the judge's words and what stands for them
     by_meaning: bool = False  # whether meaning took part in the ranking
     guess: bool = False  # the first result is only a guess (ranking.is_guess)
+    games: tuple[str, ...] = ()  # every game the question names, by name or version (2E first)
 
 
 class SearchIndex:
@@ -99,6 +102,7 @@ class SearchIndex:
         self.versions: tuple[VersionName, ...] = ()  # how questions name versions
         self.known_words: frozenset[str] = english_words()
         self.meaning: MeaningModel | None = None  # see use_meaning
+        self.focus: Focus | None = None
         # Ranking reads a few fields of every match, results their text: keep them in memory
         # rather than unpickle (and decompress) stored fields on every query.
         with ix.searcher() as searcher:
@@ -140,9 +144,11 @@ class SearchIndex:
         self.known_words = english_words() | vocab.known_words()
         self.speller.learn(sorted(vocab.known_words() - set(self.speller.freq)))
 
-    def use_meaning(self, meaning: MeaningModel | None) -> None:
-        """Rank by meaning as well as words from now on (None: by words alone)."""
+    def use_meaning(self, meaning: MeaningModel | None, focus: Focus | None = None) -> None:
+        """Rank by meaning as well as words from now on (None: by words alone); focus: what each
+        chunk holds, for the snippets of results found by meaning."""
         self.meaning = meaning
+        self.focus = focus
 
     def use_versions(self, names: tuple[VersionName, ...]) -> None:
         """Recognise versions named in a question ("beaming in 1.1")."""
@@ -235,10 +241,13 @@ class SearchIndex:
         typed = query  # plan the query
         # A version named in the question is no word to look for: it says where to look.
         query, mentioned = strip_versions(query, self.versions)
+        of_versions = self.games_of(mentioned)
+        games = games_named(query, of_versions)
         if filters.version or filters.document:
             mentioned = frozenset()
         chosen = filters.edition or filters.document or filters.version  # wins over "2e battle"
-        query, named, unnamed = strip_named(typed, query, chosen)
+        # A game named, or a version of it ("battle in CTA"), keeps the search to that game.
+        query, named, unnamed = strip_named(typed, query, chosen, of_versions)
         if named:
             filters = replace(filters, edition=named)
         plan = self.plan(query, filters.edition, fuzzy)
@@ -247,20 +256,20 @@ class SearchIndex:
         terms = frozenset(stem for g in plan.all for stem in g.terms)
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
         asked = asked_of(plan)
+        found = Outcome(
+            0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked, games=games
+        )
         if not wanted:
-            return Outcome(
-                0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked
-            )
+            return found
         allowed = self.scores.allowed(filters)  # score
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
         # rank
         said = wordings(query, suggestion, plan) + self._card_completions(query)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]
-        # A version named ("battle in Call to Arms") is of one game: lean to it, as its words,
-        # and the other game's title that the words equal is no exact answer there.
-        named_game = None if filters.edition else self.game_of(mentioned)
-        exact = self._exact(said, named_game)
-        lean = named_game or (None if filters.edition else lean_of(self.vocab, seq))
+        exact = self._exact(said)
+        # A game chosen or named (or a version's) is searched alone: lean to none. The question
+        # naming both games ("1E rules in CTA") searches both, leaning as its words do.
+        lean = None if filters.edition else lean_of(self.vocab, seq)
         near = self._nearness(query, plan) if meaning else None
         question = ranking.Question(
             plan,
@@ -268,26 +277,16 @@ class SearchIndex:
             exact,
             bool(NUMBER_CUE.search(query)),
             lean or DEFAULT_LEAN,
-            lean is not None,
             mentioned,
             near,
             allowed,
         )
         ranked, every = ranking.rank(self.items, acc, question, limit, self._positions)
         total, hits = collapse(self.items, ranked, all_versions, limit, mentioned, every)
-        return Outcome(
-            total,
-            hits,
-            terms,
-            suggestion,
-            plan.unknown,
-            plan.read_as,
-            named,
-            unnamed,
-            asked,
-            near is not None,
-            ranking.is_guess(ranked, question),
-        )
+        if near is not None:
+            hits = self._focused(query, hits)
+        guess = ranking.is_guess(ranked, question)
+        return replace(found, total=total, hits=hits, by_meaning=near is not None, guess=guess)
 
     def _nearness(self, query: str, plan: Plan) -> Sequence[float] | None:
         """Each item's nearness to the question by meaning, when it is a question (a few words
@@ -296,6 +295,20 @@ class SearchIndex:
             return None
         return self.meaning.nearness(query)
 
+    def _focused(self, query: str, hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
+        """The hits, each whose place owes to meaning with the sentences its nearest chunk holds
+        (focus.py): its snippet shows them."""
+        if self.meaning is None or self.focus is None:
+            return hits
+        mine = [i for i, hit in enumerate(hits) if hit.by_meaning]
+        if not mine:
+            return hits
+        items = [self.by_key[f"{hits[i].document}/{hits[i].version}/{hits[i].id}"] for i in mine]
+        out = list(hits)
+        for i, chunk in zip(mine, self.meaning.nearest(query, items), strict=True):
+            out[i] = hits[i]._replace(focus=self.focus.of(chunk))
+        return tuple(out)
+
     def _positions(self, docnum: int) -> Positions:
         """Where each term of an item's text stands (prepared once)."""
         where = self._stems.get(docnum)
@@ -303,16 +316,14 @@ class SearchIndex:
             where = self._stems[docnum] = positions(text_stems(self.texts[docnum]))
         return where
 
-    def _exact(self, wordings: list[str], game: str | None = None) -> dict[int, int]:
-        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS);
-        only of ``game`` when the question names a version of it.
+    def _exact(self, wordings: list[str]) -> dict[int, int]:
+        """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS).
 
         Unfiltered: ranking reads it only for the items matched, which the filters kept."""
         found = {}
         for key in {key for key in map(title_key, wordings) if key}:
             for docnum in self.scores.titled(key):
-                if game is None or self.meta[docnum]["edition"] == game:
-                    found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
+                found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
         return found
 
     def _card_completions(self, query: str, most: int = 5) -> list[str]:
@@ -322,8 +333,19 @@ class SearchIndex:
 
     def game_of(self, versions: frozenset[tuple[str, str]]) -> str | None:
         """The one game of the versions a question names (document, version), else None."""
-        games = {self._game[document] for document, _ in versions}
-        return games.pop() if len(games) == 1 else None
+        games = self.games_of(versions)
+        return next(iter(games)) if len(games) == 1 else None
+
+    def games_of(self, versions: frozenset[tuple[str, str]]) -> frozenset[str]:
+        """The games of the versions a question names (document, version)."""
+        return frozenset(self._game[document] for document, _ in versions)
+
+    def unnamed(self, question: str) -> str:
+        """The question without the game it names, by name or by versions of it ("battle" for
+        "1e battle", "battle in" for "battle in CTA"), or "" if it names none: what searches
+        both games."""
+        blanked, mentioned = strip_versions(question, self.versions)
+        return strip_named(question, blanked, None, self.games_of(mentioned))[2]
 
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""

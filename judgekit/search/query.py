@@ -13,7 +13,7 @@ from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
 EXPANSION_WEIGHT = 0.5  # and the rulebook's words for a judge's own words count less again
-FIELDS = ("title", "text")
+FIELDS = ("title", "text", "talk")  # talk: the sayings (documents.py: TALK_BOOST)
 
 # A question about a number: the passage stating that number near the words asked about wins.
 NUMBER_CUE = re.compile(
@@ -108,10 +108,8 @@ LEFTOVERS = (
 _LEFTOVERS = tuple((re.compile(pattern), repl) for pattern, repl in LEFTOVERS)
 
 
-def strip_edition(query: str) -> tuple[str, str | None]:
-    """The query without the game it names, and that game (None unless exactly one is named).
-
-    A query holding nothing else is left as typed ("second edition" is then words to find)."""
+def edition_names(query: str) -> tuple[str, frozenset[str]]:
+    """The query with every game's name blanked (a quoted phrase kept), and the games named."""
     named = set()
     stripped = query
     for pattern, edition in EDITION_NAMES:
@@ -123,29 +121,45 @@ def strip_edition(query: str) -> tuple[str, str | None]:
             return " " * len(m.group())
 
         stripped = pattern.sub(blank, stripped)
+    return stripped, frozenset(named)
+
+
+def strip_edition(query: str) -> tuple[str, str | None]:
+    """The query without the game it names, and that game (None unless exactly one is named).
+
+    A query holding nothing else is left as typed ("second edition" is then words to find)."""
+    stripped, named = edition_names(query)
     # Only what the name leaves ("2e?", "(2e)", "2e's"): nothing else, or the search would be
     # empty (or "s").
     if len(named) != 1 or not without_edition(query, query, stripped):
         return query, None
-    return stripped, named.pop()
+    return stripped, next(iter(named))
 
 
-def strip_named(typed: str, query: str, chosen: str | None) -> tuple[str, str | None, str]:
+def strip_named(
+    typed: str, query: str, chosen: str | None, games: frozenset[str] = frozenset()
+) -> tuple[str, str | None, str]:
     """(words to search, game to keep to, question to search both games) for a question.
 
     typed is the question as the judge typed it; query is the same with the versions it names
-    blanked. The game named ("2e battle": 2E) keeps the search to it only if the judge chose no
-    game, document or version (chosen); then the third is the typed question without the name.
+    blanked, and games the games of those versions. The game named ("2e battle": 2E), or the one
+    game of the versions named ("battle in CTA": 2E), keeps the search to it only if the judge
+    chose no game, document or version (chosen) and the question names no other game ("1E rules
+    in CTA" names both: both are searched); then the third is the typed question without the
+    names of the game and of the versions.
     """
-    stripped, named = strip_edition(query)
-    if not named or chosen:
-        return stripped, None, ""
-    return stripped, named, without_edition(typed, query, stripped)
+    bare, named = edition_names(query)
+    every = games | named
+    unnamed = without_edition(typed, typed, bare) if len(every) == 1 and not chosen else ""
+    if not unnamed:  # nothing but names ("v4", "second edition"): words to find, in both games
+        return strip_edition(query)[0], None, ""
+    return bare, next(iter(every)), unnamed
 
 
-def unnamed(question: str) -> str:
-    """The question without the game it names ("battle" for "1e battle"), or "" if none."""
-    return strip_named(question, question, None)[2]
+def games_named(query: str, games: frozenset[str]) -> tuple[str, ...]:
+    """Every game a question names, by its name or by a version's (games), 2E first; query is
+    the question with the versions it names blanked."""
+    return tuple(sorted(games | edition_names(query)[1], reverse=True))
 
 
 def without_edition(typed: str, before: str, after: str) -> str:

@@ -4,14 +4,15 @@ quoting it.
 
 The stages, named alike here and in the pack: plan the query (query.py, SearchIndex.plan), score
 (scoring.py), rank (this), collapse versions (collapse.py), shape the answer (service.py). A
-ranked item is [tier, value, docnum, words found]; what ranking and collapsing read of every
-indexed item is an Items (made once per index, by item number).
+ranked item is [tier, value, docnum, words found], and once meaning joined (fuse) whether its
+place owes to meaning as well; what ranking and collapsing read of every indexed item is an
+Items (made once per index, by item number).
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -22,12 +23,18 @@ from judgekit.search.analysis import Positions, proximity, stems
 from judgekit.search.query import Plan
 
 COORD_POWER = 2  # an item holding half the query's words scores a quarter
+# A word found only in what judges say of an item (the table talk, documents.py: TALK_BOOST)
+# counts as this share of a word found in its rules, for the share of the query's words held.
+TALK_COUNT = 0.7
 SUPERSEDED = 0.85  # a rule found only in an older version ranks a little lower
 PROXIMITY_RERANK = 30  # how many of the best hits are checked for proximity
-LEAN_AWAY = 0.5  # an item of the other game, when the question's words belong to one
-# With no game chosen and no word of either, lean a little to 2E: the rulebook is the whole
-# game there, while the 1E corpus is one rulings document answering narrower questions.
-DEFAULT_LEAN, DEFAULT_AWAY = "2E", 0.75
+# An item of the other game, when the question's words belong to one, counts this share. With no
+# game chosen and no word of either, lean the same to 2E: the rulebook is the whole game there,
+# while the 1E corpus is one rulings document answering narrower questions. Words lean no harder
+# than that: judges of both games say "away team", "tapped", "HQ"; naming a game or a version
+# of one filters (index.py).
+LEAN_AWAY = 0.75
+DEFAULT_LEAN = "2E"
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
 CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
 MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
@@ -49,6 +56,7 @@ MEANING_FLOOR = 0.3  # and only if at least this near
 # meaning took part, is less near than this: the page says so (is_guess).
 GUESS_SHARE = 0.5
 GUESS_NEAR = 0.4
+BY_MEANING = 4  # where a fused item says whether its place owes to meaning (owes_to_meaning)
 
 
 @dataclass(frozen=True)
@@ -140,7 +148,6 @@ class Question:
     exact: Mapping[int, int]  # items whose title is a wording's: their tier
     number: bool  # a question about a number
     lean: str  # the game leaned to
-    strong: bool  # leaned to by the question's words or a version named, not by default
     mentioned: frozenset[tuple[str, str]]  # versions named (document, version)
     near: Sequence[float] | None = None  # each item's nearness by meaning, when asked
     allowed: frozenset[int] | None = None  # the items the filters let through (None: all)
@@ -163,15 +170,20 @@ def rank(
     """
     q = question
     want = sum(1 << i for i in q.wanted)
-    coord = [(k / len(q.wanted)) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
-    away = LEAN_AWAY if q.lean != DEFAULT_LEAN or q.strong else DEFAULT_AWAY
-    base, factor = items.base, items.lean_factors(q.lean, away)
+    words = len(q.wanted)
+    coord = [(k / words) ** COORD_POWER for k in range(len(q.plan.all) + 1)]
+    base, factor = items.base, items.lean_factors(q.lean, LEAN_AWAY)
     # The hot loop (once per match): what only a few items need is done after it.
     ranked = [
-        [0, score * coord[(n := (found & want).bit_count())] * base[d] * factor[d], d, n]
-        for d, (score, found, _) in acc.items()
+        [
+            0,
+            score * _coord(coord, words, found & want, said & want) * base[d] * factor[d],
+            d,
+            (found & want).bit_count(),
+        ]
+        for d, (score, found, _, said) in acc.items()
     ]
-    for item, (_, _, in_title) in zip(ranked, acc.values(), strict=True):
+    for item, (_, _, in_title, _) in zip(ranked, acc.values(), strict=True):
         if (
             in_title
             and in_title & want == want
@@ -191,8 +203,19 @@ def rank(
     if len(q.wanted) > 1 or q.number:
         _by_proximity(ranked, q, positions)
     if q.near is not None:
-        ranked = fuse(ranked, every, q, base, factor)
+        # An item held some words only in what judges say of it: those sayings' rules answer.
+        said = {d for d, (_, found, _, talk) in acc.items() if talk & want & ~found}
+        ranked = fuse(ranked, every, q, base, factor, said)
     return quoted_first(items, prefer_subsections(items, ranked)), every
+
+
+def _coord(coord: list[float], words: int, found: int, said: int) -> float:
+    """The share of the query's words an item holds, to the COORD_POWER: a word found only in
+    what judges say of it counts TALK_COUNT of one."""
+    talk_only = said & ~found
+    if not talk_only:
+        return coord[found.bit_count()]
+    return ((found.bit_count() + TALK_COUNT * talk_only.bit_count()) / words) ** COORD_POWER
 
 
 def is_guess(ranked: list, q: Question) -> bool:
@@ -226,12 +249,17 @@ def by_meaning(
 
 
 def fuse(
-    ranked: list, every: list, q: Question, base: Sequence[float], factor: Sequence[float]
+    ranked: list,
+    every: list,
+    q: Question,
+    base: Sequence[float],
+    factor: Sequence[float],
+    said: Collection[int] = (),
 ) -> list:
     """Join the value by words with the nearness by meaning (see MEANING_SHARE); tiers stay.
 
     ranked is in order. The nearest items by meaning that words did not find join the results
-    and the count of matches."""
+    and the count of matches. said: the items holding words only in what judges say of them."""
     assert q.near is not None
     weight = [b * f for b, f in zip(base, factor, strict=True)]
     nearest = by_meaning(q.near, q.allowed, weight, MEANING_DEPTH)
@@ -248,14 +276,27 @@ def fuse(
     ]
     every.extend(joined)
     best = max((item[1] for item in ranked if not item[0]), default=0.0) or 1.0
-    for item in ranked:
+    for place, item in enumerate(ranked):
         words = item[1] / best if not item[0] else 1.0
         item[1] = (1 - MEANING_SHARE) * words + meaning(item[2])
+        item.append(place)  # its place by words (owes_to_meaning, below)
     for item in joined:
         item[1] = meaning(item[2])
+        item.append(-1)
     ranked = ranked + joined
     sort_ranked(ranked)
+    for place, item in enumerate(ranked):
+        was = item[BY_MEANING]
+        raised = place < was or item[2] in said
+        item[BY_MEANING] = was < 0 or (raised and meaning(item[2]) > 0)
     return ranked
+
+
+def owes_to_meaning(item: list) -> bool:
+    """Whether a ranked item's place owes to meaning (fuse): found by meaning alone, or raised by
+    meaning above its place by words, or found by words only judges say of it (the sayings are
+    meaning's chunks), with a part by meaning of its own."""
+    return len(item) > BY_MEANING and item[BY_MEANING]
 
 
 def _by_proximity(ranked: list, q: Question, positions: Callable[[int], Positions]) -> None:

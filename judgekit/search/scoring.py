@@ -95,7 +95,8 @@ def score(
     allowed: frozenset[int] | None,
     phrase_in: Callable[[int, tuple[str, ...]], bool],
 ) -> dict[int, list]:
-    """Each matching item: [score, groups found (bit mask), own words in its title (mask)].
+    """Each matching item: [score, groups found in its rules' words (bit mask), own words in its
+    title (mask), groups found only in what judges say of it (mask: see ranking.TALK_COUNT)].
 
     groups are query.Group objects, word groups first (bit i for group i); a concept sets the
     bits of the word groups it covers. phrase_in(docnum, terms) tells whether a phrase stands
@@ -110,7 +111,8 @@ def score(
             continue
         for term, weight in group.terms.items():
             for field in FIELDS:
-                _add(acc, scores.of(field, term), weight, mask, own and field == "title", allowed)
+                title, talk = own and field == "title", field == "talk"
+                _add(acc, scores.of(field, term), weight, mask, title, allowed, talk)
         for seq in group.phrases:
             _phrase(scores, acc, seq, EXPANSION_WEIGHT, mask, allowed, phrase_in)
     return acc
@@ -123,20 +125,23 @@ def _add(
     mask: int,
     title: bool,
     allowed: frozenset[int] | None,
+    talk: bool = False,
 ) -> None:
     """Add one term's scores in one field to the items holding it (the hot loop of a query)."""
     if allowed is not None:
         postings = {doc: value for doc, value in postings.items() if doc in allowed}
     title_mask = mask if title else 0
+    rules_mask, talk_mask = (0, mask) if talk else (mask, 0)
     get = acc.get
     for doc, value in postings.items():
         entry = get(doc)
         if entry is None:
-            acc[doc] = [weight * value, mask, title_mask]
+            acc[doc] = [weight * value, rules_mask, title_mask, talk_mask]
         else:
             entry[0] += weight * value
-            entry[1] |= mask
+            entry[1] |= rules_mask
             entry[2] |= title_mask
+            entry[3] |= talk_mask
 
 
 def _phrase(scores, acc, seq, weight, mask, allowed, phrase_in) -> None:
@@ -151,6 +156,6 @@ def _phrase(scores, acc, seq, weight, mask, allowed, phrase_in) -> None:
             continue
         entry = acc.get(doc)
         if entry is None:
-            entry = acc[doc] = [0.0, 0, 0]
+            entry = acc[doc] = [0.0, 0, 0, 0]
         entry[0] += weight * sum(found[doc] for found in per_term)
         entry[1] |= mask

@@ -22,6 +22,7 @@ from judgekit.render.text import quoted
 from judgekit.search.analysis import MAX_QUERY_CHARS, clean_query
 from judgekit.search.cache import cache_key, default_cache_dir, load_or_build
 from judgekit.search.collapse import Hit
+from judgekit.search.focus import Focus
 from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.meaning import Meaning
 from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
@@ -192,9 +193,12 @@ class SearchService:
         """Load the model and the corpus's vectors (embedding what no cache holds, unless
         only_if_kept) and search by meaning from then on; returns the state (Meaning.state)."""
         index = self.index
-        model = self.meaning.load(index.meta, index.texts, only_if_kept, self._said(index))
+        said = self._said(index)
+        sayings = [tuple(phrase for phrase, _ in item) for item in said]
+        model = self.meaning.load(index.meta, index.texts, only_if_kept, sayings)
         if model is not None:
-            index.use_meaning(model)
+            rules = [tuple(rule for _, rule in item) for item in said]
+            index.use_meaning(model, Focus(index.texts, model.passages, rules))
             self.embed_elsewhere(self._ask_first)
         return self.meaning.state
 
@@ -208,21 +212,25 @@ class SearchService:
         if model is not None and model.gather is not None:
             model.gather.ask_first = ask_first
 
-    def _said(self, index: SearchIndex) -> list[tuple[str, ...]]:
-        """What judges say of each item's rules (tabletalk.py), by item number: entries only."""
+    def _said(self, index: SearchIndex) -> list[tuple[tuple[str, str], ...]]:
+        """What judges say of each item's rules, with each saying's rule (tabletalk.py), by item
+        number: entries only."""
         corpus = self.lib.corpus
         talk = load_table_talk(corpus.root)
         said = []
         for m in index.meta:
             entry = corpus.entry(m["document"], m["version"], m["entry"])
-            said.append(talk.phrases(entry) if entry and m["kind"] in ENTRY_KINDS else ())
+            said.append(talk.said_of(entry) if entry and m["kind"] in ENTRY_KINDS else ())
         return said
 
     def warm(self) -> int:
         """Do now what the first queries would otherwise do (a server's background warm-up): read
-        every term's scores, prepare every item's words and describe every item; returns the count."""
+        every term's scores, prepare every item's words (and, with meaning loaded, the sentences of
+        its chunks) and describe every item; returns the count."""
         index = self.index
         index.warm()
+        if index.focus is not None:  # the sentences of each chunk, for results found by meaning
+            index.focus.warm()
         for m in index.meta:
             self._chip(m["document"], m["version"], m["entry"], m["kind"])  # and its _where
         return len(index.meta)
@@ -254,6 +262,8 @@ class SearchService:
             # The game named in the question when a chosen one kept the search to another.
             "edition_set_aside": aside,
             "query_without_edition": outcome.without_edition if named else unnamed or None,
+            # Every game the question names, by name or version: two, and both were searched.
+            "editions_named": list(outcome.games),
             # Whether meaning took part in this answer, and why not (Meaning.state).
             "by_meaning": outcome.by_meaning,
             # The first result holds few of the question's words and is not near it in meaning.
@@ -292,7 +302,7 @@ class SearchService:
         """One result: where it is, what it says (the sentence answering what was asked), and
         where else the topic matched."""
         data = dict(self._where(hit.document, hit.version, hit.id, hit.kind))
-        data["snippet"] = snippet(hit.text, terms, asked=asked)
+        data["snippet"] = snippet(hit.text, terms, asked=asked, focus=hit.focus)
         data["exact"] = hit.exact
         older = {(v, i): text for v, i, text in hit.older} if hit.older else {}
         chips = data["also_in"] = []

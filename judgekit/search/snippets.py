@@ -20,6 +20,10 @@ from judgekit.search.query import EXPANSION_WEIGHT, Plan
 # A sentence ends at a full stop, question or exclamation mark (and the quotes or brackets
 # closing on it) before a space: "For example: ..." runs on, ". . ." ends three times.
 SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]* ")
+# A result found by meaning shows the sentences its nearest chunk holds (its focus), unless the
+# question's words clearly answer elsewhere: a sentence holding at least this many of the words
+# (by weight), and this many times as much of the question as the focus's best sentence.
+WORDS_WIN = 2
 
 Word = tuple[tuple[tuple[str, ...], float], ...]  # what stands for one word: (stems, weight)
 
@@ -134,24 +138,40 @@ def _best_window(flat: _Flat, hits: list[int], width: int, distinct: int) -> int
     return hits[best]
 
 
+def sentences_of(text: str) -> tuple[str, tuple[int, ...]]:
+    """A text with its whitespace made single, and where each of its sentences begins there (as
+    snippets count them: a snippet's focus names sentences by their number)."""
+    flat = _flat(text)
+    return flat.text, flat.sentences
+
+
 def text_stems(text: str) -> list[str]:
     """The index terms of a text, in order, as stems() gives them (kept with its snippet data)."""
     return list(_flat(text).stems)
 
 
 def snippet(
-    text: str, terms: frozenset[str] | set[str], width: int = 220, asked: Asked | None = None
+    text: str,
+    terms: frozenset[str] | set[str],
+    width: int = 220,
+    asked: Asked | None = None,
+    focus: tuple[int, int] | None = None,
 ) -> str:
     """Escaped HTML: the window of text showing the sentence that answers best (asked; without
-    it, each query term is a word asked), every query term in it in <mark>."""
+    it, each query term is a word asked), every query term in it in <mark>. With a focus (the
+    first and last sentence that meaning found nearest: focus.py), that sentence is one of those
+    (the one holding most of the question, else the first), unless the words clearly answer
+    elsewhere (_sentence)."""
     flat = _flat(text)
     held = frozenset(flat.at.keys() & terms)
     if asked is None:
         asked = Asked(tuple((((term,), 1.0),) for term in sorted(held)))
+    if focus is not None and not 0 <= focus[0] <= focus[1] < len(flat.sentences):
+        focus = None
     # A snippet depends only on what of the question the text holds: a question sharing that
     # with an earlier one (a judge typing, rephrasing, asking again) finds it made.
     words = (tuple(a for a in word if all(s in flat.at for s in a[0])) for word in asked.words)
-    return _snippet(text, held, tuple(word for word in words if word), width)
+    return _snippet(text, held, tuple(word for word in words if word), width, focus)
 
 
 def _places(flat: _Flat, run: tuple[str, ...]) -> list[int]:
@@ -208,37 +228,75 @@ def _holding(flat: _Flat, found: list[tuple[int, int, float, float]]) -> list[in
 def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
     """The sentence holding most of the question (its words by weight), then the rarest of them;
     between equals, the one whose window holds most, then the rarest; then the first. -1: none."""
+    return _best(flat, _occurrences(flat, words), len(words), width)[0]
+
+
+def _best(
+    flat: _Flat,
+    found: list[tuple[int, int, float, float]],
+    count: int,
+    width: int,
+    within: tuple[int, int] | None = None,
+) -> tuple[int, float]:
+    """best_sentence from the question's occurrences (of count words), with how much of the
+    question it holds; within: only the sentences from the first to the last of these."""
     # Bounded: the places the question's terms stand (a text's words at most, for each term a
     # word has: its own, 12 completions or 3 corrections, the vocabulary's), then for each
     # sentence its places and the question's words (at most analysis.MAX_GROUPS).
-    found = _occurrences(flat, words)
     best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
     ends = (*flat.sentences[1:], len(flat.text))
     for k in _holding(flat, found):
+        if within is not None and not within[0] <= k <= within[1]:
+            continue
         begin = flat.sentences[k]
         lo = bisect_left(flat.starts, begin)
-        cover, rare = _credit(found, lo, bisect_left(flat.starts, ends[k]), len(words))
+        cover, rare = _credit(found, lo, bisect_left(flat.starts, ends[k]), count)
         if not cover:
             continue
-        seen = _credit(found, lo, bisect_left(flat.starts, begin + width - 30), len(words))
+        seen = _credit(found, lo, bisect_left(flat.starts, begin + width - 30), count)
         key = (cover, rare, *seen)
         if key > best_key:
             best, best_key = k, key
-    return best
+    return best, best_key[0]
 
 
-def _window(flat: _Flat, hits: list[int], words: tuple[Word, ...], width: int) -> tuple[int, int]:
-    """Where a long text's window begins, and the place it must show: the best sentence from its
-    start if its marks show from there, else from some words before its best window of marks."""
+def _sentence(
+    flat: _Flat, words: tuple[Word, ...], width: int, focus: tuple[int, int] | None
+) -> tuple[int, tuple[int, int] | None]:
+    """The sentence a snippet shows, and the focus it keeps: best_sentence; with a focus, the
+    best of its sentences (else its first), unless the words clearly answer elsewhere (a sentence
+    holding WORDS_WIN of the question's words by weight at least, and WORDS_WIN times as much of
+    it as the focus's best): then best_sentence, and no focus."""
+    found = _occurrences(flat, words)
+    best, cover = _best(flat, found, len(words), width)
+    if focus is None:
+        return best, None
+    mine, held = _best(flat, found, len(words), width, focus)
+    if cover >= WORDS_WIN and cover >= WORDS_WIN * held:
+        return best, None
+    return (mine if mine >= 0 else focus[0]), focus
+
+
+def _window(
+    flat: _Flat,
+    hits: list[int],
+    words: tuple[Word, ...],
+    width: int,
+    focus: tuple[int, int] | None = None,
+) -> tuple[int, int]:
+    """Where a long text's window begins, and the place it must show: the sentence to show
+    (_sentence) from its start if its marks show from there (or it has none, for a focus), else
+    from some words before its best window of marks."""
     starts = flat.starts
-    sentence = best_sentence(flat, words, width)
+    sentence, focus = _sentence(flat, words, width, focus)
     if sentence >= 0:
         lowest = flat.sentences[sentence]
         after = (
             flat.sentences[sentence + 1] if sentence + 1 < len(flat.sentences) else len(flat.text)
         )
-        hits = [i for i in hits if lowest <= starts[i] < after] or hits
-        if starts[hits[-1]] < lowest + width - 30:
+        inside = [i for i in hits if lowest <= starts[i] < after]
+        hits = inside if focus is not None else inside or hits
+        if not hits or starts[hits[-1]] < lowest + width - 30:
             return lowest, lowest
     else:  # no word stands in the text as asked (a quoted phrase's words apart): the marks
         lowest = 0
@@ -249,8 +307,15 @@ def _window(flat: _Flat, hits: list[int], words: tuple[Word, ...], width: int) -
 
 
 @lru_cache(maxsize=16384)  # ~1.5 KB each: a bound of some 24 MB
-def _snippet(text: str, held: frozenset[str], words: tuple[Word, ...], width: int) -> str:
-    """The snippet of a text holding these of the query's terms and of its words."""
+def _snippet(
+    text: str,
+    held: frozenset[str],
+    words: tuple[Word, ...],
+    width: int,
+    focus: tuple[int, int] | None = None,
+) -> str:
+    """The snippet of a text holding these of the query's terms and of its words (and showing
+    these sentences: snippet)."""
     flat = _flat(text)
     body = flat.text
     if not body:
@@ -258,8 +323,8 @@ def _snippet(text: str, held: frozenset[str], words: tuple[Word, ...], width: in
     hits = sorted(i for t in held for i in flat.at[t])
     starts, ends = flat.starts, flat.ends
     start = 0
-    if hits and len(body) > width:
-        want, first = _window(flat, hits, words, width)
+    if (hits or focus) and len(body) > width:
+        want, first = _window(flat, hits, words, width, focus)
         # A full window near the end; a window begins with a word, and shows ``first``.
         start = min(want, len(body) - width)
         if start and body[start - 1] != " ":

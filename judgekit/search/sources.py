@@ -16,6 +16,7 @@ from judgekit.search import cards as search_cards
 from judgekit.search.collapse import Hit
 from judgekit.search.documents import IndexDoc, topic_of
 from judgekit.search.steps import cited_keys, step_heirs
+from judgekit.search.tabletalk import load_table_talk
 from judgekit.timing.links import sequence_api_url, sequence_url
 from judgekit.timing.load import sequences_for
 
@@ -23,7 +24,9 @@ log = logging.getLogger(__name__)
 
 
 def entry_docs(lib: Library) -> list[IndexDoc]:
-    """Every section, glossary entry and ruling of every held version, as index items."""
+    """Every section, glossary entry and ruling of every held version, as index items, each with
+    what judges say of the rules it holds."""
+    talk = load_table_talk(lib.corpus.root)
     out = []
     for doc in lib.corpus.held():
         for vorder, version in enumerate(doc.versions):
@@ -42,6 +45,7 @@ def entry_docs(lib: Library) -> list[IndexDoc]:
                         current=lib.corpus.in_force(version),
                         successors=successors(lib, entry),
                         parent=entry.parent or "",
+                        said=talk.phrases(entry),
                     )
                 )
     return out

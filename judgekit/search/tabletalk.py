@@ -48,9 +48,13 @@ class TableTalk:
 
     def phrases(self, entry: Entry) -> tuple[str, ...]:
         """What judges say of the rules this version's entry holds, in file order."""
+        return tuple(phrase for phrase, _ in self.said_of(entry))
+
+    def said_of(self, entry: Entry) -> tuple[tuple[str, str], ...]:
+        """Each saying of the rules this version's entry holds, with its rule, in file order."""
         held = plain(f"{entry.title}\n{entry.markdown}")
         return tuple(
-            phrase
+            (phrase, s.rule)
             for s in self._of(entry.document, entry.id)
             if plain(s.rule) in held
             for phrase in s.say

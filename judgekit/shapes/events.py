@@ -3,6 +3,7 @@ checked against the corpus as it is now, addresses, and the filters of the event
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -14,6 +15,7 @@ from judgekit.events.fields import Cite, FieldError
 from judgekit.events.model import Citation, Event, Judge, Ruling
 from judgekit.render import card_index
 from judgekit.render.library import Library
+from judgekit.shapes.named import Named, named_by
 
 FILTERS = ("round", "table", "judge", "entry", "card", "q")
 
@@ -158,8 +160,9 @@ def _words(ruling: Ruling) -> str:
     return " ".join(parts).casefold()
 
 
-def matches(ruling: Ruling, f: Filters) -> bool:
-    """Whether a ruling passes the filters (q: every word in its words)."""
+def matches(ruling: Ruling, f: Filters, named: Sequence[Named] = ()) -> bool:
+    """Whether a ruling passes the filters (q: every word in its words) and cites what the
+    Entry and Card filters name (``named``: see filtered)."""
     now = ruling.now
     same = str.casefold
     if f.round and same(now.round) != same(f.round):
@@ -168,16 +171,28 @@ def matches(ruling: Ruling, f: Filters) -> bool:
         return False
     if f.judge and same(ruling.judge) != same(f.judge):
         return False
-    if f.entry and not any(
-        c.kind == "entry" and f.entry in (c.entry, c.spec) for c in ruling.citations
-    ):
-        return False
-    if f.card and not any(
-        c.kind == "card" and f.card in (c.entry, c.spec) for c in ruling.citations
-    ):
+    if not all(n.cited_by(ruling) for n in named):
         return False
     words = _words(ruling)
     return all(word in words for word in f.q.casefold().split())
+
+
+def filtered(lib: Library, rulings: list[Ruling], f: Filters) -> tuple[list[Ruling], list[Named]]:
+    """The rulings passing the filters, and what the Entry and Card filters' text names (a
+    title or an id; the page says which entries or cards, or that it names none)."""
+
+    def cited(kind: str) -> set[str]:
+        return {c.entry for r in rulings for c in r.citations if c.kind == kind}
+
+    named = [
+        n
+        for n in (
+            named_by(lib, "entry", f.entry, cited("entry")),
+            named_by(lib, "card", f.card, cited("card")),
+        )
+        if n is not None
+    ]
+    return [r for r in rulings if matches(r, f, named)], named
 
 
 def citing(rulings: list[Ruling], kind: str, document: str, entry: str) -> list[Ruling]:

@@ -22,6 +22,7 @@ from judgekit.web.pages import (
     rules,
     rulings,
     search,
+    show,
     timing,
 )
 
@@ -33,6 +34,7 @@ BLUEPRINTS = (
     timing,
     cards,
     phone,
+    show,
     api_reading,
     api_search,
     api_compare,

@@ -1,6 +1,6 @@
 """Benchmark search: relevance per category, in-process latency, a 10x corpus, the real server.
 
-Run: .venv/bin/python tests/benchmarks/bench_search.py [--relevance [--questions FILE] [--misses]] [--quick]
+Run: .venv/bin/python tests/benchmarks/bench_search.py [--relevance [--questions FILE] [--misses] [--strict]] [--quick]
 (the lead copies the figures into BENCHMARKS.md). Targets (issue #11), on 2 cores:
 - in process, over the relevance questions: p50 <= 1.5 ms, p95 <= 6 ms;
 - a synthetic corpus 10x the real one: p95 <= 15 ms;
@@ -159,8 +159,14 @@ def report(name: str, times: tuple[list[float], list[float]]) -> None:
     )
 
 
-def relevance(service: SearchService, questions: Path | None = None, misses: bool = False) -> None:
-    scores, ranked = measure(service.search, load_questions(questions or QUESTIONS_FILE))
+def relevance(
+    service: SearchService,
+    questions: Path | None = None,
+    misses: bool = False,
+    strict: bool = False,
+) -> None:
+    questions = load_questions(questions or QUESTIONS_FILE)
+    scores, ranked = measure(service.search, questions, strict)
     print(table(scores))
     for item, rank in ranked if misses else ():
         if rank is None or rank > 3:
@@ -408,6 +414,11 @@ def main() -> None:
         "--questions", type=Path, help="with --relevance: another questions file (the held-out set)"
     )
     parser.add_argument("--misses", action="store_true", help="with --relevance: list the misses")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="with --relevance: only `expect` answers (not its rule's later restatements, `also`)",
+    )
     parser.add_argument("--quick", action="store_true", help="one round, no server")
     parser.add_argument("--server", action="store_true", help="the real server only")
     parser.add_argument("--no-meaning", action="store_true", help="search by words alone")
@@ -426,7 +437,7 @@ def main() -> None:
         service.warm()
         gc.freeze()
     if args.relevance:
-        relevance(service, args.questions, args.misses)
+        relevance(service, args.questions, args.misses, args.strict)
         return
     if args.server:
         server(lib, cache, not args.no_meaning)

@@ -1,10 +1,19 @@
 """Map a blind question set's seed quotes to corpus entries, mechanically (no judgement, no search).
 
 Run: .venv/bin/python tests/benchmarks/map_blind_quotes.py WRITTEN.yaml MAPPED.yaml
+     .venv/bin/python tests/benchmarks/map_blind_quotes.py --also MAPPED.yaml   (add `also`, in place)
 Each written question names its game, version and a verbatim quote from a seed; its entry is the
 one of that version whose text holds the quote (up to typography and punctuation), the deepest if
 several do; failing that, the closest by matched characters (at least 90 %). Lines naming a fuzzy
 match or a heading that differs from the entry's title are printed for a person to check.
+
+`also` lists the same rule in the game's later versions: in each, the entry found by the same
+rule (the quote held, the deepest), or the entry of the same id if it shares at least 90 % of the
+quote's characters. A question that names no version asks about the rule in force, so its rule's
+later restatement answers it too (the blind writers were asked to spread questions over the older
+versions without naming them; the project's own sets expect the version in force); relevance_metrics
+counts `also` for every category but version-specific, and the benchmark's --strict counts
+`expect` alone.
 """
 
 from __future__ import annotations
@@ -27,13 +36,62 @@ def plain(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[^a-z0-9 ]+", " ", text)).strip()
 
 
+def share(quote: str, text: str) -> float:
+    """The share of the quote's characters found, in order, in the text."""
+    blocks = difflib.SequenceMatcher(None, quote, text, autojunk=False).get_matching_blocks()
+    return sum(b.size for b in blocks) / len(quote)
+
+
 def closest(quote: str, texts: dict[str, str]) -> tuple[float, str]:
     """The entry whose text shares the most characters with the quote, and that share."""
-    scored = []
-    for eid, text in texts.items():
-        blocks = difflib.SequenceMatcher(None, quote, text, autojunk=False).get_matching_blocks()
-        scored.append((sum(b.size for b in blocks) / len(quote), eid))
-    return max(scored)
+    return max((share(quote, text), eid) for eid, text in texts.items())
+
+
+def entry_texts(entries: dict) -> dict[str, str]:
+    """Each entry's title and text, plain."""
+    return {
+        eid: plain(e.title + " " + " ".join(b.text for b in e.body)) for eid, e in entries.items()
+    }
+
+
+def holding(quote: str, entries: dict, texts: dict[str, str]) -> list[str]:
+    """The entries whose text holds the quote, the deepest (then shortest) first."""
+    return sorted(
+        (eid for eid, text in texts.items() if quote in text),
+        key=lambda eid: (-entries[eid].depth, len(texts[eid])),
+    )
+
+
+def also_of(corpus, expect: str, quote: str) -> list[str]:
+    """The same rule in the document's later versions (see the module's docstring)."""
+    doc, ver, eid = expect.split("/")
+    quote, found = plain(quote), []
+    versions = corpus.documents[doc].versions
+    later = [v.id for v in versions].index(ver) + 1
+    for version in versions[later:]:
+        texts = entry_texts(version.entries)
+        hits = holding(quote, version.entries, texts)
+        if not hits and eid in texts and share(quote, texts[eid]) >= 0.9:
+            hits = [eid]
+        found += [f"{doc}/{version.id}/{hits[0]}"] if hits else []
+    return found
+
+
+def add_also(mapped: str) -> None:
+    """Write `also` under each question's `expect` line of a mapped set, comments kept."""
+    corpus = load_corpus()
+    items = iter(yaml.safe_load(open(mapped, encoding="utf-8")))
+    out = []
+    for line in open(mapped, encoding="utf-8").read().splitlines():
+        if line.startswith("  also:"):
+            continue
+        out.append(line)
+        if line.startswith("  expect:"):
+            item = next(items)
+            also = also_of(corpus, item["expect"], item["quote"])
+            out += [f"  also: [{', '.join(also)}]"] if also else []
+    with open(mapped, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
 
 
 def main(written: str, mapped: str) -> None:
@@ -43,15 +101,9 @@ def main(written: str, mapped: str) -> None:
     for item in yaml.safe_load(open(written, encoding="utf-8")):
         doc, ver = DOCUMENT[item["game"]], str(item["version"])
         entries = next(v for v in corpus.documents[doc].versions if v.id == ver).entries
-        texts = {
-            eid: plain(e.title + " " + " ".join(b.text for b in e.body))
-            for eid, e in entries.items()
-        }
+        texts = entry_texts(entries)
         quote = plain(item["quote"])
-        hits = sorted(
-            (eid for eid, text in texts.items() if quote in text),
-            key=lambda eid: (-entries[eid].depth, len(texts[eid])),
-        )
+        hits = holding(quote, entries, texts)
         how = "exact"
         if not hits:
             share, eid = closest(quote, texts)
@@ -64,6 +116,8 @@ def main(written: str, mapped: str) -> None:
         if how != "exact" or (heading[:20] not in title and title[:20] not in heading):
             print("CHECK", how, "|", item.get("heading"), "->", hits[0], file=sys.stderr)
         record = {"q": item["q"], "category": item["category"], "expect": f"{doc}/{ver}/{hits[0]}"}
+        also = also_of(corpus, record["expect"], item["quote"])
+        record.update({"also": also} if also else {})
         record["quote"] = item["quote"]
         if item.get("chosen"):
             record["params"] = {"edition": item["chosen"]}
@@ -74,4 +128,7 @@ def main(written: str, mapped: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if sys.argv[1] == "--also":
+        add_also(sys.argv[2])
+    else:
+        main(*sys.argv[1:3])

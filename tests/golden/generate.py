@@ -160,6 +160,10 @@ def questions(texts: list[str], names: list[str], kinds: list[str]) -> list[dict
         "{} in Call to Arms",
         "{} v1.1",
         "{} version 4",
+        # Issue #27: versions of one game keep to it; a version and the other game, both.
+        "{} in the 2003 rules",
+        "1e {} in CTA",
+        "{} v4 or 2/28/00",
     ]
     for q in m.runs(20):
         out += [("named", form.format(q), {}) for form in named_forms]
@@ -213,6 +217,11 @@ def _odd(m: _Material) -> list[str]:
         "2015 rulebook battle in CTA",
         # A version named keeps the other game's exact titles out of the exact tier.
         "battle in CTA",
+        # Issue #27: a version named keeps to its game; one naming both games searches both.
+        "beaming in 1.1",
+        "1E rules battle in CTA",
+        "battle in v4 and 2/28/00",
+        "call to arms",
         "how many cards in hand",
         "how many dilemmas",
         "7",

@@ -61,6 +61,12 @@ test("the pack answers every golden question as the server does", async () => {
 // Given the server's nearness by meaning, the pack ranks as the server did (ranking.py: fuse).
 // The server's nearness of every question it asked meaning about, computed once for the file.
 let serverNear = null;
+// A question's nearness as pack-meaning.js gives it: with each item's nearest chunk's sentences.
+function nearOf(found) {
+  const near = Float64Array.from(found.near);
+  near.focus = Int32Array.from(found.focus);
+  return near;
+}
 function serverNearness() {
   if (serverNear) return serverNear;
   const made = spawnSync(python(), ["-m", "tests.golden.nearness"], { cwd: REPO, encoding: "utf-8", maxBuffer: 1 << 30 });
@@ -78,7 +84,7 @@ test("with the server's nearness, the pack answers every question the server ans
     const question = await page.judgekit.meaningQuestion(item.q, item.params);
     assert.ok(question in nearness, `the pack asks ${JSON.stringify(question)} of ${JSON.stringify(item.q)}`);
     asked += 1;
-    const got = project(await page.judgekit.searchWithNearness(item.q, item.params, Float64Array.from(nearness[question])));
+    const got = project(await page.judgekit.searchWithNearness(item.q, item.params, nearOf(nearness[question])));
     try {
       assert.deepStrictEqual(got, item.answer);
     } catch {
@@ -102,7 +108,7 @@ test("by meaning after by words, from the words kept, each answer is the one sea
   const wrong = [];
   let asked = 0;
   for (const item of QUESTIONS.filter((q) => q.answer.by_meaning)) {
-    const near = Float64Array.from(nearness[await page.judgekit.meaningQuestion(item.q, item.params)]);
+    const near = nearOf(nearness[await page.judgekit.meaningQuestion(item.q, item.params)]);
     const words = withoutState(project(await page.judgekit.search(item.q, item.params)));
     const first = project(await page.judgekit.searchWithNearness(item.q, item.params, near));
     const again = project(await page.judgekit.searchWithNearness(item.q, item.params, near));

@@ -89,3 +89,25 @@ export function golden() {
   return fs.readFileSync(GOLDEN, "utf-8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
+
+// A pack of a corpus with its meaning part (`judgekit --root CORPUS build`), its search cache
+// (the vectors, for the server's side to reuse), its meaning manifest and its parts' bytes.
+export function meaningPack(corpus, prefix) {
+  const top = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const out = path.join(top, "pack"), cache = path.join(top, "cache");
+  const bin = process.env.JUDGEKIT_BIN || path.join(REPO, ".venv", "bin", "judgekit");
+  const made = spawnSync(bin, ["--root", corpus, "build", "--out", out], {
+    encoding: "utf-8", env: { ...process.env, JUDGEKIT_SEARCH_CACHE_DIR: cache },
+  });
+  assert.equal(made.status, 0, `judgekit build failed: ${made.stderr}`);
+  process.on("exit", () => fs.rmSync(top, { recursive: true, force: true }));
+  const context = { self: {} };
+  vm.runInNewContext(fs.readFileSync(path.join(out, "meaning", "manifest.js"), "utf-8"), context);
+  const manifest = context.self.JUDGEKIT_MEANING;
+  const bytes = (part) => {
+    const b = fs.readFileSync(path.join(out, manifest.files[part].name));
+    assert.equal(b.length, manifest.files[part].size);
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+  };
+  return { out, cache, manifest, bytes };
+}

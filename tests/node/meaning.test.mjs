@@ -1,19 +1,19 @@
 // The pack's search by meaning (judgekit/static/js/pack-meaning.js) against the server's
 // (judgekit/meaning): the same pieces as Hugging Face `tokenizers` and meaning/tokens.py for every
 // golden question, every corpus word and odd Unicode; the same embedding to 1e-12; the same
-// nearness, exactly (rounded as numpy rounds), over a pack built with its meaning part.
+// nearness, exactly (rounded as numpy rounds), and each item's nearest chunk's sentences (the
+// snippet of a result found by meaning: search/focus.py), over a pack built with its meaning part.
 // Python's side comes from tests/node/meaning_reference.py. Skipped when the model's package
 // is not installed.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import vm from "node:vm";
 
-import { golden, python, REPO, STATIC_DIR } from "./lib.mjs";
+import { golden, meaningPack, python, REPO, STATIC_DIR } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
 const M = require(path.join(STATIC_DIR, "js", "pack-meaning.js"));
@@ -37,22 +37,7 @@ function reference(args, input) {
 let built = null;
 function pack() {
   if (built) return built;
-  const top = fs.mkdtempSync(path.join(os.tmpdir(), "judgekit-meaning-"));
-  const out = path.join(top, "pack"), cache = path.join(top, "cache");
-  const bin = process.env.JUDGEKIT_BIN || path.join(REPO, ".venv", "bin", "judgekit");
-  const made = spawnSync(bin, ["--root", CORPUS, "build", "--out", out], {
-    encoding: "utf-8", env: { ...process.env, JUDGEKIT_SEARCH_CACHE_DIR: cache },
-  });
-  assert.equal(made.status, 0, `judgekit build failed: ${made.stderr}`);
-  process.on("exit", () => fs.rmSync(top, { recursive: true, force: true }));
-  const context = { self: {} };
-  vm.runInNewContext(fs.readFileSync(path.join(out, "meaning", "manifest.js"), "utf-8"), context);
-  const manifest = context.self.JUDGEKIT_MEANING;
-  const bytes = (part) => {
-    const b = fs.readFileSync(path.join(out, manifest.files[part].name));
-    assert.equal(b.length, manifest.files[part].size);
-    return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-  };
+  const { out, cache, manifest, bytes } = meaningPack(CORPUS, "judgekit-meaning-");
   const vocab = new TextDecoder().decode(bytes("vocab")).split("\n");
   const tensors = M.readTensors(bytes("model"));
   const passages = M.passagesOf(M.readTensors(bytes("passages")));
@@ -102,18 +87,20 @@ test("WebAssembly's products are the loops' exactly", { skip }, () => {
   }
 });
 
-test("each item's nearness to a question is the server's, exactly", { skip }, () => {
+test("each item's nearness to a question is the server's, exactly, and its nearest chunk's sentences", { skip }, () => {
   const { out, cache, manifest, model } = pack();
   const questions = [...new Set(golden().map((g) => g.q))].slice(0, QUESTIONS);
-  const want = reference(["near", CORPUS, cache], questions).near;
+  const ref = reference(["near", CORPUS, cache], questions), want = ref.near;
   const context = { self: {} };
   vm.runInNewContext(fs.readFileSync(path.join(out, "search-index.js"), "utf-8"), context);
   assert.equal(manifest.items, context.self.JUDGEKIT_SEARCH.items.length);
   const wrong = [];
   questions.forEach((q, i) => {
-    const got = Array.from(model.nearness(q));
+    const asked = model.asked(q), got = Array.from(asked.near);
     assert.equal(got.length, manifest.items);
     if (JSON.stringify(got) !== JSON.stringify(want[i])) wrong.push([q, got, want[i]]);
+    const focus = Array.from(asked.focus);
+    if (JSON.stringify(focus) !== JSON.stringify(ref.focus[i])) wrong.push([q, focus, ref.focus[i]]);
   });
   assert.equal(wrong.length, 0, wrong.slice(0, 2).map((w) => `${w[0]}\n  js ${w[1]}\n  py ${w[2]}`).join("\n"));
 });

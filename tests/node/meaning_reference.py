@@ -5,7 +5,8 @@ pack-meaning.js to. Prints one JSON object; run by the Node test with the reposi
                                             `tokenizers` (when installed) and of meaning/tokens.py
     meaning_reference.py embed              texts (JSON on stdin) embedded by meaning/encoder.py
     meaning_reference.py near ROOT CACHE    questions (JSON on stdin): each item's nearness from
-                                            the server's model over the corpus at ROOT
+                                            the server's model over the corpus at ROOT, and its
+                                            nearest chunk's sentences (search/focus.py)
 """
 
 from __future__ import annotations
@@ -119,7 +120,16 @@ def near(root: str, cache: str, questions: list[str]) -> dict:
     )
     index = app.extensions["judgekit"]["search"].index
     assert index.meaning is not None, "the model did not load"
-    return {"near": [index.meaning.nearness(q).tolist() for q in questions]}
+    every = range(index.meaning.passages.count)
+
+    def focus(q: str) -> list[int]:  # each item's nearest chunk's sentences, two an item
+        chunks = index.meaning.nearest(q, every)
+        return [s for chunk in chunks for s in index.focus.of(chunk) or (-1, -1)]
+
+    return {
+        "near": [index.meaning.nearness(q).tolist() for q in questions],
+        "focus": [focus(q) for q in questions],
+    }
 
 
 def main() -> None:

@@ -20,7 +20,9 @@
                                       ("checking" until the manifest is read)
      JudgekitMeaning.nearness(question) -> Promise<Float64Array|null>: each search item's nearness
                                       (in search-index.js's item order), rounded as numpy rounds
-                                      it (np.round(x, 6)); null when the model is not ready
+                                      it (np.round(x, 6)); null when the model is not ready. Its
+                                      `focus` (Int32Array, two for each item: the sentences of its
+                                      nearest chunk, search/focus.py) shapes the snippets
      JudgekitMeaning.onchange(fn)  -> fn(state) whenever the state changes
      JudgekitMeaning.timings()     -> the worker's milliseconds for each recent question
 
@@ -391,20 +393,37 @@
     if (r - y === 0.5 && r % 2 !== 0) r -= 1;
     return r / 1e6;
   }
-  // vectors: Float32Array (chunks × HIDDEN), owners: Int32Array (each chunk's item, ascending).
-  function Passages(vectors, owners, count) {
+  // vectors: Float32Array (chunks × HIDDEN), owners: Int32Array (each chunk's item, ascending);
+  // focus: Int32Array, two for each chunk: the first and last sentence of its item's text it
+  // holds, -1 where not known (search/focus.py), or null.
+  function Passages(vectors, owners, count, focus) {
     this.vectors = vectors;
     this.owners = owners;
     this.count = count;
+    this.focus = focus || null;
   }
-  Passages.prototype.nearness = function (query) {
-    var out = new Float64Array(this.count).fill(-Infinity), v = this.vectors, owners = this.owners;
+  // Each item's nearness (rounded) and its nearest chunk: the first of its chunks whose rounded
+  // cosine is the item's nearness (passages.py: nearness, nearest).
+  Passages.prototype.asked = function (query) {
+    var out = new Float64Array(this.count).fill(-Infinity), chunks = new Int32Array(this.count);
+    var v = this.vectors, owners = this.owners;
     for (var c = 0; c < owners.length; c++) {
       var at = c * HIDDEN, dot = 0;
       for (var j = 0; j < HIDDEN; j++) dot += v[at + j] * query[j];
-      if (dot > out[owners[c]]) out[owners[c]] = dot;
+      var near = roundNear(dot), o = owners[c];
+      if (near > out[o]) { out[o] = near; chunks[o] = c; }
     }
-    for (var i = 0; i < out.length; i++) out[i] = roundNear(out[i]);
+    return {near: out, chunks: chunks};
+  };
+  Passages.prototype.nearness = function (query) { return this.asked(query).near; };
+  // Each item's nearest chunk's sentences, two for each item (-1: not known); null without them.
+  Passages.prototype.focusOf = function (chunks) {
+    if (!this.focus) return null;
+    var out = new Int32Array(2 * this.count);
+    for (var i = 0; i < this.count; i++) {
+      out[2 * i] = this.focus[2 * chunks[i]];
+      out[2 * i + 1] = this.focus[2 * chunks[i] + 1];
+    }
     return out;
   };
 
@@ -415,11 +434,15 @@
     this.passages = passages;
   }
   Model.prototype.embed = function (text) { return this.encoder.embedIds(this.pieces(text)); };
-  Model.prototype.nearness = function (question) {
-    return this.passages.nearness(this.encoder.embedIds(this.pieces(question).slice(0, QUESTION_TOKENS)));
+  Model.prototype.nearness = function (question) { return this.asked(question).near; };
+  // The nearness, and each item's nearest chunk's sentences (pack-search.js: near.focus).
+  Model.prototype.asked = function (question) {
+    var found = this.passages.asked(this.encoder.embedIds(this.pieces(question).slice(0, QUESTION_TOKENS)));
+    return {near: found.near, focus: this.passages.focusOf(found.chunks)};
   };
   function passagesOf(tensors) {
-    return new Passages(tensors.vectors.data, tensors.owners.data, tensors.count.data[0]);
+    return new Passages(tensors.vectors.data, tensors.owners.data, tensors.count.data[0],
+      tensors.focus ? tensors.focus.data : null);
   }
 
   var core = {tokenizer: tokenizer, normalize: normalize, words: words, readTensors: readTensors,
@@ -514,8 +537,10 @@
           global.postMessage({type: "ready"});
         }).catch(function (e) { global.postMessage({type: "failed", reason: String(e && e.message || e)}); });
       } else if (m.type === "near") {
-        var began = performance.now(), near = model ? model.nearness(m.question) : null;
-        global.postMessage({type: "near", id: m.id, near: near, ms: performance.now() - began}, near ? [near.buffer] : []);
+        var began = performance.now(), found = model ? model.asked(m.question) : null;
+        var near = found && found.near, focus = found && found.focus;
+        global.postMessage({type: "near", id: m.id, near: near, focus: focus, ms: performance.now() - began},
+          [near, focus].filter(Boolean).map(function (a) { return a.buffer; }));
       }
     };
     return;
@@ -599,6 +624,8 @@
           pendingNear.delete(m.id);
           timings.push(m.ms);   // the worker's own time per question (benchmarks)
           if (timings.length > 50) timings.shift();
+          // The nearness carries each item's nearest chunk's sentences (pack-search.js: finish).
+          if (m.near) m.near.focus = m.focus || null;
           if (done) done(m.near || null);
         }
       };

@@ -187,7 +187,18 @@
   // The build's stems table holds every word of the rules and of the judge's vocabulary; any
   // other word (a misspelling, a word half typed) is stemmed here as the server stems it: the
   // same Porter2 (search-more.js brings it), the same game words kept apart.
+  // Each word's stem is kept (a snippet stems every word of each result's text, mostly the same
+  // few thousand words): bounded, as the judge may type any number of new words.
+  var STEMS_KEPT = 20000, stemmed = new Map();
   function stemOf(token) {
+    var s = stemmed.get(token);
+    if (s !== undefined) return s;
+    s = stemAfresh(token);
+    if (stemmed.size >= STEMS_KEPT) stemmed.clear();
+    stemmed.set(token, s);
+    return s;
+  }
+  function stemAfresh(token) {
     var low = token.toLowerCase().replace(/’/g, "'");
     if (D.stopSet.has(low)) return null;
     if (Object.prototype.hasOwnProperty.call(D.stems, low)) return D.stems[low];
@@ -401,7 +412,7 @@
     });
     return out;
   }
-  function hasTerm(stem) { return has(D.title, stem) || has(D.text, stem); }
+  function hasTerm(stem) { return D.settings.fields.some(function (field) { return has(D[field], stem); }); }
   // A question's plan, kept for the last few: meaningQuestion plans each question the answer
   // plans again (the plan is read, never changed, after it is made).
   var plansKept = new Map(), PLANS_KEPT = 16;
@@ -498,8 +509,9 @@
       });
     });
     // Only what the name leaves ("2e?", "(2e)", "2e's"): nothing else (query.py: strip_edition).
-    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null};
-    return {query: stripped, edition: named[0]};
+    // names and bare: every game named and the query without their names (query.py: edition_names).
+    if (named.length !== 1 || !withoutEdition(query, query, stripped)) return {query: query, edition: null, names: named, bare: stripped};
+    return {query: stripped, edition: named[0], names: named, bare: stripped};
   }
   function withoutEdition(typed, before, after) {   // query.py: without_edition
     var kept = typed.split("").map(function (c, i) { return before[i] === after[i] ? c : "\u0000"; }).join(""), rule;
@@ -536,10 +548,11 @@
     if (list) {
       var S = D.settings, n = D.items.length;
       var idf = Math.log(n / (list.length + 1)) + 1;
-      var fieldBoost = field === "title" ? S.title_boost : 1;
+      var fieldBoost = field === "title" ? S.title_boost : field === "talk" ? S.talk_boost : 1;
+      var at = S.fields.indexOf(field);
       list.forEach(function (p) {
         var i = p[0], tf = p[1];
-        var len = D.lengths[i][field === "title" ? 0 : 1];
+        var len = D.lengths[i][at];
         var norm = (1 - S.b) + S.b * len / (avg[field] || 1);
         // Whoosh weighs a posting by its field's boost before BM25's saturation, not after.
         var w = tf * fieldBoost;
@@ -551,7 +564,7 @@
   }
   function entryOf(acc, i) {
     var e = acc.get(i);
-    if (!e) { e = [0, 0, 0]; acc.set(i, e); }
+    if (!e) { e = [0, 0, 0, 0]; acc.set(i, e); }
     return e;
   }
   function addPhrase(acc, seq, weight, mask, filters) {
@@ -574,13 +587,13 @@
       var mask = own ? (1 << gi) : Array.from(g.covers).reduce(function (m, c) { return m | (1 << c); }, 0);
       if (own && g.part.phrase && g.terms.size > 1) { addPhrase(acc, Array.from(g.terms.keys()), 1, mask, filters); return; }
       g.terms.forEach(function (weight, term) {
-        ["title", "text"].forEach(function (field) {
-          var title = own && field === "title";
+        D.settings.fields.forEach(function (field) {
+          var title = own && field === "title", at = field === "talk" ? 3 : 1;   // scoring.py: _add
           termScores(field, term).forEach(function (value, i) {
             if (!allowed(i, filters)) return;
             var e = entryOf(acc, i);
             e[0] += weight * value;
-            e[1] |= mask;
+            e[at] |= mask;
             if (title) e[2] |= mask;
           });
         });
@@ -642,14 +655,16 @@
   }
   // The ranking by words alone, before meaning joins it (rank: it is kept, and joined with each
   // question's nearness in turn, not searched again).
-  function rankWords(acc, plan, wanted, exact, number, lean, strong, mentioned, limit) {
+  function rankWords(acc, plan, wanted, exact, number, lean, mentioned, limit) {
     var S = D.settings, want = 0;
     wanted.forEach(function (i) { want |= 1 << i; });
-    var away = lean !== S.default_lean || strong ? S.lean_away : S.default_away;
+    var away = S.lean_away;
     var every = [];
     acc.forEach(function (e, i) {
       var found = e[1] & want, count = bits(found), it = D.items[i];
-      var value = e[0] * Math.pow(count / wanted.size, S.coord_power) * (it.current ? 1 : S.superseded);
+      // ranking.py: _coord: a word found only in what judges say of the item counts talk_count.
+      var held = count + S.talk_count * bits(e[3] & want & ~found);
+      var value = e[0] * Math.pow(held / wanted.size, S.coord_power) * (it.current ? 1 : S.superseded);
       if (lean && it.edition !== lean) value *= away;
       if (mentioned.size && mentioned.has(it.result.document + "\u0000" + it.result.version)) value *= S.mentioned;
       var titled = (e[2] & want) === want && nameShare(i, e[2], want) >= S.card_name_share;
@@ -676,13 +691,16 @@
       });
       ranked.sort(order);
     }
-    return {ranked: ranked, every: every, away: away};
+    // ranking.py: rank: the items holding words only in what judges say of them (fuse).
+    var said = new Set();
+    acc.forEach(function (e, i) { if (e[3] & want & ~e[1]) said.add(i); });
+    return {ranked: ranked, every: every, away: away, said: said};
   }
   // The final order: meaning joined (fuse), subsections and quotations placed. Each of these
   // changes the items it is given: they work on copies, the words' ranking stays as it was.
   function rank(words, near, filters, lean) {
     var ranked = words.ranked.map(function (item) { return item.slice(); }), every = words.every.slice(), away = words.away;
-    if (near) ranked = fuse(ranked, every, near, filters, lean, away);
+    if (near) ranked = fuse(ranked, every, near, filters, lean, away, words.said);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
   // The first item is only a guess (ranking.py: is_guess).
@@ -694,7 +712,7 @@
     return top[3] / asked.size < D.settings.guess_share && (near ? near[top[2]] : 0) < D.settings.guess_near;
   }
   // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
-  function fuse(ranked, every, near, filters, lean, away) {
+  function fuse(ranked, every, near, filters, lean, away, said) {
     var S = D.settings, weight = [], nearest = [];
     D.items.forEach(function (it, d) {
       weight.push((it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1));
@@ -712,9 +730,19 @@
     var best = 0;
     ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
     best = best || 1;
-    ranked.forEach(function (item) { item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]); });
-    joined.forEach(function (item) { item[1] = meaning(item[2]); });
-    return ranked.concat(joined).sort(order);
+    ranked.forEach(function (item, place) {
+      item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]);
+      item.push(place);   // its place by words (below)
+    });
+    joined.forEach(function (item) { item[1] = meaning(item[2]); item.push(-1); });
+    var out = ranked.concat(joined).sort(order);
+    // Whether its place owes to meaning (ranking.py: owes_to_meaning): found by meaning alone, or
+    // raised above its place by words or found by words judges say of it, with a part by meaning.
+    out.forEach(function (item, place) {
+      var was = item[4];
+      item[4] = was < 0 || ((place < was || said.has(item[2])) && meaning(item[2]) > 0);
+    });
+    return out;
   }
   function preferSubsections(ranked) {
     var top = ranked.slice(0, D.settings.subsection_rerank), place = new Map(), moved = false;
@@ -771,12 +799,11 @@
   }
 
   // Unfiltered: rank() reads it only for the items matched, which the filters kept (index.py).
-  function exactOf(words, game) {   // index.py: _exact (only of the game a version named is of)
+  function exactOf(words) {   // index.py: _exact
     var keys = new Set(words.map(titleKey).filter(Boolean)), out = new Map();
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
       if (!it.keys.some(function (k) { return keys.has(k); })) return;
-      if (game && it.result.edition !== game) return;
       out.set(i, D.settings.exact_tiers[it.result.kind] || 3);
     });
     return out;
@@ -840,7 +867,8 @@
       });
       var others = items.filter(function (it) { return it !== best; })
         .sort(function (a, b) { return D.items[a[2]].vorder - D.items[b[2]].vorder; });
-      return {item: D.items[best[2]], exact: Math.max.apply(null, items.map(function (it) { return it[0]; })) >= 3,
+      return {item: D.items[best[2]], number: best[2], byMeaning: best.length > 4 && best[4],
+              exact: Math.max.apply(null, items.map(function (it) { return it[0]; })) >= 3,
               others: others.map(function (it) { return {item: D.items[it[2]], older: it[3] > best[3]}; })};
     });
     return {total: total, hits: hits};
@@ -911,21 +939,31 @@
     for (n = 0; n < count; n++) { cover += weights[n]; rare += shares[n]; }
     return [cover, rare];
   }
-  function bestSentence(f, words, width) {   // snippets.py: best_sentence
-    var found = occurrencesOf(f, words), best = -1, bestKey = [0, 0, 0, 0];
+  function best(f, found, count, width, within) {   // snippets.py: _best: [sentence, how much it holds]
+    var bestAt = -1, bestKey = [0, 0, 0, 0];
     var start = function (t) { return t[0]; };
     f.sentences.forEach(function (begin, k) {
+      if (within && (k < within[0] || k > within[1])) return;
       var end = k + 1 < f.sentences.length ? f.sentences[k + 1] : f.text.length;
       var lo = lowerBound(f.toks, begin, start);
-      var own = credit(found, lo, lowerBound(f.toks, end, start), words.length);
+      var own = credit(found, lo, lowerBound(f.toks, end, start), count);
       if (!own[0]) return;
-      var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), words.length);
+      var seen = credit(found, lo, lowerBound(f.toks, begin + width - 30, start), count);
       var key = [own[0], own[1], seen[0], seen[1]];
       for (var i = 0; i < 4; i++) {
-        if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { best = k; bestKey = key; } return; }
+        if (key[i] !== bestKey[i]) { if (key[i] > bestKey[i]) { bestAt = k; bestKey = key; } return; }
       }
     });
-    return best;
+    return [bestAt, bestKey[0]];
+  }
+  // snippets.py: _sentence: [the sentence to show, the focus kept]: with a focus, the best of its
+  // sentences (else its first), unless the words clearly answer elsewhere.
+  function sentenceOf(f, words, width, focus) {
+    var found = occurrencesOf(f, words), all = best(f, found, words.length, width);
+    if (!focus) return [all[0], null];
+    var mine = best(f, found, words.length, width, focus), win = D.settings.words_win;
+    if (all[1] >= win && all[1] >= win * mine[1]) return [all[0], null];
+    return [mine[0] >= 0 ? mine[0] : focus[0], focus];
   }
   function bestWindow(f, hits, width) {   // snippets.py: _best_window
     var best = 0, bestCount = -1, j = 0, counts = new Map();
@@ -939,15 +977,15 @@
     });
     return hits[best];
   }
-  function windowOf(f, hits, words, width) {   // snippets.py: _window: [where it begins, what it must show]
+  function windowOf(f, hits, words, width, focus) {   // snippets.py: _window: [where it begins, what it must show]
     var at = function (i) { return f.toks[i][0]; };
-    var sentence = bestSentence(f, words, width), lowest = 0;
+    var chosen = sentenceOf(f, words, width, focus), sentence = chosen[0], lowest = 0;
     if (sentence >= 0) {
       lowest = f.sentences[sentence];
       var after = sentence + 1 < f.sentences.length ? f.sentences[sentence + 1] : f.text.length;
       var inside = hits.filter(function (i) { return lowest <= at(i) && at(i) < after; });
-      if (inside.length) hits = inside;
-      if (at(hits[hits.length - 1]) < lowest + width - 30) return [lowest, lowest];
+      if (inside.length || chosen[1]) hits = inside;
+      if (!hits.length || at(hits[hits.length - 1]) < lowest + width - 30) return [lowest, lowest];
     } else if (at(hits[hits.length - 1]) < at(hits[0]) + width - 30) {
       return [Math.max(0, at(hits[0]) - 24), at(hits[0])];
     }
@@ -973,15 +1011,28 @@
     }
     return f;
   }
-  function snippet(text, terms, asked, width) {
+  // A text's flat form does not depend on the question: kept for the texts shown last (a later
+  // question often shows some of the same passages), least recently used dropped first.
+  var FLATS_KEPT = 64, flats = new Map();
+  function flatKept(text) {
+    var f = flats.get(text);
+    if (f) flats.delete(text);
+    else f = flatOf(text);
+    flats.set(text, f);
+    if (flats.size > FLATS_KEPT) flats.delete(flats.keys().next().value);
+    return f;
+  }
+  // focus: the first and last sentence meaning found nearest (snippets.py: snippet), or none.
+  function snippet(text, terms, asked, width, focus) {
     width = width || 220;
-    var f = flatOf(text), flat = f.text;
+    var f = flatKept(text), flat = f.text;
     if (!flat) return "";
+    if (focus && !(0 <= focus[0] && focus[0] <= focus[1] && focus[1] < f.sentences.length)) focus = null;
     var hits = [];
     f.toks.forEach(function (t, i) { if (terms.has(t[2])) hits.push(i); });
     var start = 0;
-    if (hits.length && flat.length > width) {
-      var w = windowOf(f, hits, asked, width), first = w[1];
+    if ((hits.length || focus) && flat.length > width) {
+      var w = windowOf(f, hits, asked, width, focus), first = w[1];
       start = Math.min(w[0], flat.length - width);
       if (start && flat[start - 1] !== " ") {
         var space = flat.indexOf(" ", start);
@@ -1009,11 +1060,12 @@
   // A page's first results may show before the texts are here: their snippets follow.
   // kept: the snippets already made for this question's words (the answer by meaning shows
   // mostly the same items as the answer by words before it).
-  function snippetOf(item, terms, asked, kept) {
+  function snippetOf(item, terms, asked, kept, focus) {
     if (!more && partial) { pending = true; return null; }
-    if (kept && kept.has(item.key)) return kept.get(item.key);
-    var made = snippet(textOf(item), terms, asked);
-    if (kept) kept.set(item.key, made);
+    var key = focus ? item.key + "\u0000" + focus.join(" ") : item.key;
+    if (kept && kept.has(key)) return kept.get(key);
+    var made = snippet(textOf(item), terms, asked, 220, focus);
+    if (kept) kept.set(key, made);
     return made;
   }
   function resultOf(hit, terms, asked, kept) {
@@ -1021,7 +1073,7 @@
     r.url = absolute(r.url);
     if (r.api_url) r.api_url = absolute(r.api_url);
     (r.breadcrumb || []).forEach(function (c) { c.url = absolute(c.url); if (c.api_url) c.api_url = absolute(c.api_url); });
-    r.snippet = snippetOf(hit.item, terms, asked, kept);
+    r.snippet = snippetOf(hit.item, terms, asked, kept, hit.focus);
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
@@ -1032,9 +1084,22 @@
   }
 
   function gameOf(versions) {   // index.py: game_of: the one game of the versions named
+    var games = gamesOf(versions);
+    return games.size === 1 ? games.values().next().value : null;
+  }
+  function gamesOf(versions) {   // index.py: games_of: the games of the versions named
     var games = new Set();
     if (versions.size) D.items.forEach(function (it) { if (versions.has(it.result.document + "\u0000" + it.result.version)) games.add(it.edition); });
-    return games.size === 1 ? games.values().next().value : null;
+    return games;
+  }
+  // query.py: strip_named: the game named, or the one game of the versions named, unless the
+  // judge chose (chosen) or the question names both games; "" unnamed: nothing but names.
+  function namedGame(typed, named, games, chosen) {
+    var every = new Set(games);
+    named.names.forEach(function (g) { every.add(g); });
+    var unnamed = every.size === 1 && !chosen ? withoutEdition(typed, typed, named.bare) : "";
+    return unnamed ? {edition: every.values().next().value, unnamed: unnamed, every: every, query: named.bare}
+      : {edition: null, unnamed: "", every: every, query: named.query};
   }
   function truthy(value) { return ["1", "true", "yes", "on"].indexOf(String(value).toLowerCase()) !== -1 || value === true; }
 
@@ -1047,9 +1112,9 @@
   // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
   function meaningQuestion(q, opts) {
     var query = cleanQuery(q || "").slice(0, D.settings.max_query_chars);
-    var searched = asSearched(query, filtersOf(opts || {}));
-    var named = searched.named.edition, filters = filtersOf(opts || {});
-    if (filters.edition || filters.document || filters.version) named = null;
+    var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
+    var chosen = filters.edition || filters.document || filters.version;
+    var named = namedGame(query, searched.named, gamesOf(searched.stripped.mentioned), chosen).edition;
     var groups = plan(searched.query, filters.edition || named, true).groups.length;
     return groups >= D.settings.meaning_words ? searched.query : null;
   }
@@ -1077,8 +1142,10 @@
     var game = named.edition || gameOf(stripped.mentioned);
     var aside = game && (chosen.document || chosen.version || chosen.edition) &&
       !D.items.some(function (it, i) { return it.edition === game && allowed(i, chosen); }) ? game : null;
-    if (filters.edition || filters.document || filters.version) named.edition = null;   // the judge chose
-    if (named.edition) filters = Object.assign({}, filters, {edition: named.edition});
+    // A game named, or a version of it ("battle in CTA"), keeps the search to it (query.py: strip_named).
+    var where = namedGame(typed, named, gamesOf(stripped.mentioned), chosen.document || chosen.version || chosen.edition);
+    var games = ["2E", "1E"].filter(function (g) { return where.every.has(g); });   // index.py: games_named
+    if (where.edition) filters = Object.assign({}, filters, {edition: where.edition});
     var planned = plan(query, filters.edition, fuzzy);
     var suggested = suggestion(typed, planned.groups);
     var wanted = new Set(planned.live);
@@ -1087,18 +1154,18 @@
     planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
     var out = {total: 0, hits: [], terms: terms, asked: askedOf(planned), suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
-               named: named.edition, aside: aside, unnamed: named.edition || aside ? withoutEdition(typed, before, query) : null};
+               named: where.edition, aside: aside, games: games,
+               unnamed: where.edition ? where.unnamed : aside ? withoutEdition(typed, before, query) : null};
     var words = {out: out, planned: planned, wanted: wanted, filters: filters, mentioned: mentioned, ranked: null, snippets: new Map()};
     if (!wanted.size) return words;
     var acc = score(planned.all, filters);
     var seq = [];
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
-    var namedGame = filters.edition ? null : gameOf(mentioned);   // index.py: a version named leans to its game
-    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)), namedGame);
-    var lean = namedGame || (filters.edition ? null : leanOf(seq));
+    var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
+    var lean = filters.edition ? null : leanOf(seq);   // index.py: a game searched alone leans to none
     var number = D.numberCue.test(query);
     words.lean = lean || S.default_lean;
-    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, lean !== null, mentioned, limit);
+    words.ranked = rankWords(acc, planned, wanted, exact, number, words.lean, mentioned, limit);
     return words;
   }
   // The answer from the words' stage, with meaning joined when its nearness is given.
@@ -1109,6 +1176,12 @@
     var r = rank(words.ranked, near, words.filters, words.lean);
     var found = collapse(r.ranked, r.every, allVersions, limit, words.mentioned);
     out.total = found.total;
+    // A result whose place owes to meaning shows the sentences its nearest chunk holds (index.py:
+    // _focused): the meaning part's, two for each item, given with the nearness (near.focus).
+    var focus = near && near.focus;
+    found.hits.forEach(function (h) {
+      h.focus = focus && h.byMeaning && focus[2 * h.number] >= 0 ? [focus[2 * h.number], focus[2 * h.number + 1]] : null;
+    });
     out.hits = found.hits;
     out.byMeaning = !!near;
     out.guess = isGuess(r.ranked, wanted, near, planned);
@@ -1143,6 +1216,7 @@
       results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
+      editions_named: found.games,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
       // the pack's meaning part (the server's states otherwise: service.py, shape).
       by_meaning: !!found.byMeaning, guess: !!found.guess, meaning: found.meaning || "not stored"
@@ -1202,6 +1276,13 @@
       '<ul class="chips" aria-label="Versions"><li><span class="chip chip-here ed-' + e(r.edition) + '" title="This result is from the ' +
       e(r.edition_label) + " " + e(r.document_title) + " " + e(r.version_title) + (r.in_force ? ": " + NEWEST_BASIS : "") + '">' + e(r.edition) + " " +
       e(r.version_title) + (r.in_force ? " · " + e(r.status) : "") + "</span></li>" + chips + "</ul>" + older + "</li>";
+  }
+  // templates/search/_results.html: both games named ("1E rules in CTA"): both searched, either a tap away.
+  function bothNamed(data, filtered, kept) {
+    if (data.editions_named.length < 2 || data.filters.edition || filtered) return "";
+    return " in both games (your question names " + data.editions_named.map(escapeHtml).join(" and ") + "; " + data.editions_named.map(function (ed) {
+      return pageLink("search " + ed + " only", data.query, Object.assign({}, kept, {edition: ed}));
+    }).join(" or ") + ")";
   }
   // search/elsewhere.py: the other game's matches when a search is kept to one game.
   function elsewhereOf(data) {
@@ -1293,7 +1374,7 @@
       ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
       : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
-        pageLink("search both games", data.query_without_edition, kept) + ")" : "") + (filtered ? " with these filters" : "") + ".</p>";
+        pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") + ".</p>";
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
     if (data.results.length) {

@@ -10,6 +10,7 @@ from judgekit.events import fields
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import StoreError, TooManyGuesses
 from judgekit.shapes import events as shapes
+from judgekit.shapes.named import named_dict
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
 from judgekit.web.memory import not_kept
@@ -60,11 +61,13 @@ def event(event_id: int) -> ResponseReturnValue:
     chosen = shapes.filters_of(request.args)
     lib = library()
     rulings = judges.store().rulings(event_id)
+    passing, named = shapes.filtered(lib, rulings, chosen)
     return jsonify(
         {
             **shapes.event_dict(found, judge),
             "total": len(rulings),
-            "rulings": [shapes.ruling_dict(lib, r) for r in rulings if shapes.matches(r, chosen)],
+            "rulings": [shapes.ruling_dict(lib, r) for r in passing],
+            "named": [named_dict(n) for n in named],
         }
     )
 

@@ -14,6 +14,7 @@ from judgekit.events import exchange, fields
 from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
+from judgekit.shapes.named import named_dict
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
 from judgekit.web.memory import not_kept
@@ -57,7 +58,8 @@ def event() -> ResponseReturnValue:
     store = judges.store()
     chosen = shapes.filters_of(request.args)
     every = store.rulings(found.id)
-    shown = [shapes.ruling_dict(lib, r) for r in every if shapes.matches(r, chosen)]
+    passing, named = shapes.filtered(lib, every, chosen)
+    shown = [shapes.ruling_dict(lib, r) for r in passing]
     precedent = [
         {"event": e.name, "rulings": [shapes.ruling_dict(lib, r) for r in store.rulings(e.id)]}
         for e in store.events()
@@ -70,6 +72,7 @@ def event() -> ResponseReturnValue:
         rulings=shown,
         total=len(every),
         filters=chosen,
+        named=[named_dict(n) for n in named],
         facets=shapes.facets(every),
         precedent=precedent,
         alternate_url=urls.event_api(found.id),

@@ -93,6 +93,7 @@ def entry_context(lib: Library, entry: Entry, base_url: str) -> dict[str, Any]:
         # Other judges cannot open a link to this computer's loopback address: say so by it.
         "permalink_local_host": urls.only_this_computer(base_url),
         "history_url": history_url(lib, entry.document, entry.id),
+        "show_url": urls.show_page(doc.kind, entry.document, entry.version, entry.id),
         "labels": {f"{v.document}/{v.id}": lib.label(v) for v in lib.corpus.versions()},
         **_neighbours(lib, entry),
     }

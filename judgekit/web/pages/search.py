@@ -20,7 +20,6 @@ from judgekit.search.choice import (
     without_edition,
 )
 from judgekit.search.elsewhere import elsewhere
-from judgekit.search.query import unnamed
 from judgekit.search.service import SearchParamError, SearchService
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search, search_answer
@@ -114,7 +113,7 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
         # A remembered game wins over one named in the question ("1e battle"): its "search both
         # games" link searches the words without the name, or edition=both would let the named
         # game apply and give that game only.
-        "unnamed": unnamed(params.get("q", "")),
+        "unnamed": svc.index.unnamed(params.get("q", "")),
         # The link to a game the question named but a chosen one set aside: that game, whatever
         # this device remembers, with the URL's kind and all_versions (a document or version
         # chosen is the other game's).

@@ -1,0 +1,191 @@
+"""What the event page's Entry and Card filters name: a judge types a title ("Beaming", "Worf") or
+an id ("beaming", "worf-first-officer"), or pastes a citation (``entry:doc/version/id``).
+
+Ids match exactly, titles as the card index's filter compares them (case, accents, spaces and
+punctuation do not count); a title several entries or cards share names them all, and the page
+says which. Text naming nothing exactly names the titles holding every word of it, as the card
+index's filter would; text naming nothing at all says so. Built once per request from the
+corpus's titles (indexed once per library), so a filter costs a dictionary look-up and at most a
+pass over the titles, however the rulings are filtered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from judgekit.events.fields import CITE_RE
+from judgekit.events.model import Citation, Ruling
+from judgekit.render import card_index
+from judgekit.render.library import Library, Memo
+from judgekit.shapes.cards import fold_title, title_matches
+
+_TITLES: Memo[str, dict] = Memo(__name__, "entries and cards by title and by id")
+MOST_LISTED = 8  # the targets a note names; the rest are counted
+
+
+@dataclass(frozen=True)
+class Target:
+    """An entry (of one version) or a card a filter names, as the note lists it."""
+
+    label: str
+    url: str
+    document: str  # the entry's document, or the card's edition
+    id: str
+
+
+@dataclass(frozen=True)
+class Named:
+    """What a filter's text names, and how: "citation", "id", "title", "in title" or "nothing"."""
+
+    kind: str  # "entry" or "card"
+    text: str
+    how: str
+    targets: tuple[Target, ...] = ()
+    # Naming nothing here: the other filter ("card" for an Entry filter) whose title or id it is.
+    elsewhere: str = ""
+    # (document or edition, id) of every target: a ruling's citations are looked up in it.
+    keys: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", frozenset((t.document, t.id) for t in self.targets))
+
+    def cites(self, c: Citation) -> bool:
+        """Whether a citation is of what the text names (an entry in any version of its document)."""
+        if c.kind != self.kind:
+            return False
+        if self.how == "citation":
+            return c.spec.casefold() == self.text.casefold()
+        return c.entry == self.text or (c.document, c.entry) in self.keys
+
+    def cited_by(self, ruling: Ruling) -> bool:
+        """Whether a ruling cites what the text names."""
+        return any(self.cites(c) for c in ruling.citations)
+
+    @property
+    def listed(self) -> tuple[Target, ...]:
+        """The targets the note names (at most MOST_LISTED)."""
+        return self.targets[:MOST_LISTED]
+
+    @property
+    def unlisted(self) -> int:
+        """How many targets the note only counts."""
+        return max(0, len(self.targets) - MOST_LISTED)
+
+
+def _index(lib: Library) -> dict:
+    memo = lib.memo(_TITLES)
+    if "entry" not in memo:
+        for kind in ("entry", "card"):
+            memo[kind] = {"title": {}, "id": {}, "all": []}
+        for version in lib.corpus.versions():
+            for entry in version.walk():
+                target = Target(
+                    lib.citation_short(entry), lib.entry_url(entry), entry.document, entry.id
+                )
+                _add(memo["entry"], entry.title, entry.id, target)
+        for card in card_index.index_of(lib):
+            label = f"{card.edition} card {card.full_title}"
+            target = Target(label, card_index.card_url(card), card.edition, card.id)
+            _add(memo["card"], card.title, card.id, target, card.full_title)
+    return memo
+
+
+def _add(table: dict, title: str, ident: str, target: Target, *more: str) -> None:
+    for name in dict.fromkeys(fold_title(t) for t in (title, *more)):
+        table["title"].setdefault(name, []).append(target)
+    table["id"].setdefault(ident, []).append(target)
+    table["all"].append((" ".join((title, *more)), target))
+
+
+def named_by(lib: Library, kind: str, text: str, cited: set[str] | None = None) -> Named | None:
+    """What an Entry ("entry") or Card ("card") filter's text names; None for no text. ``cited``:
+    the ids the event's rulings cite (an entry no longer in the corpus is still found by id)."""
+    text = text.strip()
+    if not text:
+        return None
+    match = CITE_RE.match(text)
+    if match and (match.group(1) or match.group(5) or "").casefold() == kind:
+        return Named(kind, text, "citation", _cited_target(lib, kind, match))
+    cited = cited or set()
+    table = _index(lib)[kind]
+    by_id = table["id"].get(text, [])
+    folded = fold_title(text)
+    by_title = table["title"].get(folded, []) if folded else []
+    if by_id or by_title or text in cited:
+        how = "id" if by_id or not by_title else "title"
+        return Named(kind, text, how, _every_version(table, by_id + by_title, cited))
+    inside = [t for titles, t in table["all"] if folded and title_matches(text, titles)]
+    if inside:
+        return Named(kind, text, "in title", _every_version(table, inside, cited))
+    # A card's title typed in the Entry filter (or the other way round) is said so.
+    other = "card" if kind == "entry" else "entry"
+    there = _index(lib)[other]
+    elsewhere = text in there["id"] or (folded and folded in there["title"])
+    return Named(kind, text, "nothing", elsewhere=other if elsewhere else "")
+
+
+def _every_version(table: dict, found: list[Target], cited: set[str]) -> tuple[Target, ...]:
+    # A ruling citing any version of an entry is shown, so the note names each version, retitled
+    # ones too ("Beaming" in v1.1 is "Order – Beam Personnel" in v4); what the event's rulings
+    # cite first, as the list the note explains holds those.
+    same = (t for f in found for t in table["id"][f.id] if t.document == f.document)
+    return tuple(sorted(dict.fromkeys(same), key=lambda t: t.id not in cited))
+
+
+def _cited_target(lib: Library, kind: str, match: re.Match) -> tuple[Target, ...]:
+    if kind == "card":
+        wanted = (match.group(6).upper(), match.group(7))
+    else:
+        wanted = (match.group(2), match.group(4))
+    return tuple(t for t in _index(lib)[kind]["id"].get(wanted[1], []) if t.document == wanted[0])
+
+
+_NOUN = {"entry": ("entry", "entries"), "card": ("card", "cards")}
+_ARTICLE = {"entry": "an", "card": "a"}
+_EXAMPLE = {"entry": "“Beaming”", "card": "“Worf”"}
+
+
+def message(n: Named) -> str:
+    """What the page says of a filter's text: which entries or cards it names, or that it names
+    none; the targets follow it (``listed``, then ``unlisted`` more)."""
+    one, many = _NOUN[n.kind]
+    typed = f"“{n.text}”"
+    count = f"{len(n.targets)} {one if len(n.targets) == 1 else many}"
+    if n.how == "citation":
+        return f"{one.capitalize()} {typed}: rulings citing exactly this citation."
+    if n.how == "nothing" and n.elsewhere:
+        return (
+            f"No {one} has the title or id {typed}, but {_ARTICLE[n.elsewhere]} {n.elsewhere} has:"
+        )
+    if n.how == "nothing":
+        return (
+            f"No {one} has the title or id {typed}. Type {_ARTICLE[n.kind]} {one}’s title, such as "
+            f"{_EXAMPLE[n.kind]}, or its id (the end of its page’s address)."
+        )
+    if n.how == "in title":
+        versions = " (in any version)" if n.kind == "entry" else ""
+        return (
+            f"No {one} has the title or id {typed}; shown: rulings citing {many} whose "
+            f"titles{versions} hold every word of it, {count} in all:"
+        )
+    if not n.targets:
+        return f"{typed} is the id of a cited {one} that judgekit no longer holds."
+    if len(n.targets) == 1:
+        return f"{one.capitalize()} {typed} names {count} (rulings citing it are shown):"
+    shown = "any version of them" if n.kind == "entry" else "any of them"
+    return f"{one.capitalize()} {typed} names {count} (rulings citing {shown} are shown):"
+
+
+def named_dict(n: Named) -> dict[str, Any]:
+    """What a filter's text names, as the event's JSON gives it."""
+    return {
+        "filter": n.kind,
+        "text": n.text,
+        "how": n.how,
+        "message": message(n),
+        "names": [{"label": t.label, "url": t.url} for t in n.listed],
+        "more": n.unlisted,
+        "elsewhere": n.elsewhere or None,
+    }
