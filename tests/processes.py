@@ -28,3 +28,24 @@ def all_gone(pids, seconds: float) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def name(pid: int) -> str:
+    """A process's name (/proc/PID/comm), "" when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
+
+
+EMBEDDER = "judgekit-embed"  # serve's EMBEDDER_NAME
+
+
+def workers_of(pid: int) -> list[int]:
+    """The worker processes of `judgekit serve`: its children but the embedder process."""
+    return [child for child in children(pid) if name(child) != EMBEDDER]
+
+
+def embedders_of(pid: int) -> list[int]:
+    """The embedder process of `judgekit serve` (a list: none with meaning off or one worker)."""
+    return [child for child in children(pid) if name(child) == EMBEDDER]

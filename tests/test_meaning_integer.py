@@ -4,20 +4,13 @@ bit for bit, on golden questions and the corpus's own chunks."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from judgekit.checks.loader import load_corpus
 from judgekit.meaning import integer, weights
 from judgekit.meaning import model as meaning_model
 from judgekit.meaning.encoder import Encoder
-from judgekit.meaning.passages import chunks
-from judgekit.render.library import Library
-
-GOLDEN = Path(__file__).parent / "golden" / "search.jsonl"
+from tests.meaning_texts import texts_to_embed
 
 pytestmark = pytest.mark.skipif(not integer.available(), reason="onnxruntime is not installed")
 
@@ -37,22 +30,6 @@ def test_integer_products_are_exact_at_the_extremes():
     assert got[0, 0] == 255 * 127 * 1536 and got[1, 0] == -255 * 127 * 1536
 
 
-def _texts() -> list[list[int]]:
-    """Word pieces of 900 distinct golden questions and 150 of the corpus's chunks (long ones)."""
-    files = weights.find()
-    enc = meaning_model.encoder(files, None)
-    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
-    asked = list(dict.fromkeys(json.loads(line)["q"] for line in lines))
-    questions = [enc.pieces(q)[: meaning_model.QUESTION_TOKENS] for q in asked[:900]]
-    lib = Library(load_corpus())
-    found: list[list[int]] = []
-    for version in lib.corpus.versions():
-        for entry in version.walk():
-            paragraphs = [enc.pieces(p) for p in lib.plain(entry).split("\n") if p.strip()]
-            found += chunks(enc.pieces(f"{entry.title}:"), paragraphs)
-    return questions + found[:: max(1, len(found) // 150)][:150]
-
-
 def test_vectors_by_integer_products_equal_float32_ones_bit_for_bit():
     """1,050 texts, alone and in passes of up to 7: every vector of the integer products equals
     the float32 products' to the last bit."""
@@ -62,7 +39,7 @@ def test_vectors_by_integer_products_equal_float32_ones_bit_for_bit():
     exact = Encoder(tensors, vocabulary, exact=True)
     floats = Encoder(tensors, vocabulary, exact=False)
     assert exact.exact and not floats.exact
-    texts = _texts()
+    texts = texts_to_embed()
     assert len(texts) >= 1000
     start, size = 0, 1
     while start < len(texts):

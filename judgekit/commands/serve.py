@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import socket
 import sys
+from pathlib import Path
 
 from judgekit.checks.loader import CorpusError
 from judgekit.commands.arguments import http_address
@@ -130,23 +132,77 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     """Serve from several processes on one bound socket, each answering at once."""
     import gc
 
+    from judgekit.web.balance import Balance
     from judgekit.web.pages.pack import zip_job
     from judgekit.web.server import make_server
-    from judgekit.web.workers import supervise
+    from judgekit.web.workers import name_process, supervise
 
     # The index was loaded (or built and cached) by create_app, before forking: no worker
     # writes the cache. Frozen, what they share is not copied into each by the collector. Each
     # answers at once and prepares its search and pages in the background.
     gc.freeze()
 
+    embedder = _embedder(app)
+    balance = Balance(workers)  # the connections each holds (a newcomer goes to the fewest)
+
     def serve(number: int = 1) -> None:  # in each process: its own waitress loop and threads
+        balance.join(number)
+        if embedder is not None:
+            from judgekit.meaning.embedder import Remote
+
+            os.nice(WORKER_NICE)
+            embedder[0].close()  # the embedder's to accept on
+            app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
         _warm_in_background(app, f"process {number} of {workers}")
-        _run(make_server(app, args.host, args.port, args.threads, sock))
+        _run(make_server(app, args.host, args.port, args.threads, sock, balance))
+
+    def embed() -> None:  # in the embedder process: every worker's questions
+        from judgekit.meaning import embedder as embedding
+
+        name_process(EMBEDDER_NAME)
+        sock.close()  # the workers' to accept on
+        embedding.serve(embedder[0], functools.partial(_encoder, app))
 
     try:
-        return supervise(workers, serve)
+        return supervise(
+            workers, serve, embed if embedder else None, helper_name="the embedder process"
+        )
     finally:
         zip_job(app).clean_after_stop()  # the workers' pack build was killed with them
+        if embedder is not None:
+            from judgekit.meaning.embedder import remove
+
+            embedder[0].close()
+            remove(embedder[1])
+
+
+EMBEDDER_NAME = "judgekit-embed"  # the embedder process's name (ps, top, /proc/PID/comm)
+# Under load the workers keep every core busy, and a question by meaning waits for the embedder's
+# pass: the workers yield to it (and to whatever else the laptop runs) by this much. Measured
+# (BENCHMARKS.md, session 12): the embedder's passes took 12 ms of wall time instead of 30-36.
+WORKER_NICE = 5
+
+
+def _embedder(app) -> tuple[socket.socket, Path] | None:
+    """The embedder process's listening socket and its path, where search by meaning may run:
+    it embeds every worker's questions (judgekit/meaning/embedder.py); else None."""
+    from judgekit.meaning.embedder import listen
+
+    search = app.extensions["judgekit"]["search"]
+    if app.config.get("SEARCH_MEANING") == "off" or search.meaning.state in ("missing", "failed"):
+        return None
+    try:
+        return listen()
+    except OSError as exc:  # no Unix sockets here, or no room: each worker embeds alone
+        print(f"search by meaning: no embedder process ({exc}); each process embeds", flush=True)
+        return None
+
+
+def _encoder(app):
+    """The model's encoder, as the workers load it (meaning/model.py)."""
+    from judgekit.meaning import model, weights
+
+    return model.encoder(weights.find(), app.extensions["judgekit"]["search"].meaning.folder)
 
 
 def _run(server) -> None:

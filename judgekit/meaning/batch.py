@@ -5,6 +5,8 @@ few rows by them: a few questions' rows multiplied together cost little more tha
 thread that asks while no pass is running starts one at once with every question waiting (a
 lone question waits for nothing); the questions asked during a pass wait for it, then go
 together in the next. Encoder.embed_many gives each text the vector it gets alone, bit for bit.
+Under `judgekit serve`, each question is first asked of the embedder process (embedder.py),
+which embeds every worker's questions away from this process's GIL: a pass here is the fallback.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class Gather:
         self._busy = False
         self.passes = 0  # how many passes, and texts, so far (for benchmarks)
         self.texts = 0
+        # Asked first (the embedder process's Remote.embed): a vector, or None to embed here.
+        self.ask_first: Callable[[Sequence[int]], np.ndarray | None] | None = None
 
     def waiting(self) -> int:
         """How many texts wait for the pass running to end."""
@@ -56,6 +60,10 @@ class Gather:
 
     def embed(self, pieces: Sequence[int]) -> np.ndarray:
         """The vector of these WordPiece ids, as Encoder.embed_ids gives it."""
+        if self.ask_first is not None:
+            vector = self.ask_first(pieces)
+            if vector is not None:
+                return vector
         mine = _Asked(pieces)
         with self._changed:
             self._waiting.append(mine)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judgekit.corpus.model import ENTRY_KINDS, Corpus
 from judgekit.render.library import Library
@@ -31,6 +31,9 @@ from judgekit.search.snippets import Asked, snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.tabletalk import TableTalk, load_table_talk
 from judgekit.search.vocabulary import load_vocabulary
+
+if TYPE_CHECKING:
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +154,7 @@ class SearchService:
         self._index: SearchIndex | None = None
         self._lock = threading.Lock()
         self.meaning = Meaning(cache_dir)
+        self._ask_first: Callable[[Sequence[int]], np.ndarray | None] | None = None
 
     @classmethod
     def for_library(cls, lib: Library, cache_dir: str | Path | None = "default") -> SearchService:
@@ -201,7 +205,18 @@ class SearchService:
         if model is not None:
             rules = [tuple(rule for _, rule in item) for item in said]
             index.use_meaning(model, Focus(index.texts, model.passages, rules))
+            self.embed_elsewhere(self._ask_first)
         return self.meaning.state
+
+    def embed_elsewhere(
+        self, ask_first: Callable[[Sequence[int]], np.ndarray | None] | None
+    ) -> None:
+        """Ask ask_first for each question's vector before embedding it in this process (the
+        embedder process's meaning.embedder.Remote.embed; None: embed here), from now on."""
+        self._ask_first = ask_first
+        model = self._index.meaning if self._index is not None else None
+        if model is not None and model.gather is not None:
+            model.gather.ask_first = ask_first
 
     def _said(self, index: SearchIndex) -> list[tuple[tuple[str, str], ...]]:
         """What judges say of each item's rules, with each saying's rule (tabletalk.py), by item

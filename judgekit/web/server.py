@@ -24,6 +24,7 @@ from waitress.adjustments import Adjustments
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
+from judgekit.web.balance import Balance
 from judgekit.web.waitress_adapter import GuardedServer, Limits
 
 PER_CLIENT_LIMIT = Limits.per_client
@@ -83,11 +84,17 @@ def quiet_queue_warnings(interval: float = QUEUE_WARNING_EVERY) -> None:
 
 
 def make_server(
-    app: Flask, host: str, port: int, threads: int = 8, sock: socket.socket | None = None
+    app: Flask,
+    host: str,
+    port: int,
+    threads: int = 8,
+    sock: socket.socket | None = None,
+    balance: Balance | None = None,
 ) -> TcpWSGIServer:
     """A bound (not yet running) server; raises OSError when the address cannot be used.
 
-    sock: a socket already listening on host:port (see workers.py), else one is bound here.
+    sock: a socket already listening on host:port (see workers.py), else one is bound here;
+    balance: the connections of the worker processes accepting on it (balance.py).
     """
     quiet_queue_warnings()
     limits = limits_of(app.config)
@@ -116,6 +123,7 @@ def make_server(
         _sock=sock,
         bind_socket=sock is None,
         limits=limits,
+        balance=balance,
     )
     server.flask_app = app  # waitress keeps only its own wrapper of the app
     return server

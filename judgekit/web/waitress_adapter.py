@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import select
 import socket
 import struct
 import sys
@@ -25,6 +26,7 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask
 
 from judgekit.events.fields import MOST_BODY_BYTES
+from judgekit.web.balance import Balance
 from judgekit.web.protect import SECURITY_HEADERS
 
 log = logging.getLogger("judgekit.server")
@@ -202,6 +204,8 @@ class GuardedChannel(HTTPChannel):
             held.discard(self)
             if not held:
                 del self.server.clients[self.host]
+        if self.server.balance is not None:
+            self.server.balance.say(self.server.open_connections())
         super().del_channel(map)
 
 
@@ -213,10 +217,29 @@ class GuardedServer(TcpWSGIServer):
     channel_class = GuardedChannel
     limits = Limits()
 
-    def __init__(self, *args, limits: Limits = Limits(), **kwargs) -> None:
+    def __init__(
+        self, *args, limits: Limits = Limits(), balance: Balance | None = None, **kwargs
+    ) -> None:
         self.limits = limits
+        self.balance = balance  # shared with the other worker processes (balance.py)
         self.clients: dict[str, set[GuardedChannel]] = {}
         super().__init__(*args, **kwargs)
+
+    def readable(self) -> bool:
+        """Whether to accept now: as waitress says, and where other processes accept on the
+        same socket, when this one holds no more connections than they do (balance.py)."""
+        if not super().readable():
+            return False
+        if self.balance is None:
+            return True
+        return self.balance.may_accept(self.open_connections(), time.monotonic(), self._waiting)
+
+    def _waiting(self) -> bool:
+        """Whether a connection waits to be accepted (True when that cannot be told)."""
+        try:
+            return bool(select.select([self.socket], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     def accept(self):
         """Accept as waitress does; refuse an address over its share, make room when full."""
@@ -235,6 +258,8 @@ class GuardedServer(TcpWSGIServer):
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
         except OSError:  # a connection already reset by its client: waitress will see it closed
             pass
+        if self.balance is not None:
+            self.balance.accepted(self.open_connections() + 1)
         return pair
 
     def held_by(self, host: str) -> int:

@@ -40,6 +40,7 @@ MOST_AUTO = 4
 SHORTEST_LIFE = 1.0
 MOST_PAUSE = 30.0
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_PR_SET_NAME = 15
 
 
 def can_fork() -> bool:
@@ -77,23 +78,35 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+HELPER = 0  # the helper process's number among the workers' (see supervise)
 
 
-def supervise(count: int, serve: Callable[[int], None]) -> int:
+def supervise(
+    count: int,
+    serve: Callable[[int], None],
+    helper: Callable[[], None] | None = None,
+    helper_name: str = "the helper process",
+) -> int:
     """Serve from count worker processes, each running serve(number), until this process is
     stopped (SIGTERM, SIGINT); a worker that dies is started again at once. Returns 0.
+
+    helper: run in a process of its own beside the workers, kept running the same way (the
+    embedder process, judgekit/meaning/embedder.py), started first; helper_name names it.
 
     Call it once everything the workers share is prepared (and frozen with gc.freeze(), so that
     the collector does not copy it into each worker), with no other thread running (a forked
     process keeps only the thread that forked).
     """
     stop_on_terminate()
+    jobs = {number: functools.partial(serve, number) for number in range(1, count + 1)}
+    if helper is not None:
+        jobs = {HELPER: helper, **jobs}
     parent, workers = os.getpid(), {}
     started: dict[int, float] = {}
     pauses: dict[int, float] = {}
     try:
-        for number in range(1, count + 1):
-            workers[_start(parent, number, serve)] = number
+        for number, job in jobs.items():
+            workers[_start(parent, job)] = number
             started[number] = time.monotonic()
         print(f"serving from {count} processes", flush=True)  # said once every worker is started
         while True:
@@ -106,14 +119,15 @@ def supervise(count: int, serve: Callable[[int], None]) -> int:
             short = lived < SHORTEST_LIFE  # failing at start-up: wait longer each time
             pause = min(2 * (pauses.get(number) or 0.25), MOST_PAUSE) if short else 0.0
             pauses[number] = pause
+            name = helper_name if number == HELPER else f"worker process {number}"
             print(
-                f"worker process {number} (pid {pid}) {_how_it_ended(status)} after {lived:.1f} s;"
+                f"{name} (pid {pid}) {_how_it_ended(status)} after {lived:.1f} s;"
                 f" starting another{f' in {pause:.1f} s' if pause else ''}",
                 file=sys.stderr,
                 flush=True,
             )
             time.sleep(pause)
-            workers[_start(parent, number, serve)] = number
+            workers[_start(parent, jobs[number])] = number
             started[number] = time.monotonic()
     except (KeyboardInterrupt, SystemExit):
         return 0
@@ -131,8 +145,8 @@ def _how_it_ended(status: int) -> str:
     return f"exited with code {os.waitstatus_to_exitcode(status)}"
 
 
-def _start(parent: int, number: int, serve: Callable[[int], None]) -> int:
-    """Fork a worker running serve(number); its pid (in the parent; the worker never returns)."""
+def _start(parent: int, serve: Callable[[], None]) -> int:
+    """Fork a worker running serve(); its pid (in the parent; the worker never returns)."""
     sys.stdout.flush()  # or a worker would write the parent's buffered output again
     sys.stderr.flush()
     # A stop signal arriving just as fork() returns was seen lost (the parent went on serving):
@@ -141,7 +155,7 @@ def _start(parent: int, number: int, serve: Callable[[int], None]) -> int:
     try:
         pid = os.fork()
         if pid == 0:
-            _run_worker(parent, functools.partial(serve, number))
+            _run_worker(parent, serve)
         _own_group(pid)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
@@ -181,6 +195,16 @@ def _die_with(parent: int) -> None:
             pass
     if os.getppid() != parent:  # the parent died before the kernel was asked to tell us
         os._exit(0)
+
+
+def name_process(name: str) -> None:
+    """Name this process as ps and top show it (Linux; at most 15 bytes), so that a helper
+    process can be told from the workers."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
 
 
 def _own_group(pid: int) -> None:

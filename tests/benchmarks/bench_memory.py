@@ -53,11 +53,18 @@ def children(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
+def _role(pid: int, parent: int) -> str:
+    if pid == parent:
+        return "parent"
+    embedder = Path(f"/proc/{pid}/comm").read_text().strip() == "judgekit-embed"
+    return "embedder" if embedder else "worker"
+
+
 def report(label: str, parent: int) -> None:
     pids = [parent, *children(parent)]
     figures = [memory(pid) for pid in pids]
     cells = "  ".join(
-        f"{'parent' if pid == parent else 'worker'} {rss:6.0f}/{pss:6.0f}"
+        f"{_role(pid, parent)} {rss:6.0f}/{pss:6.0f}"
         for pid, (rss, pss) in zip(pids, figures, strict=True)
     )
     total = sum(pss for _, pss in figures)

@@ -228,27 +228,31 @@ def distinct_queries(lib: Library, count: int = 1200) -> list[str]:
     return list(out)
 
 
-def hammer(port: int, path: str, queries: list[str]) -> dict:
+def hammer(port: int, path: str, queries: list[str], sent: list | None = None) -> dict:
     """CLIENTS threads with keep-alive connections share the queries; each sent once. Also the
     client's own CPU a request (it shares the cores with the server), and the p95 of the answers
-    meaning took part in ("by_meaning": true, their questions embedded) and of the others."""
+    meaning took part in ("by_meaning": true, their questions embedded) and of the others.
+    sent: gets (query string, perf_counter when sent, seconds to the answer) for each request."""
     lock = threading.Lock()
     todo = iter(queries)
     times: list[float] = []
     by_meaning: dict[bool, list[float]] = {True: [], False: []}
     workers: collections.Counter[str] = collections.Counter()  # answers by process (pid)
+    connections: collections.Counter[str] = collections.Counter()  # clients by process
     errors: list[str] = []
 
     def client() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        first = True
         while True:
             with lock:
                 q = next(todo, None)
             if q is None:
                 return
+            query = urlencode({"q": q})
             start = time.perf_counter()
             try:
-                conn.request("GET", f"{path}?{urlencode({'q': q})}")
+                conn.request("GET", f"{path}?{query}")
                 response = conn.getresponse()
                 body = response.read()
                 ok = response.status == 200
@@ -259,8 +263,13 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
             elapsed = time.perf_counter() - start
             with lock:
                 times.append(elapsed)
+                if sent is not None:
+                    sent.append((query, start, elapsed))
                 by_meaning[b'"by_meaning":true' in body].append(elapsed)
                 workers[response.getheader(WORKER_HEADER) or "?"] += ok
+                if first and ok:  # a kept-alive connection stays with its process
+                    connections[response.getheader(WORKER_HEADER) or "?"] += 1
+                    first = False
                 if not ok:
                     errors.append(q)
 
@@ -276,6 +285,7 @@ def hammer(port: int, path: str, queries: list[str]) -> dict:
         # A keep-alive connection stays with the process that accepted it: with 8 clients and
         # 2 processes, one process may answer most of them while the other idles.
         "split": sorted(workers.values(), reverse=True),
+        "connections": sorted(connections.values(), reverse=True),
     }
 
 
@@ -326,6 +336,7 @@ def serve_and_hammer(
     queries: list[str],
     ready: str | None = None,
     processes: int = 1,
+    sent: list | None = None,
 ) -> dict:
     """Start a server, wait for it (and for `ready` in its output), warm it, then measure."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", WORKER_HEADER_ENV: "1"}
@@ -345,7 +356,7 @@ def serve_and_hammer(
             raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
         hammer(port, path, [f"warm {w}" for w in ("dilemma", "beam", "mission")] * 8)
         before = cpu_seconds(proc.pid)
-        found = hammer(port, path, queries)
+        found = hammer(port, path, queries, sent)
         # The server's own CPU per request: what the load of other processes does not inflate
         # as much as wall time (the rate a quiet 2-core machine allows is about 2 / this).
         found["cpu"] = (cpu_seconds(proc.pid) - before) / found["n"]
@@ -390,7 +401,7 @@ def server(lib: Library, cache: str, meaning: bool = True) -> None:
             f"p50 {ms(r['p50'])}, p95 {ms(r['p95'])}, errors {r['errors']}; "
             f"server CPU {ms(r['cpu'])} a request, the client's {ms(r['client_cpu'])}; "
             f"p95 by meaning {ms(embedded[1])} (n={embedded[0]}), else {ms(others[1])}; "
-            f"answers by process {r['split']}"
+            f"answers by process {r['split']}, clients by process {r['connections']}"
         )
     for name, r in results:
         print(f"{name} / hello-world throughput: {r['rate'] / hello['rate']:.2f} ({load()})")
