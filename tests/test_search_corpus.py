@@ -75,6 +75,17 @@ def test_a_rule_merged_into_the_version_in_force_joins_its_heir(client):
     assert older["id"] == "when-your-attempt-fails"
 
 
+def test_a_version_named_shows_its_own_passage_of_a_folded_rule(client):
+    """Call to Arms' When and While was merged into Version 4's Paying Costs, and 1.1's copy of
+    it folds there too: asked about "While" under 1.1, the result shows 1.1's When and While (the
+    passage that matched), not 1.1's copy of the heir, Paying Costs."""
+    first = search(client, q="what does While mean on a card, 1.1 rules")["results"][0]
+    assert (first["version"], first["id"]) == ("1.1", "when-and-while")
+    assert ("1.1", "paying-costs") in [(o["version"], o["id"]) for o in first["also_in"]]
+    unnamed = search(client, q="what does While mean on a card")["results"]
+    assert ("4", "paying-costs") in [(r["version"], r["id"]) for r in unnamed[:3]]
+
+
 def test_timing_steps_are_searchable(client):
     data = search(client, q="Opponent reveals the top card of the dilemma stack", kind="step")
     first = data["results"][0]

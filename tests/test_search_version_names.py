@@ -1,4 +1,5 @@
-"""How a question names a version: its initials, its year beside a word for a rulebook."""
+"""How a question names a version: its initials, its year beside a word for a rulebook, its
+release date as judges write it."""
 
 from __future__ import annotations
 
@@ -39,6 +40,28 @@ def test_initials_and_a_year_name_versions(typed, versions):
 @pytest.mark.parametrize(
     ("typed", "versions"),
     [
+        ("the 08/19/2003 rules: who carries equipment", {("book", "1.1")}),  # not 2003's two
+        ("8/19/03 rulebook", {("book", "1.1")}),
+        ("August 19th, 2003 rules", {("book", "1.1")}),
+        ("Aug 2003 rules: range", {("book", "call-to-arms"), ("book", "1.1")}),
+        ("in the April 2015 rules, strength below zero", {("book", "4")}),
+        ("apr. 2015: range", {("book", "4")}),
+        ("Feb 28, 2000 rulings", {("rulings", "2000-02-28")}),
+        ("02/28/2000 on doorways", {("rulings", "2000-02-28")}),
+        ("the 2015 glossary on modifiers", {("book", "4")}),
+    ],
+)
+def test_a_release_date_names_its_versions(typed, versions):
+    blanked, mentioned = strip_versions(typed, NAMES)
+    assert mentioned == versions
+    assert not any(ch.isdigit() for ch in blanked), blanked  # the whole date is no word to find
+
+
+@pytest.mark.parametrize(
+    ("typed", "versions"),
+    [
+        ("may 2003", set()),  # no version released in May 2003
+        ("19 counters in 2003", set()),
         ("pay 2003 counters", set()),  # a year only beside a word for a rulebook
         ("the 2003 costs", set()),
         ("actable", set()),  # the initials inside a word are no name

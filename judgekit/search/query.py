@@ -34,7 +34,34 @@ class VersionName:
 
 
 # A year names the versions released in it only beside a word for a rulebook ("the 2003 rules").
-_YEAR_OF = r"{}(?=\s+(?:rules?|rulebooks?|rulings?|versions?|printings?)\b)"
+_YEAR_OF = r"{}(?=\s+(?:rules?|rulebooks?|rulings?|versions?|printings?|glossary)\b)"
+
+
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+
+
+def _dated(released: str) -> set[str]:
+    """How a judge writes a release date ("2003-08-19": "08/19/2003", "8/19/03", "Aug 19, 2003",
+    "August 2003"): its month and year, or the whole date, name the version."""
+    parts = released.split("-")
+    if len(parts) < 2:
+        return set()
+    year, month = parts[0], int(parts[1])
+    name = _MONTHS[month - 1]
+    months = rf"(?:{name}|{name[:3]}\.?)"
+    forms = {rf"{months}\s+{year}"}
+    if len(parts) == 3:
+        day = int(parts[2])
+        years = rf"(?:{year}|{year[2:]})"
+        forms |= {
+            re.escape(released),
+            rf"0?{month}/0?{day}/{years}",
+            rf"{months}\s+0?{day}(?:st|nd|rd|th)?,?\s+{year}",
+            rf"0?{day}(?:st|nd|rd|th)?\s+{months}\s+{year}",
+        }
+    return forms
 
 
 def version_names(
@@ -55,6 +82,7 @@ def version_names(
         year = re.match(r"\d{4}(?=-|$)", released[0] if released else "")
         if year:
             forms.add(_YEAR_OF.format(year.group()))
+            forms |= _dated(released[0])
         alternatives = "|".join(sorted(forms))
         pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w.])", re.I)
         out.append(VersionName(pattern, document, version))
@@ -65,14 +93,20 @@ def strip_versions(
     query: str, names: Sequence[VersionName]
 ) -> tuple[str, frozenset[tuple[str, str]]]:
     """The query without the versions it names, and those versions (document, version)."""
-    found, spans = set(), []
-    for name in names:  # each read in the question as typed: "2003" names two versions
-        for m in name.pattern.finditer(query):
-            found.add((name.document, name.version))
-            spans.append(m.span())
-    for start, end in spans:
+    matches = [  # each read in the question as typed: "2003 rules" names two versions
+        (*m.span(), (name.document, name.version))
+        for name in names
+        for m in name.pattern.finditer(query)
+    ]
+    # A name inside a longer one is part of it: "08/19/2003 rules" names 1.1, not 2003's two.
+    found = frozenset(
+        key
+        for start, end, key in matches
+        if not any(s <= start and end <= e and e - s > end - start for s, e, _ in matches)
+    )
+    for start, end, _ in matches:
         query = query[:start] + " " * (end - start) + query[end:]
-    return query, frozenset(found)
+    return query, found
 
 
 # A game named in the question ("1E", "2nd ed", "Second Edition"): where to look, not a word to

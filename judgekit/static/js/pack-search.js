@@ -489,13 +489,17 @@
       .slice(0, 5).map(function (c) { return c[1]; });
   }
   function stripVersions(query) {
-    var found = [], spans = [], typed = query;
+    var matches = [], typed = query;
     D.versionNames.forEach(function (v) {   // each read in the question as typed (query.py)
       var m;
       v[0].lastIndex = 0;
-      while ((m = v[0].exec(typed)) !== null) { spans.push([m.index, m[0].length]); found.push(v[1] + "\u0000" + v[2]); }
+      while ((m = v[0].exec(typed)) !== null) matches.push([m.index, m.index + m[0].length, v[1] + "\u0000" + v[2]]);
     });
-    spans.forEach(function (s) { query = query.slice(0, s[0]) + " ".repeat(s[1]) + query.slice(s[0] + s[1]); });
+    // A name inside a longer one is part of it (query.py: strip_versions).
+    var found = matches.filter(function (m) {
+      return !matches.some(function (o) { return o[0] <= m[0] && m[1] <= o[1] && o[1] - o[0] > m[1] - m[0]; });
+    }).map(function (m) { return m[2]; });
+    matches.forEach(function (m) { query = query.slice(0, m[0]) + " ".repeat(m[1] - m[0]) + query.slice(m[1]); });
     return {query: query, mentioned: new Set(found)};
   }
   // A game named in the question (query.py: strip_edition): where to look, not words to find.
@@ -863,7 +867,7 @@
       var items = topics.get(key);
       var best = items.reduce(function (a, b) {
         var A = rankOf(a), B = rankOf(b);
-        return (B[0] - A[0] || B[1] - A[1] || B[2] - A[2]) > 0 ? b : a;
+        return (B[0] - A[0] || B[1] - A[1] || B[2] - A[2] || b[0] - a[0] || b[1] - a[1]) > 0 ? b : a;   // then tier, value
       });
       var others = items.filter(function (it) { return it !== best; })
         .sort(function (a, b) { return D.items[a[2]].vorder - D.items[b[2]].vorder; });
