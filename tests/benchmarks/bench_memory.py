@@ -17,7 +17,6 @@ import http.client
 import itertools
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -25,17 +24,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.benchmarks.bench_search import free_port, share_out  # noqa: E402
+
 WORDS = (
     "beam personnel ship mission dilemma battle attack range score points draw discard seed "
     "headquarters facing stopped commandeer equipment event interrupt skill strength cunning "
     "integrity captain planet space docked crew away team report play turn order verb"
 ).split()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def memory(pid: int) -> tuple[float, float]:
@@ -74,37 +71,23 @@ def report(label: str, parent: int) -> None:
 def drive(port: int, requests, clients: int = 8) -> tuple[int, float]:
     """Send every (path, headers) of requests from clients threads; (errors, seconds)."""
     lock, errors = threading.Lock(), [0]
-    source = iter(requests)
 
-    def client() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        while True:
+    def send(conn: http.client.HTTPConnection, item: tuple) -> http.client.HTTPConnection:
+        path, headers = item
+        try:
+            conn.request("GET", path, headers=headers)
+            answer = conn.getresponse()
+            answer.read()
+            if answer.status < 500 and not answer.will_close:
+                return conn
+        except (OSError, http.client.HTTPException):
             with lock:
-                item = next(source, None)
-            if item is None:
-                break
-            path, headers = item
-            try:
-                conn.request("GET", path, headers=headers)
-                answer = conn.getresponse()
-                answer.read()
-                if answer.status >= 500 or answer.will_close:
-                    conn.close()
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            except (OSError, http.client.HTTPException):
-                with lock:
-                    errors[0] += 1
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                errors[0] += 1
         conn.close()
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    start = time.perf_counter()
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors[0], time.perf_counter() - start
+    wall, _ = share_out(port, requests, send, clients)
+    return errors[0], wall
 
 
 def searches(count: int):

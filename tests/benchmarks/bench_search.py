@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -78,15 +79,36 @@ def question_params() -> list[dict]:
     return [{"q": item["q"], **item.get("params", {})} for item in load_questions()]
 
 
-def run_clients(target) -> tuple[float, float]:
-    """Run target in CLIENTS threads at once; the wall time and this process's CPU time."""
-    threads = [threading.Thread(target=target) for _ in range(CLIENTS)]
+def run_clients(target, clients: int = CLIENTS) -> tuple[float, float]:
+    """Run target in `clients` threads at once; the wall time and this process's CPU time."""
+    threads = [threading.Thread(target=target) for _ in range(clients)]
     start, start_cpu = time.perf_counter(), time.process_time()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     return time.perf_counter() - start, time.process_time() - start_cpu
+
+
+def share_out(
+    port: int, jobs: Iterable, handle, clients: int = CLIENTS, timeout: float = 30
+) -> tuple[float, float]:
+    """Hand every job to handle(connection, job) from `clients` threads, each with its own
+    keep-alive connection to 127.0.0.1:port (handle returns the one to go on with: a new one
+    after an error), each job once; the wall time and this process's CPU time."""
+    lock, todo = threading.Lock(), iter(jobs)
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        while True:
+            with lock:
+                job = next(todo, None)
+            if job is None:
+                break
+            conn = handle(conn, job)
+        conn.close()
+
+    return run_clients(client, clients)
 
 
 def latency(run, params: list[dict], rounds: int) -> tuple[list[float], list[float]]:
@@ -234,46 +256,41 @@ def hammer(port: int, path: str, queries: list[str], sent: list | None = None) -
     meaning took part in ("by_meaning": true, their questions embedded) and of the others.
     sent: gets (query string, perf_counter when sent, seconds to the answer) for each request."""
     lock = threading.Lock()
-    todo = iter(queries)
     times: list[float] = []
     by_meaning: dict[bool, list[float]] = {True: [], False: []}
     workers: collections.Counter[str] = collections.Counter()  # answers by process (pid)
     connections: collections.Counter[str] = collections.Counter()  # clients by process
     errors: list[str] = []
+    counted: set[int] = set()  # the connections whose process was counted
 
-    def client() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        first = True
-        while True:
-            with lock:
-                q = next(todo, None)
-            if q is None:
-                return
-            query = urlencode({"q": q})
-            start = time.perf_counter()
-            try:
-                conn.request("GET", f"{path}?{query}")
-                response = conn.getresponse()
-                body = response.read()
-                ok = response.status == 200
-            except OSError as exc:
-                ok, body = False, b""
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                errors.append(str(exc))
-            elapsed = time.perf_counter() - start
-            with lock:
-                times.append(elapsed)
-                if sent is not None:
-                    sent.append((query, start, elapsed))
-                by_meaning[b'"by_meaning":true' in body].append(elapsed)
-                workers[response.getheader(WORKER_HEADER) or "?"] += ok
-                if first and ok:  # a kept-alive connection stays with its process
-                    connections[response.getheader(WORKER_HEADER) or "?"] += 1
-                    first = False
-                if not ok:
-                    errors.append(q)
+    def ask(conn: http.client.HTTPConnection, q: str) -> http.client.HTTPConnection:
+        query = urlencode({"q": q})
+        start = time.perf_counter()
+        try:
+            conn.request("GET", f"{path}?{query}")
+            response = conn.getresponse()
+            body = response.read()
+            ok = response.status == 200
+        except OSError as exc:
+            ok, body, response = False, b"", None
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            errors.append(str(exc))
+        elapsed = time.perf_counter() - start
+        worker = (response.getheader(WORKER_HEADER) if response else None) or "?"
+        with lock:
+            times.append(elapsed)
+            if sent is not None:
+                sent.append((query, start, elapsed))
+            by_meaning[b'"by_meaning":true' in body].append(elapsed)
+            workers[worker] += ok
+            if ok and id(conn) not in counted:  # a kept-alive connection stays with its process
+                connections[worker] += 1
+                counted.add(id(conn))
+            if not ok:
+                errors.append(q)
+        return conn
 
-    wall, cpu = run_clients(client)
+    wall, cpu = share_out(port, queries, ask)
     return {
         "n": len(times),
         "rate": len(times) / wall,

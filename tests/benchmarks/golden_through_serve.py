@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from judgekit.search.cache import default_cache_dir  # noqa: E402
 from judgekit.web.workers import auto_count  # noqa: E402
-from tests.benchmarks.bench_search import CLIENTS, cpu_seconds, free_port, wait_for_line  # noqa: E402
+from tests.benchmarks.bench_search import cpu_seconds, free_port, share_out, wait_for_line  # noqa: E402
 from tests.golden.generate import GOLDEN, project  # noqa: E402
 from tests.processes import embedders_of  # noqa: E402
 
@@ -38,27 +38,18 @@ def ask_all(port: int, golden: list[dict]) -> list[tuple[dict, str, dict]]:
             asks.append(
                 (item, {"q": item["q"], **item["params"], "meaning": "0"}, item["by_words"])
             )
-    todo, lock, wrong = iter(asks), threading.Lock(), []
+    lock, wrong = threading.Lock(), []
 
-    def client() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        while True:
+    def ask(conn: http.client.HTTPConnection, job: tuple) -> http.client.HTTPConnection:
+        item, params, want = job
+        conn.request("GET", f"/api/search?{urlencode(params)}")
+        got = project(json.loads(conn.getresponse().read()))
+        if got != want:
             with lock:
-                job = next(todo, None)
-            if job is None:
-                return
-            item, params, want = job
-            conn.request("GET", f"/api/search?{urlencode(params)}")
-            got = project(json.loads(conn.getresponse().read()))
-            if got != want:
-                with lock:
-                    wrong.append((item, params["q"], got))
+                wrong.append((item, params["q"], got))
+        return conn
 
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    share_out(port, asks, ask, timeout=60)
     print(f"{len(asks)} questions asked, {len(wrong)} answers differ from the golden file")
     return wrong
 
