@@ -18,6 +18,7 @@ LIMITS = {
     "note": 600,
     "code": 40,
     "q": 200,
+    "find": 408,  # the ruling form's Cite field: a title, an id or a whole citation (CITE_CHARS)
 }
 MOST_CITATIONS = 8
 # A cite parameter: entry:<document>/<version>/<entry id> or card:<edition>/<card id>.
@@ -38,6 +39,7 @@ MOST_BODY_BYTES = (
     * (
         sum(LIMITS[f] for f in ("round", "table", "question", "ruling", "players"))
         + MOST_CITATIONS * CITE_CHARS
+        + 2 * CITE_CHARS  # the Cite field's text and the judge's pick among what it names
     )
     + FORM_SLACK
 )

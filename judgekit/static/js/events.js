@@ -58,8 +58,10 @@
   function cites() {
     return Array.prototype.map.call(form.querySelectorAll("input[name=cite]:checked"), function (i) { return i.value; });
   }
-  // This form is the one opened with these citations (what the page was given, before any draft).
-  var FORM_KEY = Array.prototype.map.call(form.querySelectorAll("input[name=cite]"), function (i) { return i.value; }).sort().join(" ");
+  // This form is the one opened with these citations (what the page was given, before any draft);
+  // the server keeps that in "opened" when its Cite field's Find brings the form back with one more.
+  var FORM_KEY = form.elements.opened ? form.elements.opened.value :
+    Array.prototype.map.call(form.querySelectorAll("input[name=cite]"), function (i) { return i.value; }).sort().join(" ");
 
   function current(old) {
     var d = {
@@ -113,7 +115,13 @@
   function send() {
     if (sending) return;
     sending = true;
-    fetch(form.action, { method: "POST", body: bodyOf(draft), credentials: "same-origin", redirect: "follow" })
+    // What the Cite field names is cited too: a title naming several is refused until one is
+    // picked, and the refusal is the server's form again (below), as without JavaScript.
+    var body = bodyOf(draft);
+    if (form.elements.find) body.set("find", form.elements.find.value);
+    var pick = form.querySelector("input[name=pick]:checked");
+    if (pick) body.set("pick", pick.value);
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "follow" })
       .then(function (answer) {
         sending = false;
         if (answer.ok) {
@@ -134,6 +142,8 @@
       });
   }
   function onSubmit(event) {
+    // Find asks the server what the Cite field names: the page comes back, nothing is sent.
+    if (event.submitter && event.submitter.value === "find") { draft = current(draft); keep(draft); return; }
     if (!form.reportValidity()) return;
     event.preventDefault();
     draft = current(draft); keep(draft);

@@ -14,7 +14,7 @@ from judgekit.events import exchange, fields
 from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
-from judgekit.shapes.named import named_dict
+from judgekit.shapes.named import Typed, named_dict, typed_citation
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
 from judgekit.web.memory import not_kept
@@ -114,7 +114,13 @@ def leave() -> ResponseReturnValue:
     return response
 
 
-def _ruling_form(values: dict, cites: list[str], message: str = "", status: int = 200):
+def _ruling_form(
+    values: dict,
+    cites: list[str],
+    message: str = "",
+    status: int = 200,
+    typed: Typed | None = None,
+):
     lib = library()
     pinned = []
     for cite in cites:
@@ -128,6 +134,10 @@ def _ruling_form(values: dict, cites: list[str], message: str = "", status: int 
         cites=[c.spec for c in pinned],
         pinned=pinned,
         message=message,
+        typed=typed,
+        # The cites the form was opened with: its draft on the phone stays its own (events.js)
+        # when the Cite field's Find brings the form back with one more.
+        opened=values["opened"] if "opened" in values else " ".join(sorted(c.spec for c in pinned)),
         judge=judges.current_judge(),
     ), status
 
@@ -142,13 +152,27 @@ def new_ruling() -> ResponseReturnValue:
 
 @bp.post("/event/rulings")
 def record() -> ResponseReturnValue:
-    """POST /event/rulings: record a ruling; then its page."""
+    """POST /event/rulings: record a ruling, citing what its Cite field names too (a title, an
+    id or a citation); the form again while that names several (the judge picks) or nothing,
+    or when its Find button was pressed; else the ruling's page."""
     judge = judges.check_write(judges.current_judge())
     cites = request.form.getlist("cite")
+    values = request.form.to_dict()
+    try:
+        text = fields.line("find", request.form.get("find"), False, "the Cite field")
+        typed = typed_citation(library(), text, request.form.get("pick", "")[:500])
+    except fields.FieldError as exc:
+        return _ruling_form(values, cites, str(exc), 400)
+    if typed is not None and not typed.chosen:  # nothing is recorded until the judge picks
+        return _ruling_form(values, cites, status=400, typed=typed)
+    if typed is not None:  # cited from now on: the form shows it ticked, its field empty
+        cites, values = [*cites, typed.chosen], {**values, "find": ""}
+    if request.form.get("action") == "find":  # the form again, with what it names
+        return _ruling_form(values, cites)
     try:
         data, pinned = shapes.ruling_input(library(), request.form, cites)
     except fields.FieldError as exc:
-        return _ruling_form(request.form, cites, str(exc), 400)
+        return _ruling_form(values, cites, str(exc), 400)
     draft = fields.line("q", (request.form.get("draft") or "")[:64]) or None  # an id, cut first
     ruling = judges.store().record(judge.event_id, judge, data, pinned, draft=draft)
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
