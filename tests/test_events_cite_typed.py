@@ -117,7 +117,7 @@ def test_text_naming_nothing_says_so_and_keeps_what_was_typed(sam):
 
 
 def test_find_brings_the_form_back_with_it_ticked_and_records_nothing(sam):
-    answer = sam.record(cite=CLOAK_V1, find="earth", question="", action="find", opened=CLOAK_V1)
+    answer = sam.record(cite=CLOAK_V1, find="earth", question="", step="find", opened=CLOAK_V1)
     page = answer.get_data(as_text=True)
     assert answer.status_code == 200
     assert _kept(sam) == []
@@ -142,7 +142,7 @@ def test_the_cite_field_writes_nothing_without_the_judges_session_and_token(app,
     assert sam.record(cite="", find="earth", csrf="wrong").status_code == 403
     stranger = Phone(app.test_client(), "192.168.1.99")
     assert stranger.record(cite="", find="earth", csrf="x").status_code == 401
-    assert sam.record(cite="", find="earth", action="find", csrf="wrong").status_code == 403
+    assert sam.record(cite="", find="earth", step="find", csrf="wrong").status_code == 403
     assert _kept(sam) == []
 
 

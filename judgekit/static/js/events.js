@@ -60,6 +60,7 @@
   }
   // This form is the one opened with these citations (what the page was given, before any draft);
   // the server keeps that in "opened" when its Cite field's Find brings the form back with one more.
+  // (No control of the form is named "action": form.action would be that control.)
   var FORM_KEY = form.elements.opened ? form.elements.opened.value :
     Array.prototype.map.call(form.querySelectorAll("input[name=cite]"), function (i) { return i.value; }).sort().join(" ");
 

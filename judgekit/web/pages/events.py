@@ -167,7 +167,7 @@ def record() -> ResponseReturnValue:
         return _ruling_form(values, cites, status=400, typed=typed)
     if typed is not None:  # cited from now on: the form shows it ticked, its field empty
         cites, values = [*cites, typed.chosen], {**values, "find": ""}
-    if request.form.get("action") == "find":  # the form again, with what it names
+    if request.form.get("step") == "find":  # the form again, with what it names
         return _ruling_form(values, cites)
     try:
         data, pinned = shapes.ruling_input(library(), request.form, cites)
