@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit import urls
 from judgekit.events import exchange, fields
+from judgekit.events.model import Event, Ruling
 from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
@@ -230,6 +231,33 @@ def published() -> ResponseReturnValue:
     twin = f"{urls.event_api(found.id)}/published" if found is not None else None
     return render_template(
         "events/published.html", event=found, rulings=rulings, alternate_url=twin
+    )
+
+
+def find_published(number: int) -> tuple[Event, Ruling]:
+    """The current event and its published ruling ``number``, or a 404 saying there is none."""
+    found = judges.store().current_event()
+    if found is None:
+        abort(404, description="no event is running")
+    try:
+        ruling = judges.store().ruling(found.id, number)
+    except StoreError as exc:
+        abort(404, description=str(exc))
+    if not ruling.now.published:  # what judges have not published is never shown to players
+        abort(404, description=f"no published ruling {number} in this event")
+    return found, ruling
+
+
+@bp.get("/event/published/<int(max=999999999):number>")
+def published_ruling(number: int) -> ResponseReturnValue:
+    """GET /event/published/<n>: one published ruling, as a player is shown it."""
+    found, ruling = find_published(number)
+    return render_template(
+        "events/published.html",
+        event=found,
+        rulings=[shapes.public_ruling_dict(library(), ruling)],
+        one=number,
+        alternate_url=f"{urls.event_api(found.id)}/published",
     )
 
 
