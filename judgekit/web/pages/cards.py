@@ -47,8 +47,12 @@ def index() -> ResponseReturnValue:
         known = ", ".join(ed["slug"] for ed in editions)
         error = f"unknown edition {quoted(typed, 80)} (known: {known})"
         chosen = ""
+    # The count cards.js writes as the judge types, written here for a page read without it.
+    shown = sum(
+        len(ed["cards"]) - len(ed["hidden"]) for ed in editions if not chosen or ed["id"] == chosen
+    )
     return render_template(
-        "cards/index.html", editions=editions, q=query, chosen=chosen, error=error
+        "cards/index.html", editions=editions, q=query, chosen=chosen, error=error, shown=shown
     ), (400 if error else 200)
 
 
