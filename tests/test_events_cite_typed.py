@@ -15,7 +15,7 @@ from judgekit.render.library import Library
 from judgekit.shapes.named import typed_citation
 
 from .conftest import DATA
-from .events_helpers import Phone, event_app, start_event
+from .events_helpers import Phone, event_app, joined
 
 CLOAK_V1 = "entry:demo-rulebook/1/cloaking"
 CLOAK_V2 = "entry:demo-rulebook/2/cloaking"
@@ -67,10 +67,7 @@ def app(tmp_path):
 
 @pytest.fixture()
 def sam(app):
-    _laptop, judge_code, _ = start_event(app)
-    phone = Phone(app.test_client(), "192.168.1.31")
-    assert phone.join(judge_code, "Sam").status_code == 303
-    return phone
+    return joined(app)
 
 
 def _kept(sam) -> list[list[str]]:

@@ -18,6 +18,7 @@ LAN = "http://192.168.1.20:8000"
 CARDS = DATA / "cards"
 ENTRY = "/rules/demo-rulebook/2/beaming"
 RULING = "/rulings/demo-rulings/r1/access-denied"
+CARD = "/cards/2e/earth"
 
 
 def _client(base_url: str = LAN):
@@ -89,14 +90,18 @@ def test_the_address_is_escaped_in_the_page():
         ("/show/elsewhere/demo-rulebook/2/beaming", 404),
         ("/show/rulings/demo-rulebook/2/beaming", 308),  # the other area: sent to this one
         ("/show/rules/demo-rulebook/2/%3Cscript%3E", 404),
+        ("/show/cards/2e/no-such-card", 404),
+        ("/show/cards/3e/earth", 404),
+        ("/show/cards/2E/earth", 308),  # its own address: sent there
+        ("/show/cards/2e/%3Cscript%3E", 404),
     ],
 )
-def test_what_is_not_an_entry_is_a_clear_answer(client, path, status):
-    answer = client.get(path)
+def test_what_is_not_an_entry_or_a_card_is_a_clear_answer(client, card_client, path, status):
+    answer = (card_client if "/cards/" in path else client).get(path)
     assert answer.status_code == status
     assert "<script>" not in answer.get_data(as_text=True)
     if status == 308:
-        assert answer.headers["Location"].endswith("/show" + ENTRY)
+        assert answer.headers["Location"].endswith("/show" + (CARD if "/cards/" in path else ENTRY))
 
 
 def test_the_pack_says_it_cannot_make_a_code():
@@ -108,7 +113,6 @@ def test_the_pack_says_it_cannot_make_a_code():
 
 
 # -- a card's page and a published ruling's page ---------------------------------------------------
-CARD = "/cards/2e/earth"
 
 
 @pytest.fixture(scope="module")
@@ -130,23 +134,6 @@ def test_a_card_page_shows_a_qr_code_of_its_own_address(card_client):
     assert "2E card Earth" in page and "evil.example" not in page
     assert f'<a class="show-back" href="{CARD}">' in page
     assert "player-qr" not in html  # drawn only when asked
-
-
-@pytest.mark.parametrize(
-    ("path", "status"),
-    [
-        ("/show/cards/2e/no-such-card", 404),
-        ("/show/cards/3e/earth", 404),
-        ("/show/cards/2E/earth", 308),  # its own address: sent there
-        ("/show/cards/2e/%3Cscript%3E", 404),
-    ],
-)
-def test_what_is_not_a_card_is_a_clear_answer(card_client, path, status):
-    answer = card_client.get(path)
-    assert answer.status_code == status
-    assert "<script>" not in answer.get_data(as_text=True)
-    if status == 308:
-        assert answer.headers["Location"].endswith("/show" + CARD)
 
 
 def test_a_card_only_this_computer_opens_gets_no_code_but_the_reason():

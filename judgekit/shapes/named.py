@@ -36,8 +36,24 @@ class Target:
     spec: str  # as a ruling cites it: entry:<document>/<version>/<id> or card:<edition>/<id>
 
 
+class _Listing:
+    """Targets listed to a judge: a filter's note or the ruling form's choices."""
+
+    targets: tuple[Target, ...]
+
+    @property
+    def listed(self) -> tuple[Target, ...]:
+        """The targets listed (at most MOST_LISTED)."""
+        return self.targets[:MOST_LISTED]
+
+    @property
+    def unlisted(self) -> int:
+        """How many targets are only counted."""
+        return max(0, len(self.targets) - MOST_LISTED)
+
+
 @dataclass(frozen=True)
-class Named:
+class Named(_Listing):
     """What a filter's text names, and how: "citation", "id", "title", "in title" or "nothing"."""
 
     kind: str  # "entry" or "card"
@@ -63,16 +79,6 @@ class Named:
     def cited_by(self, ruling: Ruling) -> bool:
         """Whether a ruling cites what the text names."""
         return any(self.cites(c) for c in ruling.citations)
-
-    @property
-    def listed(self) -> tuple[Target, ...]:
-        """The targets the note names (at most MOST_LISTED)."""
-        return self.targets[:MOST_LISTED]
-
-    @property
-    def unlisted(self) -> int:
-        """How many targets the note only counts."""
-        return max(0, len(self.targets) - MOST_LISTED)
 
 
 def _index(lib: Library) -> dict:
@@ -199,7 +205,7 @@ def named_dict(n: Named) -> dict[str, Any]:
 
 # -- the ruling form's Cite field: what a judge types, as the filters take it ---------------------
 @dataclass(frozen=True)
-class Typed:
+class Typed(_Listing):
     """What the ruling form's Cite field names, and which of it the ruling cites ("" until the
     judge has picked, when the text names several: nothing is recorded until then)."""
 
@@ -207,16 +213,6 @@ class Typed:
     how: str  # as Named's: "citation", "id", "title", "in title" or "nothing"
     targets: tuple[Target, ...]
     chosen: str  # the cited target's spec: the one named, or the judge's pick among them
-
-    @property
-    def listed(self) -> tuple[Target, ...]:
-        """The targets the form offers (at most MOST_LISTED)."""
-        return self.targets[:MOST_LISTED]
-
-    @property
-    def unlisted(self) -> int:
-        """How many targets the form only counts."""
-        return max(0, len(self.targets) - MOST_LISTED)
 
     @property
     def message(self) -> str:
