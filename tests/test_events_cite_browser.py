@@ -80,3 +80,37 @@ def test_a_title_two_entries_share_is_cited_once_the_judge_picks(browser, base, 
             assert page.evaluate("localStorage.getItem('jk-ruling-drafts')") == "{}"
             assert page.locator("[data-other-drafts]").is_hidden()
         assert off == []
+
+
+def test_a_typed_title_sent_without_the_laptop_is_kept_and_asks_for_a_pick_later(browser, base):
+    with guarded_context(browser, PHONE) as (context, off):
+        page = context.new_page()
+        page.goto(f"{base}/event/new")
+        page.fill("input[name=event]", "Regional, 5 Dec")
+        page.click("button:has-text('Start the event')")
+        page.wait_for_selector("[data-judge-code]")
+        page.goto(f"{base}/event/rulings/new")
+        page.fill("input[name=round]", "2")
+        page.fill("input[name=table]", "7")
+        page.fill("textarea[name=question]", "Kept with its title?")
+        page.fill("textarea[name=ruling]", "No.")
+        page.fill("input[name=find]", "Cloaking")
+        context.set_offline(True)
+        page.click("button:has-text('Record the ruling')")
+        page.wait_for_selector("[data-draft-status]:not([hidden])")
+        drafts = json.loads(page.evaluate("localStorage.getItem('jk-ruling-drafts')"))
+        (kept,) = drafts.values()
+        assert kept["pending"] and kept["find"] == "Cloaking"
+        # The form opened again (the phone's page closed meanwhile) keeps the title typed.
+        page.goto("about:blank")
+        context.set_offline(False)
+        page.goto(f"{base}/event/rulings/new")
+        # Sent by itself once the laptop answers: refused until a pick, the form says so.
+        page.wait_for_selector("[data-cite-found] input[name=pick]")
+        assert page.input_value("input[name=find]") == "Cloaking"
+        assert _kept(page, base) == []
+        page.check(f"input[name=pick][value='{CLOAK_V2}']")
+        page.click("button:has-text('Record the ruling')")
+        page.wait_for_selector("[data-recorded]")
+        assert _kept(page, base) == [[CLOAK_V2]]
+        assert off == []

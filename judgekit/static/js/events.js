@@ -70,6 +70,11 @@
       pending: !!(old && old.pending), at: Date.now()
     };
     FIELDS.forEach(function (name) { d[name] = form.elements[name].value; });
+    // The Cite field's text and the pick among what it names are the ruling's too: a draft sent
+    // later (or from another form) cites what the judge typed, or is refused until one is picked.
+    d.find = form.elements.find ? form.elements.find.value : "";
+    var pick = form.querySelector("input[name=pick]:checked");
+    d.pick = pick ? pick.value : "";
     return d;
   }
   function addCite(spec) {
@@ -87,6 +92,8 @@
     body.set("csrf", form.elements.csrf.value);
     FIELDS.forEach(function (name) { body.set(name, d[name] || ""); });
     (d.cites || []).forEach(function (c) { body.append("cite", c); });
+    if (d.find) body.set("find", d.find);
+    if (d.pick) body.set("pick", d.pick);
     body.set("draft", d.id);
     return body;
   }
@@ -106,6 +113,7 @@
     FIELDS.forEach(function (name) {
       if (!form.elements[name].value && draft[name]) form.elements[name].value = draft[name];
     });
+    if (form.elements.find && !form.elements.find.value && draft.find) form.elements.find.value = draft.find;
     (draft.cites || []).forEach(addCite);
     if (draft.pending) say("Not sent yet: kept on this phone. Sending…");
   }
@@ -118,11 +126,7 @@
     sending = true;
     // What the Cite field names is cited too: a title naming several is refused until one is
     // picked, and the refusal is the server's form again (below), as without JavaScript.
-    var body = bodyOf(draft);
-    if (form.elements.find) body.set("find", form.elements.find.value);
-    var pick = form.querySelector("input[name=pick]:checked");
-    if (pick) body.set("pick", pick.value);
-    fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "follow" })
+    fetch(form.action, { method: "POST", body: bodyOf(draft), credentials: "same-origin", redirect: "follow" })
       .then(function (answer) {
         sending = false;
         if (answer.ok) {
@@ -144,7 +148,12 @@
   }
   function onSubmit(event) {
     // Find asks the server what the Cite field names: the page comes back, nothing is sent.
-    if (event.submitter && event.submitter.value === "find") { draft = current(draft); keep(draft); return; }
+    // The page that comes back shows what the text named (ticked, the field emptied) or why not
+    // (the text kept there): the draft keeps the rest.
+    if (event.submitter && event.submitter.value === "find") {
+      draft = current(draft); draft.find = ""; draft.pick = ""; keep(draft);
+      return;
+    }
     if (!form.reportValidity()) return;
     event.preventDefault();
     draft = current(draft); keep(draft);
@@ -155,6 +164,7 @@
   discard.hidden = false;
   discard.addEventListener("click", function () {
     FIELDS.forEach(function (name) { form.elements[name].value = ""; });
+    if (form.elements.find) form.elements.find.value = "";
     forget(draft.id);
     draft = current(null);
     say("");
