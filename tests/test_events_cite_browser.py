@@ -66,11 +66,17 @@ def test_a_title_two_entries_share_is_cited_once_the_judge_picks(browser, base, 
         # Each choice is one a thumb can hit.
         for box in page.locator(".cite-picks label").all():
             assert box.bounding_box()["height"] >= 24
-        if not script:  # the browser asks for a pick before sending; a plain post is refused too
-            page.evaluate("document.querySelector('[data-ruling-form]').noValidate = true")
+        # Sent with no pick, it is refused again, the choices listed again.
+        page.click("button:has-text('Record the ruling')")
+        page.wait_for_selector("[data-cite-found] input[name=pick]")
+        assert _kept(page, base) == []
+        if script:  # the text typed again: the choices of the old one are gone
+            page.wait_for_load_state("domcontentloaded")  # events.js listens
+            page.fill("input[name=find]", "Cloak")
+            assert page.locator("[data-cite-found]").is_hidden()
+            page.fill("input[name=find]", "Cloaking")
             page.click("button:has-text('Record the ruling')")
-            page.wait_for_selector("[data-cite-found] input[name=pick]")
-            assert _kept(page, base) == []
+            page.wait_for_selector("[data-cite-found] input[name=pick]:not([disabled])")
         page.check(f"input[name=pick][value='{CLOAK_V2}']")
         page.click("button:has-text('Record the ruling')")
         page.wait_for_selector("[data-recorded]")

@@ -118,6 +118,14 @@
     if (draft.pending) say("Not sent yet: kept on this phone. Sending…");
   }
   draft = current(draft);
+  // The choices listed name what the field said when it was sent: typed again, they are gone
+  // (the server lists the new text's when it is sent).
+  if (form.elements.find) form.elements.find.addEventListener("input", function () {
+    var found = form.querySelector("[data-cite-found]");
+    if (!found) return;
+    found.hidden = true;
+    found.querySelectorAll("input[name=pick]").forEach(function (r) { r.checked = false; r.disabled = true; });
+  });
   form.addEventListener("input", function () { draft = current(draft); keep(draft); });
   form.addEventListener("change", function () { draft = current(draft); keep(draft); });
 
