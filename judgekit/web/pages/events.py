@@ -138,7 +138,9 @@ def _ruling_form(
         typed=typed,
         # The cites the form was opened with: its draft on the phone stays its own (events.js)
         # when the Cite field's Find brings the form back with one more.
-        opened=values["opened"] if "opened" in values else " ".join(sorted(c.spec for c in pinned)),
+        opened=values["opened"][: fields.OPENED_CHARS]
+        if "opened" in values
+        else " ".join(sorted(c.spec for c in pinned)),
         judge=judges.current_judge(),
     ), status
 
