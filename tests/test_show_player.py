@@ -198,6 +198,10 @@ def test_a_published_ruling_shows_a_qr_code_of_the_page_players_read(tmp_path):
     assert player.get("/show/event/published/1").status_code == 404
     assert player.get("/event/published/1").status_code == 404
     assert player.get("/show/event/published/2").status_code == 404
+    # An unpublished ruling reads as one that does not exist.
+    for n in (1, 2):
+        said = player.get(f"/event/published/{n}").get_data(as_text=True)
+        assert f"no published ruling {n} in this event" in said
 
 
 def test_a_published_ruling_on_this_computers_address_gets_no_code(tmp_path):

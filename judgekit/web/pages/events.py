@@ -163,7 +163,7 @@ def record() -> ResponseReturnValue:
     values = request.form.to_dict()
     try:
         text = fields.line("find", request.form.get("find"), False, "the Cite field")
-        typed = typed_citation(library(), text, request.form.get("pick", "")[:500])
+        typed = typed_citation(library(), text, request.form.get("pick", "")[: fields.CITE_CHARS])
     except fields.FieldError as exc:
         return _ruling_form(values, cites, str(exc), 400)
     if typed is not None and not typed.chosen:  # nothing is recorded until the judge picks
@@ -243,9 +243,10 @@ def find_published(number: int) -> tuple[Event, Ruling]:
         abort(404, description="no event is running")
     try:
         ruling = judges.store().ruling(found.id, number)
-    except StoreError as exc:
-        abort(404, description=str(exc))
-    if not ruling.now.published:  # what judges have not published is never shown to players
+    except StoreError:
+        ruling = None
+    # What judges have not published is never shown to players, nor said to exist.
+    if ruling is None or not ruling.now.published:
         abort(404, description=f"no published ruling {number} in this event")
     return found, ruling
 
