@@ -132,6 +132,11 @@ def card_page(edition: str, card_id: str) -> str:
     return f"/cards/{_q(edition)}/{_q(card_id)}"
 
 
+def show_card_page(edition: str, card_id: str) -> str:
+    """The page showing a player a card's address as a QR code (served pages only)."""
+    return "/show" + card_page(edition, card_id)
+
+
 def cards_api() -> str:
     """The JSON of every card."""
     return "/api/cards"
@@ -176,6 +181,16 @@ EVENT_PUBLISHED = "/event/published"
 def event_ruling_page(number: int) -> str:
     """One ruling of the current event, with its history."""
     return f"/event/rulings/{number}"
+
+
+def published_ruling_page(number: int) -> str:
+    """One published ruling of the current event, as anyone (a player) reads it."""
+    return f"{EVENT_PUBLISHED}/{number}"
+
+
+def show_published_page(number: int) -> str:
+    """The page showing a player a published ruling's address as a QR code."""
+    return "/show" + published_ruling_page(number)
 
 
 def new_ruling_page(*cites: str) -> str:

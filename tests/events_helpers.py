@@ -100,3 +100,11 @@ def start_event(
     judge_code = re.search(r"data-judge-code>([^<]+)<", desk).group(1)
     head_code = re.search(r"data-head-code>([^<]+)<", desk).group(1)
     return laptop, judge_code, head_code
+
+
+def joined(app: Flask, name: str = "Sam", address: str = "192.168.1.31") -> Phone:
+    """A floor judge's phone joined to a new event (started from the laptop)."""
+    _laptop, judge_code, _ = start_event(app)
+    phone = Phone(app.test_client(), address)
+    assert phone.join(judge_code, name).status_code == 303
+    return phone

@@ -299,6 +299,20 @@ def test_cards_index_lists_both_editions_and_prefilters(cards_client):
 
 
 @pytest.mark.parametrize(
+    ("query", "count"),
+    [
+        ("", "6 cards"),
+        ("?q=engage", "2 cards"),
+        ("?q=engage&edition=1e", "1 card"),
+        ("?q=galaxy&edition=1e", "0 cards"),
+    ],
+)
+def test_cards_index_counts_what_it_shows_without_javascript(cards_client, query, count):
+    html = cards_client.get("/cards" + query).get_data(as_text=True)
+    assert f'data-card-count aria-live="polite">{count}</p>' in html
+
+
+@pytest.mark.parametrize(
     ("url", "message"),
     [
         ("/api/cards/3e/uss-galaxy", "unknown edition '3e' (known: 2e, 1e)"),

@@ -69,6 +69,8 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "pack.pack_status": ({}, {}, 200),
     "phone.page": ({}, {}, 200),
     "phone.pack_qr": ({}, {}, 404),  # no published pack named (test_phone.py names one)
+    "show.card": ({"edition": "2e", "card_id": "uss-galaxy"}, {}, 200),
+    "show.published": ({"number": "1"}, {}, 404),  # no event running
     "show.entry": (
         {"area": "rules", "document": BOOK, "version": "4", "entry_id": "beaming"},
         {},
@@ -85,6 +87,7 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "events.ruling": ({"number": "1"}, {}, 401),
     "events.revise": ({"number": "1"}, {}, 405),
     "events.published": ({}, {}, 200),
+    "events.published_ruling": ({"number": "1"}, {}, 404),  # no event running
     "events.export_json": ({}, {}, 401),
     "events.export_csv": ({}, {}, 401),
     "events.printable": ({}, {}, 401),

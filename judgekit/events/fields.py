@@ -18,6 +18,7 @@ LIMITS = {
     "note": 600,
     "code": 40,
     "q": 200,
+    "find": 408,  # the ruling form's Cite field: a title, an id or a whole citation (CITE_CHARS)
 }
 MOST_CITATIONS = 8
 # A cite parameter: entry:<document>/<version>/<entry id> or card:<edition>/<card id>.
@@ -29,6 +30,7 @@ CITE_RE = re.compile(
 # \\ud83d\\ude00 is 12 too); a cite up to its pattern's 6 + 100 + 1 + 100 + 1 + 200 characters.
 BYTES_PER_CHAR = 12
 CITE_CHARS = 408
+OPENED_CHARS = MOST_CITATIONS * (CITE_CHARS + 1)  # the form's opening citations, space-separated
 FORM_SLACK = 1024  # field names, separators, the CSRF token, the draft's id, the change
 # The largest body a form or the JSON API may need for fields within their limits: the ruling's
 # form (or JSON) with every field and citation at its limit in 4-byte characters; the join form
@@ -38,6 +40,8 @@ MOST_BODY_BYTES = (
     * (
         sum(LIMITS[f] for f in ("round", "table", "question", "ruling", "players"))
         + MOST_CITATIONS * CITE_CHARS
+        + 2 * CITE_CHARS  # the Cite field's text and the judge's pick among what it names
+        + OPENED_CHARS  # the citations the form was opened with (its draft's key, events.js)
     )
     + FORM_SLACK
 )

@@ -121,6 +121,8 @@ def public_ruling_dict(lib: Library, ruling: Ruling) -> dict[str, Any]:
         "citations": whole["citations"],
         "drifted": whole["drifted"],
         "when": whole["when"],
+        "url": urls.published_ruling_page(ruling.number),
+        "show_url": urls.show_published_page(ruling.number),
     }
 
 

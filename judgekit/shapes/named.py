@@ -33,10 +33,27 @@ class Target:
     url: str
     document: str  # the entry's document, or the card's edition
     id: str
+    spec: str  # as a ruling cites it: entry:<document>/<version>/<id> or card:<edition>/<id>
+
+
+class _Listing:
+    """Targets listed to a judge: a filter's note or the ruling form's choices."""
+
+    targets: tuple[Target, ...]
+
+    @property
+    def listed(self) -> tuple[Target, ...]:
+        """The targets listed (at most MOST_LISTED)."""
+        return self.targets[:MOST_LISTED]
+
+    @property
+    def unlisted(self) -> int:
+        """How many targets are only counted."""
+        return max(0, len(self.targets) - MOST_LISTED)
 
 
 @dataclass(frozen=True)
-class Named:
+class Named(_Listing):
     """What a filter's text names, and how: "citation", "id", "title", "in title" or "nothing"."""
 
     kind: str  # "entry" or "card"
@@ -63,16 +80,6 @@ class Named:
         """Whether a ruling cites what the text names."""
         return any(self.cites(c) for c in ruling.citations)
 
-    @property
-    def listed(self) -> tuple[Target, ...]:
-        """The targets the note names (at most MOST_LISTED)."""
-        return self.targets[:MOST_LISTED]
-
-    @property
-    def unlisted(self) -> int:
-        """How many targets the note only counts."""
-        return max(0, len(self.targets) - MOST_LISTED)
-
 
 def _index(lib: Library) -> dict:
     memo = lib.memo(_TITLES)
@@ -82,12 +89,17 @@ def _index(lib: Library) -> dict:
         for version in lib.corpus.versions():
             for entry in version.walk():
                 target = Target(
-                    lib.citation_short(entry), lib.entry_url(entry), entry.document, entry.id
+                    lib.citation_short(entry),
+                    lib.entry_url(entry),
+                    entry.document,
+                    entry.id,
+                    f"entry:{entry.document}/{entry.version}/{entry.id}",
                 )
                 _add(memo["entry"], entry.title, entry.id, target)
         for card in card_index.index_of(lib):
             label = f"{card.edition} card {card.full_title}"
-            target = Target(label, card_index.card_url(card), card.edition, card.id)
+            spec = f"card:{card.edition}/{card.id}"
+            target = Target(label, card_index.card_url(card), card.edition, card.id, spec)
             _add(memo["card"], card.title, card.id, target, card.full_title)
     return memo
 
@@ -189,3 +201,65 @@ def named_dict(n: Named) -> dict[str, Any]:
         "more": n.unlisted,
         "elsewhere": n.elsewhere or None,
     }
+
+
+# -- the ruling form's Cite field: what a judge types, as the filters take it ---------------------
+@dataclass(frozen=True)
+class Typed(_Listing):
+    """What the ruling form's Cite field names, and which of it the ruling cites ("" until the
+    judge has picked, when the text names several: nothing is recorded until then)."""
+
+    text: str
+    how: str  # as Named's: "citation", "id", "title", "in title" or "nothing"
+    targets: tuple[Target, ...]
+    chosen: str  # the cited target's spec: the one named, or the judge's pick among them
+
+    @property
+    def message(self) -> str:
+        """What the form says of the text: what it names and that the judge picks, or nothing."""
+        typed = f"“{self.text}”"
+        if not self.targets:
+            return (
+                f"No rule, ruling or card has the title, id or citation {typed}. Type a title, "
+                "such as “Beaming” or “Worf”, an id (the end of its page’s address), or paste "
+                "its citation."
+            )
+        kinds = [t.spec.split(":", 1)[0] for t in self.targets]
+        count = " and ".join(
+            f"{n} {_NOUN[kind][n != 1]}" for kind in ("entry", "card") if (n := kinds.count(kind))
+        )
+        if self.how == "in title":
+            found = f"No title is exactly {typed}; {count} hold every word of it"
+        else:
+            found = f"{typed} names {count}"
+        more = (
+            f" ({self.unlisted} more not listed: type more of the title)" if self.unlisted else ""
+        )
+        return f"{found}{more}. Pick the one this ruling cites: nothing is recorded until you do."
+
+
+def typed_citation(lib: Library, text: str, pick: str = "") -> Typed | None:
+    """What the ruling form's Cite field names (a title, an id or a citation, of an entry or a
+    card, as the Entry and Card filters read them), and the target cited: the one named, or
+    ``pick`` when it is one of several named; None for no text."""
+    text = text.strip()
+    if not text:
+        return None
+    match = CITE_RE.match(text)
+    if match:  # a citation names one version of one entry, or one card
+        kind = (match.group(1) or match.group(5)).casefold()
+        if kind == "card":
+            wanted = f"card:{match.group(6).upper()}/{match.group(7)}"
+        else:
+            wanted = f"entry:{match.group(2)}/{match.group(3)}/{match.group(4)}"
+        targets = tuple(t for t in _cited_target(lib, kind, match) if t.spec == wanted)
+        how = "citation"
+    else:
+        named = [n for n in (named_by(lib, k, text) for k in ("entry", "card")) if n is not None]
+        exact = [n for n in named if n.how in ("id", "title")]
+        found = exact or [n for n in named if n.how == "in title"]
+        targets = tuple(t for n in found for t in n.targets)
+        how = found[0].how if found else "nothing"
+    specs = [t.spec for t in targets]
+    chosen = pick if pick in specs else specs[0] if len(specs) == 1 else ""
+    return Typed(text, how, targets, chosen)

@@ -58,8 +58,11 @@
   function cites() {
     return Array.prototype.map.call(form.querySelectorAll("input[name=cite]:checked"), function (i) { return i.value; });
   }
-  // This form is the one opened with these citations (what the page was given, before any draft).
-  var FORM_KEY = Array.prototype.map.call(form.querySelectorAll("input[name=cite]"), function (i) { return i.value; }).sort().join(" ");
+  // This form is the one opened with these citations (what the page was given, before any draft);
+  // the server keeps that in "opened" when its Cite field's Find brings the form back with one more.
+  // (No control of the form is named "action": form.action would be that control.)
+  var FORM_KEY = form.elements.opened ? form.elements.opened.value :
+    Array.prototype.map.call(form.querySelectorAll("input[name=cite]"), function (i) { return i.value; }).sort().join(" ");
 
   function current(old) {
     var d = {
@@ -67,6 +70,11 @@
       pending: !!(old && old.pending), at: Date.now()
     };
     FIELDS.forEach(function (name) { d[name] = form.elements[name].value; });
+    // The Cite field's text and the pick among what it names are the ruling's too: a draft sent
+    // later (or from another form) cites what the judge typed, or is refused until one is picked.
+    d.find = form.elements.find ? form.elements.find.value : "";
+    var pick = form.querySelector("input[name=pick]:checked");
+    d.pick = pick ? pick.value : "";
     return d;
   }
   function addCite(spec) {
@@ -84,6 +92,8 @@
     body.set("csrf", form.elements.csrf.value);
     FIELDS.forEach(function (name) { body.set(name, d[name] || ""); });
     (d.cites || []).forEach(function (c) { body.append("cite", c); });
+    if (d.find) body.set("find", d.find);
+    if (d.pick) body.set("pick", d.pick);
     body.set("draft", d.id);
     return body;
   }
@@ -103,16 +113,27 @@
     FIELDS.forEach(function (name) {
       if (!form.elements[name].value && draft[name]) form.elements[name].value = draft[name];
     });
+    if (form.elements.find && !form.elements.find.value && draft.find) form.elements.find.value = draft.find;
     (draft.cites || []).forEach(addCite);
     if (draft.pending) say("Not sent yet: kept on this phone. Sending…");
   }
   draft = current(draft);
+  // The choices listed name what the field said when it was sent: typed again, they are gone
+  // (the server lists the new text's when it is sent).
+  if (form.elements.find) form.elements.find.addEventListener("input", function () {
+    var found = form.querySelector("[data-cite-found]");
+    if (!found) return;
+    found.hidden = true;
+    found.querySelectorAll("input[name=pick]").forEach(function (r) { r.checked = false; r.disabled = true; });
+  });
   form.addEventListener("input", function () { draft = current(draft); keep(draft); });
   form.addEventListener("change", function () { draft = current(draft); keep(draft); });
 
   function send() {
     if (sending) return;
     sending = true;
+    // What the Cite field names is cited too: a title naming several is refused until one is
+    // picked, and the refusal is the server's form again (below), as without JavaScript.
     fetch(form.action, { method: "POST", body: bodyOf(draft), credentials: "same-origin", redirect: "follow" })
       .then(function (answer) {
         sending = false;
@@ -134,6 +155,13 @@
       });
   }
   function onSubmit(event) {
+    // Find asks the server what the Cite field names: the page comes back, nothing is sent.
+    // The page that comes back shows what the text named (ticked, the field emptied) or why not
+    // (the text kept there): the draft keeps the rest.
+    if (event.submitter && event.submitter.value === "find") {
+      draft = current(draft); draft.find = ""; draft.pick = ""; keep(draft);
+      return;
+    }
     if (!form.reportValidity()) return;
     event.preventDefault();
     draft = current(draft); keep(draft);
@@ -144,6 +172,7 @@
   discard.hidden = false;
   discard.addEventListener("click", function () {
     FIELDS.forEach(function (name) { form.elements[name].value = ""; });
+    if (form.elements.find) form.elements.find.value = "";
     forget(draft.id);
     draft = current(null);
     say("");

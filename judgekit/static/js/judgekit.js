@@ -106,11 +106,30 @@
   });
 
   /* -- keyboard hints only where there is a keyboard (CSS hides the others the same way) ----- */
+  // The search box says "( / )" only where a keyboard types it, and only when the box holds it
+  // whole: a narrow window would cut it ("Search rules  ( /"). Measured as typed text is, put in
+  // and taken out at once (no event fires); again whenever the box's width changes.
   var finePointer = window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches;
-  if (!finePointer) {
-    document.querySelectorAll('input[type="search"][placeholder]').forEach(function (input) {
-      input.placeholder = input.placeholder.replace(/\s*\(\s*\/\s*\)\s*$/, "");
+  function keyHints() {
+    document.querySelectorAll("input[data-key-hint]").forEach(function (input) {
+      var plain = input.getAttribute("data-plain") || input.placeholder;
+      input.setAttribute("data-plain", plain);
+      input.placeholder = plain;
+      if (!finePointer || input.value) return;
+      input.value = input.getAttribute("data-key-hint");
+      var fits = input.scrollWidth <= input.clientWidth;
+      input.value = "";
+      if (fits) input.placeholder = input.getAttribute("data-key-hint");
     });
+  }
+  if (finePointer) {
+    keyHints();
+    if (window.ResizeObserver) {
+      var watched = new ResizeObserver(keyHints);
+      document.querySelectorAll("input[data-key-hint]").forEach(function (input) { watched.observe(input); });
+    } else {
+      window.addEventListener("resize", keyHints);
+    }
   }
 
   /* -- the table of contents starts folded on a phone ------------------------------------- */

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
+from judgekit import urls
 from judgekit.corpus.cards import CARD_FILES
 from judgekit.render import card_index
 from judgekit.render.text import clipped, quoted
@@ -46,8 +47,12 @@ def index() -> ResponseReturnValue:
         known = ", ".join(ed["slug"] for ed in editions)
         error = f"unknown edition {quoted(typed, 80)} (known: {known})"
         chosen = ""
+    # The count cards.js writes as the judge types, written here for a page read without it.
+    shown = sum(
+        len(ed["cards"]) - len(ed["hidden"]) for ed in editions if not chosen or ed["id"] == chosen
+    )
     return render_template(
-        "cards/index.html", editions=editions, q=query, chosen=chosen, error=error
+        "cards/index.html", editions=editions, q=query, chosen=chosen, error=error, shown=shown
     ), (400 if error else 200)
 
 
@@ -63,5 +68,11 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
             typed=clipped(card_id, 80),
             similar=similar,
         ), 404
-    detail = card_shapes.card_detail(lib, find_card(edition, card_id))
-    return render_template("cards/card.html", card=detail, groups=card_shapes.card_groups(detail))
+    found = find_card(edition, card_id)
+    detail = card_shapes.card_detail(lib, found)
+    return render_template(
+        "cards/card.html",
+        card=detail,
+        groups=card_shapes.card_groups(detail),
+        show_url=urls.show_card_page(card_index.edition_slug(found.edition), found.id),
+    )

@@ -11,10 +11,11 @@ from flask.typing import ResponseReturnValue
 
 from judgekit import urls
 from judgekit.events import exchange, fields
+from judgekit.events.model import Event, Ruling
 from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
-from judgekit.shapes.named import named_dict
+from judgekit.shapes.named import Typed, named_dict, typed_citation
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
 from judgekit.web.memory import not_kept
@@ -114,7 +115,13 @@ def leave() -> ResponseReturnValue:
     return response
 
 
-def _ruling_form(values: dict, cites: list[str], message: str = "", status: int = 200):
+def _ruling_form(
+    values: dict,
+    cites: list[str],
+    message: str = "",
+    status: int = 200,
+    typed: Typed | None = None,
+):
     lib = library()
     pinned = []
     for cite in cites:
@@ -128,6 +135,12 @@ def _ruling_form(values: dict, cites: list[str], message: str = "", status: int 
         cites=[c.spec for c in pinned],
         pinned=pinned,
         message=message,
+        typed=typed,
+        # The cites the form was opened with: its draft on the phone stays its own (events.js)
+        # when the Cite field's Find brings the form back with one more.
+        opened=values["opened"][: fields.OPENED_CHARS]
+        if "opened" in values
+        else " ".join(sorted(c.spec for c in pinned)),
         judge=judges.current_judge(),
     ), status
 
@@ -142,13 +155,27 @@ def new_ruling() -> ResponseReturnValue:
 
 @bp.post("/event/rulings")
 def record() -> ResponseReturnValue:
-    """POST /event/rulings: record a ruling; then its page."""
+    """POST /event/rulings: record a ruling, citing what its Cite field names too (a title, an
+    id or a citation); the form again while that names several (the judge picks) or nothing,
+    or when its Find button was pressed; else the ruling's page."""
     judge = judges.check_write(judges.current_judge())
     cites = request.form.getlist("cite")
+    values = request.form.to_dict()
+    try:
+        text = fields.line("find", request.form.get("find"), False, "the Cite field")
+        typed = typed_citation(library(), text, request.form.get("pick", "")[: fields.CITE_CHARS])
+    except fields.FieldError as exc:
+        return _ruling_form(values, cites, str(exc), 400)
+    if typed is not None and not typed.chosen:  # nothing is recorded until the judge picks
+        return _ruling_form(values, cites, status=400, typed=typed)
+    if typed is not None:  # cited from now on: the form shows it ticked, its field empty
+        cites, values = [*cites, typed.chosen], {**values, "find": ""}
+    if request.form.get("step") == "find":  # the form again, with what it names
+        return _ruling_form(values, cites)
     try:
         data, pinned = shapes.ruling_input(library(), request.form, cites)
     except fields.FieldError as exc:
-        return _ruling_form(request.form, cites, str(exc), 400)
+        return _ruling_form(values, cites, str(exc), 400)
     draft = fields.line("q", (request.form.get("draft") or "")[:64]) or None  # an id, cut first
     ruling = judges.store().record(judge.event_id, judge, data, pinned, draft=draft)
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
@@ -206,6 +233,34 @@ def published() -> ResponseReturnValue:
     twin = f"{urls.event_api(found.id)}/published" if found is not None else None
     return render_template(
         "events/published.html", event=found, rulings=rulings, alternate_url=twin
+    )
+
+
+def find_published(number: int) -> tuple[Event, Ruling]:
+    """The current event and its published ruling ``number``, or a 404 saying there is none."""
+    found = judges.store().current_event()
+    if found is None:
+        abort(404, description="no event is running")
+    try:
+        ruling = judges.store().ruling(found.id, number)
+    except StoreError:
+        ruling = None
+    # What judges have not published is never shown to players, nor said to exist.
+    if ruling is None or not ruling.now.published:
+        abort(404, description=f"no published ruling {number} in this event")
+    return found, ruling
+
+
+@bp.get("/event/published/<int(max=999999999):number>")
+def published_ruling(number: int) -> ResponseReturnValue:
+    """GET /event/published/<n>: one published ruling, as a player is shown it."""
+    found, ruling = find_published(number)
+    return render_template(
+        "events/published.html",
+        event=found,
+        rulings=[shapes.public_ruling_dict(library(), ruling)],
+        one=number,
+        alternate_url=f"{urls.event_api(found.id)}/published",
     )
 
 

@@ -1,9 +1,10 @@
-"""Showing a rule to a player: an entry's address as a QR code, for the player's own phone.
+"""Showing a player a page on the player's own phone: a rule's, a card's or a published ruling's
+address as a QR code.
 
 The address is the one other devices open (BASE_URL, as /phone shows it), never the request's
-Host header. The code is drawn here (segno) on its own page, so an entry page costs nothing more
+Host header. The code is drawn here (segno) on its own page, so the page shown costs nothing more
 for a judge who never shows it, and the page reads without JavaScript. The judge pack has no
-such page: it cannot know the laptop's address (its entry pages say so instead).
+such page: it cannot know the laptop's address (its pages say so instead).
 """
 
 from __future__ import annotations
@@ -15,11 +16,35 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from judgekit import urls
+from judgekit.render import card_index
 from judgekit.web.context import current_library as library
 from judgekit.web.handout import qr_svg_inline
-from judgekit.web.lookup import find_entry
+from judgekit.web.lookup import find_card, find_entry
+from judgekit.web.memory import not_kept
+from judgekit.web.pages.events import find_published
 
 bp = Blueprint("show", __name__)
+
+
+def _shown(what: str, title: str, citation: str, path: str) -> ResponseReturnValue:
+    """The page showing ``path`` (what the player opens: "rule", "card", "ruling") as a QR code
+    of its address as other devices open it, or why there is none."""
+    base_url = current_app.config["BASE_URL"]
+    address = base_url.rstrip("/") + path
+    local_host = urls.only_this_computer(base_url)
+    # No code for an address a player's phone cannot open: only this computer's, or no host.
+    opens = not local_host and bool(urlsplit(base_url).netloc)
+    return render_template(
+        "show/entry.html",
+        what=what,
+        title=title,
+        citation=citation,
+        back_url=path,
+        address=address,
+        local_host=local_host,
+        # segno writes the markup and escapes the address in it.
+        qr=Markup(qr_svg_inline(address)) if opens else None,
+    )
 
 
 @bp.get("/show/<any(rules, rulings):area>/<document>/<version>/<entry_id>")
@@ -31,18 +56,23 @@ def entry(area: str, document: str, version: str, entry_id: str) -> ResponseRetu
     kind = lib.corpus.documents[found.document].kind
     if not path.startswith(f"/{area}/"):  # the other area's address: one redirect to this one
         return redirect(urls.show_page(kind, found.document, found.version, found.id), 308)
-    base_url = current_app.config["BASE_URL"]
-    address = base_url.rstrip("/") + path
-    local_host = urls.only_this_computer(base_url)
-    # No code for an address a player's phone cannot open: only this computer's, or no host.
-    opens = not local_host and bool(urlsplit(base_url).netloc)
-    return render_template(
-        "show/entry.html",
-        entry=found,
-        citation=lib.citation_title(found),
-        entry_url=path,
-        address=address,
-        local_host=local_host,
-        # segno writes the markup and escapes the address in it.
-        qr=Markup(qr_svg_inline(address)) if opens else None,
-    )
+    return _shown("rule", found.title, lib.citation_title(found), path)
+
+
+@bp.get("/show/cards/<edition>/<card_id>")
+def card(edition: str, card_id: str) -> ResponseReturnValue:
+    """GET /show/cards/<edition>/<card_id>: the card's page's address as a QR code."""
+    found = find_card(edition, card_id)
+    path = card_index.card_url(found)
+    if path != urls.card_page(edition, card_id):  # "2E" for "2e": one redirect to its own
+        return redirect("/show" + path, 308)
+    return _shown("card", found.full_title, f"{found.edition} card {found.full_title}", path)
+
+
+@bp.get("/show/event/published/<int(max=999999999):number>")
+def published(number: int) -> ResponseReturnValue:
+    """GET /show/event/published/<n>: a published ruling's page's address as a QR code."""
+    not_kept()  # a ruling is shown only while it is published
+    event, ruling = find_published(number)
+    title = f"Ruling {number}: table {ruling.now.table}, round {ruling.now.round}"
+    return _shown("ruling", title, f"{event.name}, {title}", urls.published_ruling_page(number))
