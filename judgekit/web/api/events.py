@@ -118,6 +118,20 @@ def revise(event_id: int, number: int) -> ResponseReturnValue:
     return jsonify(shapes.ruling_dict(library(), found))
 
 
+@bp.post("/<int(max=999999999):event_id>/judges/remove")
+def remove_judge(event_id: int) -> ResponseReturnValue:
+    """POST /api/events/<id>/judges/remove {"name"} (head): remove a judge (their sessions end;
+    their rulings stay); never the head judge sending it."""
+    judge = _writer(event_id, head=True)
+    data = _body()
+    try:
+        name = fields.line("name", data.get("name"), True, "name")
+        removed = judges.store().remove_judge(event_id, name, by=judge)
+    except (fields.FieldError, StoreError) as exc:
+        abort(400, description=str(exc))
+    return jsonify({"judge": {"name": removed.name, "head": removed.head, "removed": True}})
+
+
 @bp.post("/<int(max=999999999):event_id>/join")
 def join(event_id: int) -> ResponseReturnValue:
     """POST /api/events/<id>/join {"code", "name"}: a session cookie (send the CSRF token of
