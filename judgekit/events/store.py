@@ -522,6 +522,14 @@ class Store:
             raise StoreError(f"no ruling {number} in this event")
         return found[0]
 
+    def published_ruling(self, event_id: int, number: int) -> Ruling:
+        """One published ruling as it is now; StoreError, in the same words, when there is none
+        or it is not published (what judges have not published is never said to exist)."""
+        found = self.rulings(event_id, number)
+        if not found or not found[0].now.published:
+            raise StoreError(f"no published ruling {number} in this event")
+        return found[0]
+
     def rulings(self, event_id: int, number: int | None = None) -> list[Ruling]:
         """The event's rulings (or one), newest first, each with its citations and revisions."""
         where, args = "event_id = ?", [event_id]

@@ -185,3 +185,15 @@ def published(event_id: int) -> ResponseReturnValue:
             "rulings": [shapes.public_ruling_dict(lib, r) for r in rulings],
         }
     )
+
+
+@bp.get("/<int(max=999999999):event_id>/published/<int(max=999999999):number>")
+def published_ruling(event_id: int, number: int) -> ResponseReturnValue:
+    """GET /api/events/<id>/published/<n>: one published ruling as the list holds it, for
+    anyone; 404 in the same words for one missing or not published."""
+    _event(event_id)
+    try:
+        found = judges.store().published_ruling(event_id, number)
+    except StoreError as exc:
+        abort(404, description=str(exc))
+    return jsonify(shapes.public_ruling_dict(library(), found))

@@ -230,7 +230,7 @@ def published() -> ResponseReturnValue:
             for r in judges.store().rulings(found.id)
             if r.now.published
         ]
-    twin = f"{urls.event_api(found.id)}/published" if found is not None else None
+    twin = urls.published_api(found.id) if found is not None else None
     return render_template(
         "events/published.html", event=found, rulings=rulings, alternate_url=twin
     )
@@ -242,13 +242,9 @@ def find_published(number: int) -> tuple[Event, Ruling]:
     if found is None:
         abort(404, description="no event is running")
     try:
-        ruling = judges.store().ruling(found.id, number)
-    except StoreError:
-        ruling = None
-    # What judges have not published is never shown to players, nor said to exist.
-    if ruling is None or not ruling.now.published:
-        abort(404, description=f"no published ruling {number} in this event")
-    return found, ruling
+        return found, judges.store().published_ruling(found.id, number)
+    except StoreError as exc:
+        abort(404, description=str(exc))
 
 
 @bp.get("/event/published/<int(max=999999999):number>")
@@ -260,7 +256,7 @@ def published_ruling(number: int) -> ResponseReturnValue:
         event=found,
         rulings=[shapes.public_ruling_dict(library(), ruling)],
         one=number,
-        alternate_url=f"{urls.event_api(found.id)}/published",
+        alternate_url=urls.published_ruling_api(found.id, number),
     )
 
 
