@@ -10,7 +10,7 @@ from judgekit.events import fields
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import StoreError, TooManyGuesses
 from judgekit.shapes import events as shapes
-from judgekit.shapes.named import named_dict
+from judgekit.shapes.named import named_dict, typed_cites
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
 from judgekit.web.memory import not_kept
@@ -89,8 +89,9 @@ def record(event_id: int) -> ResponseReturnValue:
     data = _body()
     cites = data.get("cite") or []
     if not isinstance(cites, list) or not all(isinstance(c, str) for c in cites):
-        abort(400, description="cite must be a list of citations")
+        abort(400, description="cite must be a list of citations, titles or ids")
     try:
+        cites = typed_cites(library(), cites)  # what the form's Cite field takes
         values, pinned = shapes.ruling_input(library(), data, cites)
     except fields.FieldError as exc:
         abort(400, description=str(exc))
