@@ -201,3 +201,13 @@ def new_ruling_page(*cites: str) -> str:
 def event_api(event_id: int) -> str:
     """The JSON of an event and its rulings (judges only)."""
     return f"/api/events/{event_id}"
+
+
+def published_api(event_id: int) -> str:
+    """The JSON of an event's published rulings (anyone)."""
+    return f"{event_api(event_id)}/published"
+
+
+def published_ruling_api(event_id: int, number: int) -> str:
+    """The JSON of one published ruling (anyone): the published list's dict for it."""
+    return f"{published_api(event_id)}/{number}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -310,6 +311,32 @@ def test_cards_index_lists_both_editions_and_prefilters(cards_client):
 def test_cards_index_counts_what_it_shows_without_javascript(cards_client, query, count):
     html = cards_client.get("/cards" + query).get_data(as_text=True)
     assert f'data-card-count aria-live="polite">{count}</p>' in html
+
+
+def _headings(html: str) -> dict[str, str]:
+    """Each edition's heading count, by its section's edition."""
+    return dict(
+        re.findall(
+            r'data-edition="(\w+)".*?<span data-card-tally data-total="\d+">([^<]*)</span>',
+            html,
+            re.S,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "headings"),
+    [
+        ("", {"2E": "4 cards", "1E": "2 cards"}),
+        ("?q=engage", {"2E": "1 of 4 cards", "1E": "1 of 2 cards"}),
+        ("?q=galaxy&edition=1e", {"2E": "1 of 4 cards", "1E": "0 of 2 cards"}),
+    ],
+)
+def test_cards_index_headings_say_how_many_they_show_of_their_edition(
+    cards_client, query, headings
+):
+    html = cards_client.get("/cards" + query).get_data(as_text=True)
+    assert _headings(html) == headings
 
 
 @pytest.mark.parametrize(

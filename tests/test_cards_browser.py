@@ -8,10 +8,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from .conftest import guarded_context
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
+NARROW = {"width": 360, "height": 740}
 
 
 def _visible_titles(page, edition: str) -> list[str]:
@@ -113,3 +116,39 @@ def test_the_card_filter_matches_the_same_in_the_browser_and_on_the_server(
         assert [unescape(t) for t in served] == shown, typed
         assert shown, f"{typed!r} matches no card"
     assert "U.S.S. Galaxy" in shown
+
+
+def _tallies(page) -> dict[str, str]:
+    """Each edition's heading count as the page shows it."""
+    return {
+        ed: page.locator(f'section[data-edition="{ed}"] h2 [data-card-tally]').inner_text()
+        for ed in ("2E", "1E")
+    }
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["javascript", "no-javascript"])
+def test_the_headings_say_how_many_cards_they_show_at_360px(
+    browser, blocked, live_server, client, script
+):
+    totals = {ed: 0 for ed in ("2E", "1E")}
+    for card in client.get("/api/cards").get_json()["cards"]:
+        totals[card["edition"]] += 1
+    with guarded_context(browser, blocked, viewport=NARROW, java_script_enabled=script) as ctx:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/cards")
+        assert _tallies(page) == {ed: f"{n} cards" for ed, n in totals.items()}
+        box = page.locator("#card-q")
+        if script:
+            box.press_sequentially("borg q", delay=20)
+        else:  # the filter is a GET form the server answers, already filtered
+            box.fill("borg q")
+            with page.expect_navigation():
+                page.get_by_role("button", name="Filter").click()
+            assert "q=borg+q" in page.url
+        shown = {"2E": 2, "1E": 0}
+        assert _tallies(page) == {ed: f"{shown[ed]} of {n} cards" for ed, n in totals.items()}
+        assert page.locator("[data-card-count]").inner_text() == "2 cards"
+        heading = page.locator('section[data-edition="2E"] h2')
+        assert heading.is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert len(blocked) == 0

@@ -148,3 +148,47 @@ def test_a_cite_field_past_its_limit_is_refused_with_a_reason(sam):
     assert answer.status_code == 400
     assert "the Cite field is 409 characters long (at most 408)" in answer.get_data(as_text=True)
     assert _kept(sam) == []
+
+
+# -- the JSON API's cite list takes the same typed forms -------------------------------------------
+def _api_record(sam, *cites):
+    token = sam.get("/api/events/session").get_json()["csrf"]
+    body = {"round": "1", "table": "3", "question": "q", "ruling": "r", "cite": list(cites)}
+    return sam.post("/api/events/1/rulings", json=body, headers={"X-CSRF-Token": token})
+
+
+def test_the_api_cites_a_title_naming_one_thing_by_its_exact_id(sam):
+    made = _api_record(sam, CLOAK_V1, "earth", "Entry:demo-rulebook/2/cloaking")
+    assert made.status_code == 201
+    assert [c["spec"] for c in made.get_json()["citations"]] == [CLOAK_V1, EARTH, CLOAK_V2]
+    assert _kept(sam) == [[CLOAK_V1, EARTH, CLOAK_V2]]
+
+
+def test_the_api_lists_what_a_title_naming_several_names_and_records_nothing(sam):
+    refused = _api_record(sam, EARTH, "Cloaking")
+    assert refused.status_code == 400
+    assert refused.get_json()["message"] == (
+        "“Cloaking” names 2 entries. Nothing is recorded: send one of these exact citations as "
+        f"its cite: {CLOAK_V1}, {CLOAK_V2}"
+    )
+    assert _kept(sam) == []
+
+
+def test_the_api_says_when_text_names_nothing_and_records_nothing(sam):
+    refused = _api_record(sam, "Borg <b>cube</b>")
+    assert refused.status_code == 400
+    message = refused.get_json()["message"]
+    assert message.startswith("No rule, ruling or card has the title, id or citation")
+    assert "<b>" not in refused.get_data(as_text=True)  # JSON escapes < and >
+    assert _kept(sam) == []
+
+
+def test_the_api_keeps_exact_citations_as_before(sam):
+    made = _api_record(sam, f"{CLOAK_V1} {EARTH}")  # space-separated, as the form's box
+    assert made.status_code == 201 and _kept(sam) == [[CLOAK_V1, EARTH]]
+    missing = _api_record(sam, "entry:demo-rulebook/9/cloaking")
+    assert missing.status_code == 400
+    assert missing.get_json()["message"] == "no entry demo-rulebook/9/cloaking to cite"
+    too_many = _api_record(sam, *["earth"] * 9)
+    assert too_many.status_code == 400 and "at most 8" in too_many.get_json()["message"]
+    assert _kept(sam) == [[CLOAK_V1, EARTH]]

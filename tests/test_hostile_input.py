@@ -104,6 +104,8 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "api_events.join": ({"event_id": "1"}, {}, 405),
     "api_events.session": ({}, {}, 200),
     "api_events.published": ({"event_id": "1"}, {}, 404),
+    "api_events.published_ruling": ({"event_id": "1", "number": "1"}, {}, 404),
+    "api_events.remove_judge": ({"event_id": "1"}, {}, 405),
 }
 
 

@@ -403,9 +403,11 @@ class Store:
         with self.writing() as conn:
             conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_hash(token),))
 
-    def remove_judge(self, event_id: int, name: str, now: float | None = None) -> Judge:
+    def remove_judge(
+        self, event_id: int, name: str, now: float | None = None, by: Judge | None = None
+    ) -> Judge:
         """Remove a judge: their sessions end and their name cannot join again. Their rulings
-        stay."""
+        stay. ``by``, the head judge removing, cannot remove themselves (StoreError)."""
         now = time.time() if now is None else now
         with self.writing() as conn:
             row = conn.execute(
@@ -414,6 +416,12 @@ class Store:
             ).fetchone()
             if row is None:
                 raise StoreError(f"no judge named {name!r} in this event")
+            if by is not None and by.id == row["id"]:
+                # Their own session would end and their name could not join again: the event
+                # would be left without the head judge removing.
+                raise StoreError(
+                    f"you cannot remove yourself ({name}): the event would lose its head judge"
+                )
             conn.execute("UPDATE judges SET removed_at = ? WHERE id = ?", (now, row["id"]))
             conn.execute("DELETE FROM sessions WHERE judge_id = ?", (row["id"],))
         return self.judge(row["id"])
@@ -512,6 +520,14 @@ class Store:
         found = self.rulings(event_id, number)
         if not found:
             raise StoreError(f"no ruling {number} in this event")
+        return found[0]
+
+    def published_ruling(self, event_id: int, number: int) -> Ruling:
+        """One published ruling as it is now; StoreError, in the same words, when there is none
+        or it is not published (what judges have not published is never said to exist)."""
+        found = self.rulings(event_id, number)
+        if not found or not found[0].now.published:
+            raise StoreError(f"no published ruling {number} in this event")
         return found[0]
 
     def rulings(self, event_id: int, number: int | None = None) -> list[Ruling]:

@@ -123,6 +123,7 @@ def public_ruling_dict(lib: Library, ruling: Ruling) -> dict[str, Any]:
         "when": whole["when"],
         "url": urls.published_ruling_page(ruling.number),
         "show_url": urls.show_published_page(ruling.number),
+        "api_url": urls.published_ruling_api(ruling.event_id, ruling.number),
     }
 
 

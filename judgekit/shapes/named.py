@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekit.events.fields import CITE_RE
+from judgekit.events.fields import CITE_RE, MOST_CITATIONS, FieldError, line
 from judgekit.events.model import Citation, Ruling
 from judgekit.render import card_index
 from judgekit.render.library import Library, Memo
@@ -224,6 +224,12 @@ class Typed(_Listing):
                 "such as “Beaming” or “Worf”, an id (the end of its page’s address), or paste "
                 "its citation."
             )
+        return f"{self.found}. Pick the one this ruling cites: nothing is recorded until you do."
+
+    @property
+    def found(self) -> str:
+        """What the text names, how many, and how many are not listed (no full stop)."""
+        typed = f"“{self.text}”"
         kinds = [t.spec.split(":", 1)[0] for t in self.targets]
         count = " and ".join(
             f"{n} {_NOUN[kind][n != 1]}" for kind in ("entry", "card") if (n := kinds.count(kind))
@@ -235,7 +241,7 @@ class Typed(_Listing):
         more = (
             f" ({self.unlisted} more not listed: type more of the title)" if self.unlisted else ""
         )
-        return f"{found}{more}. Pick the one this ruling cites: nothing is recorded until you do."
+        return found + more
 
 
 def typed_citation(lib: Library, text: str, pick: str = "") -> Typed | None:
@@ -263,3 +269,34 @@ def typed_citation(lib: Library, text: str, pick: str = "") -> Typed | None:
     specs = [t.spec for t in targets]
     chosen = pick if pick in specs else specs[0] if len(specs) == 1 else ""
     return Typed(text, how, targets, chosen)
+
+
+def _exact(value: str) -> bool:
+    """Whether a cite value is exact citations only (space-separated, as the form's box takes)."""
+    return bool(value.split()) and all(CITE_RE.match(word) for word in value.split())
+
+
+def typed_cites(lib: Library, values: list[str]) -> list[str]:
+    """The JSON API's ``cite`` list as cite parameters, in its order: a value of exact citations
+    is kept as it is; any other is text the Cite field takes (a title, an id or a citation),
+    cited by its exact citation when it names one thing. FieldError when it names several
+    (their exact citations listed: nothing is recorded) or nothing."""
+    typed = sum(1 for v in values if v.strip() and not _exact(v))
+    if typed > MOST_CITATIONS:  # each costs at most a pass over the titles: bounded first
+        raise FieldError(f"{typed} typed citations (at most {MOST_CITATIONS})")
+    specs = []
+    for value in values:
+        if not value.strip() or _exact(value):
+            specs.append(value)
+            continue
+        found = typed_citation(lib, line("find", value, False, "a cite"))
+        if not found.targets:
+            raise FieldError(found.message)
+        if not found.chosen:
+            listed = ", ".join(t.spec for t in found.listed)
+            raise FieldError(
+                f"{found.found}. Nothing is recorded: send one of these exact citations as "
+                f"its cite: {listed}"
+            )
+        specs.append(found.chosen)
+    return specs

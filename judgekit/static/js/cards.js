@@ -28,11 +28,17 @@
         var title = fold(li.getAttribute("data-card-title"));
         var match = words.every(function (w) { return title.indexOf(w) !== -1; });
         li.hidden = !match;
-        if (match && on) here += 1;
+        if (match) here += 1;
       });
       var none = section.querySelector("[data-card-none]");
       if (none) none.hidden = here !== 0;
-      shown += here;
+      // The heading says how many it shows of its edition's cards, as the server writes it.
+      var tally = section.querySelector("[data-card-tally]");
+      if (tally) {
+        var total = tally.getAttribute("data-total");
+        tally.textContent = (here < Number(total) ? here + " of " : "") + total + " cards";
+      }
+      if (on) shown += here;
     });
     if (count) count.textContent = shown + (shown === 1 ? " card" : " cards");
   }

@@ -10,7 +10,7 @@ from judgekit.events import fields
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import StoreError, TooManyGuesses
 from judgekit.shapes import events as shapes
-from judgekit.shapes.named import named_dict
+from judgekit.shapes.named import named_dict, typed_cites
 from judgekit.web import judges
 from judgekit.web.context import current_library as library
 from judgekit.web.memory import not_kept
@@ -89,8 +89,9 @@ def record(event_id: int) -> ResponseReturnValue:
     data = _body()
     cites = data.get("cite") or []
     if not isinstance(cites, list) or not all(isinstance(c, str) for c in cites):
-        abort(400, description="cite must be a list of citations")
+        abort(400, description="cite must be a list of citations, titles or ids")
     try:
+        cites = typed_cites(library(), cites)  # what the form's Cite field takes
         values, pinned = shapes.ruling_input(library(), data, cites)
     except fields.FieldError as exc:
         abort(400, description=str(exc))
@@ -116,6 +117,20 @@ def revise(event_id: int, number: int) -> ResponseReturnValue:
     except StoreError as exc:
         abort(404, description=str(exc))
     return jsonify(shapes.ruling_dict(library(), found))
+
+
+@bp.post("/<int(max=999999999):event_id>/judges/remove")
+def remove_judge(event_id: int) -> ResponseReturnValue:
+    """POST /api/events/<id>/judges/remove {"name"} (head): remove a judge (their sessions end;
+    their rulings stay); never the head judge sending it."""
+    judge = _writer(event_id, head=True)
+    data = _body()
+    try:
+        name = fields.line("name", data.get("name"), True, "name")
+        removed = judges.store().remove_judge(event_id, name, by=judge)
+    except (fields.FieldError, StoreError) as exc:
+        abort(400, description=str(exc))
+    return jsonify({"judge": {"name": removed.name, "head": removed.head, "removed": True}})
 
 
 @bp.post("/<int(max=999999999):event_id>/join")
@@ -171,3 +186,15 @@ def published(event_id: int) -> ResponseReturnValue:
             "rulings": [shapes.public_ruling_dict(lib, r) for r in rulings],
         }
     )
+
+
+@bp.get("/<int(max=999999999):event_id>/published/<int(max=999999999):number>")
+def published_ruling(event_id: int, number: int) -> ResponseReturnValue:
+    """GET /api/events/<id>/published/<n>: one published ruling as the list holds it, for
+    anyone; 404 in the same words for one missing or not published."""
+    _event(event_id)
+    try:
+        found = judges.store().published_ruling(event_id, number)
+    except StoreError as exc:
+        abort(404, description=str(exc))
+    return jsonify(shapes.public_ruling_dict(library(), found))

@@ -30,6 +30,7 @@ def _editions(query: str) -> list[dict]:
                 "title": card_shapes.EDITION_TITLES[edition],
                 "cards": cards,
                 "hidden": hidden,
+                "shown": len(cards) - len(hidden),
             }
         )
     return out
@@ -48,9 +49,7 @@ def index() -> ResponseReturnValue:
         error = f"unknown edition {quoted(typed, 80)} (known: {known})"
         chosen = ""
     # The count cards.js writes as the judge types, written here for a page read without it.
-    shown = sum(
-        len(ed["cards"]) - len(ed["hidden"]) for ed in editions if not chosen or ed["id"] == chosen
-    )
+    shown = sum(ed["shown"] for ed in editions if not chosen or ed["id"] == chosen)
     return render_template(
         "cards/index.html", editions=editions, q=query, chosen=chosen, error=error, shown=shown
     ), (400 if error else 200)

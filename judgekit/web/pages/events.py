@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from judgekit import urls
 from judgekit.events import exchange, fields
-from judgekit.events.model import Event, Ruling
+from judgekit.events.model import Event, Judge, Ruling
 from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
@@ -230,7 +230,7 @@ def published() -> ResponseReturnValue:
             for r in judges.store().rulings(found.id)
             if r.now.published
         ]
-    twin = f"{urls.event_api(found.id)}/published" if found is not None else None
+    twin = urls.published_api(found.id) if found is not None else None
     return render_template(
         "events/published.html", event=found, rulings=rulings, alternate_url=twin
     )
@@ -242,13 +242,9 @@ def find_published(number: int) -> tuple[Event, Ruling]:
     if found is None:
         abort(404, description="no event is running")
     try:
-        ruling = judges.store().ruling(found.id, number)
-    except StoreError:
-        ruling = None
-    # What judges have not published is never shown to players, nor said to exist.
-    if ruling is None or not ruling.now.published:
-        abort(404, description=f"no published ruling {number} in this event")
-    return found, ruling
+        return found, judges.store().published_ruling(found.id, number)
+    except StoreError as exc:
+        abort(404, description=str(exc))
 
 
 @bp.get("/event/published/<int(max=999999999):number>")
@@ -260,7 +256,7 @@ def published_ruling(number: int) -> ResponseReturnValue:
         event=found,
         rulings=[shapes.public_ruling_dict(library(), ruling)],
         one=number,
-        alternate_url=f"{urls.event_api(found.id)}/published",
+        alternate_url=urls.published_ruling_api(found.id, number),
     )
 
 
@@ -334,25 +330,26 @@ def desk() -> ResponseReturnValue:
     )
 
 
-def _desk_write():
-    """The event a desk form changes: the head judge's (session, CSRF, Origin checked), or on
-    the laptop the current one (the laptop's own browser: Origin and pre-session CSRF token)."""
+def _desk_write() -> tuple[Event, Judge | None]:
+    """The event a desk form changes and the head judge changing it: the head judge's (session,
+    CSRF, Origin checked), or on the laptop the current one, with no judge (the laptop's own
+    browser: Origin and pre-session CSRF token)."""
     judge = judges.current_judge()
     if judge is not None and judge.head:
         judges.check_write(judge, head=True)
-        return judges.store().event(judge.event_id)
+        return judges.store().event(judge.event_id), judge
     judges.require_this_computer()
     judges.check_pre_session()
     found = judges.store().current_event()
     if found is None:
         abort(404, description="no event is running")
-    return found
+    return found, None
 
 
 @bp.post("/event/desk/code")
 def change_code() -> ResponseReturnValue:
     """POST /event/desk/code: a new judge code (or head code); joined judges stay."""
-    found = _desk_write()
+    found, _judge = _desk_write()
     which = "head" if request.form.get("which") == "head" else "judge"
     judges.store().change_code(found.id, which)
     return redirect(url_for("events.desk"), 303)
@@ -369,9 +366,10 @@ def clear_guesses() -> ResponseReturnValue:
 @bp.post("/event/desk/remove")
 def remove_judge() -> ResponseReturnValue:
     """POST /event/desk/remove: remove a judge (their sessions end; their rulings stay)."""
-    found = _desk_write()
+    found, judge = _desk_write()
     try:
-        judges.store().remove_judge(found.id, fields.line("name", request.form.get("name"), True))
+        name = fields.line("name", request.form.get("name"), True)
+        judges.store().remove_judge(found.id, name, by=judge)
     except (fields.FieldError, StoreError) as exc:
         abort(400, description=str(exc))
     return redirect(url_for("events.desk"), 303)

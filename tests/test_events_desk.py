@@ -1,0 +1,80 @@
+"""The head judge's desk: the head judge removes other judges, never themselves (their session
+would end and their name could not join again: the event would lose its head judge). The desk
+offers no Remove on their own row, and the form and the JSON API refuse it, nothing changed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgekit.web.judges import KEY
+
+from .events_helpers import LAPTOP, Phone, event_app, start_event
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return event_app(tmp_path)
+
+
+def _judges(app) -> list[tuple[str, bool]]:
+    store = app.extensions[KEY]["store"]
+    return [(j.name, j.removed) for j in store.judges(store.current_event().id)]
+
+
+def _removable(desk: str) -> list[str]:
+    """The names the desk offers a Remove button for."""
+    return re.findall(r'name="name" value="([^"]*)"><button type="submit">Remove', desk)
+
+
+def test_the_head_judge_is_offered_no_remove_of_themselves(app):
+    laptop, judge_code, head_code = start_event(app, head="Ann")
+    Phone(app.test_client(), "192.168.1.31").join(judge_code, "Sam")
+    head_phone = Phone(app.test_client(), "192.168.1.40")
+    assert head_phone.join(head_code, "Bea").status_code == 303
+    desk = head_phone.get("/event/desk").get_data(as_text=True)
+    assert _removable(desk) == ["Ann", "Sam"]
+    assert 'Bea (head judge) <span class="muted">(you)</span></li>' in desk
+    laptop_desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    assert _removable(laptop_desk) == ["Sam", "Bea"]
+
+
+def test_the_form_refuses_removing_oneself(app):
+    laptop, judge_code, _ = start_event(app, head="Ann")
+    Phone(app.test_client(), "192.168.1.31").join(judge_code, "Sam")
+    desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    token = re.search(r'name="csrf" value="([^"]*)"', desk).group(1)
+    post = {"base_url": LAPTOP, "headers": {"Origin": LAPTOP}}
+    refused = laptop.post("/event/desk/remove", data={"name": "Ann", "csrf": token}, **post)
+    assert refused.status_code == 400
+    assert "you cannot remove yourself (Ann)" in refused.get_data(as_text=True)
+    assert _judges(app) == [("Ann", False), ("Sam", False)]
+    assert laptop.get("/event/desk", base_url=LAPTOP).status_code == 200  # still the head judge
+    removed = laptop.post("/event/desk/remove", data={"name": "Sam", "csrf": token}, **post)
+    assert removed.status_code == 303
+    assert _judges(app) == [("Ann", False), ("Sam", True)]
+
+
+def test_the_json_api_removes_others_and_refuses_oneself(app):
+    _laptop, judge_code, head_code = start_event(app, head="Ann")
+    sam = Phone(app.test_client(), "192.168.1.31")
+    sam.join(judge_code, "Sam")
+    bea = Phone(app.test_client(), "192.168.1.40")
+    bea.join(head_code, "Bea")
+    event_id = app.extensions[KEY]["store"].current_event().id
+    url = f"/api/events/{event_id}/judges/remove"
+    token = bea.get("/api/events/session").get_json()["csrf"]
+    own = bea.post(url, json={"name": "Bea"}, headers={"X-CSRF-Token": token})
+    assert own.status_code == 400
+    assert own.get_json()["message"].startswith("you cannot remove yourself (Bea)")
+    assert _judges(app) == [("Ann", False), ("Sam", False), ("Bea", False)]
+    sam_token = sam.get("/api/events/session").get_json()["csrf"]
+    not_head = sam.post(url, json={"name": "Bea"}, headers={"X-CSRF-Token": sam_token})
+    assert not_head.status_code == 403
+    gone = bea.post(url, json={"name": "Sam"}, headers={"X-CSRF-Token": token})
+    assert gone.status_code == 200 and gone.get_json()["judge"]["name"] == "Sam"
+    assert _judges(app) == [("Ann", False), ("Sam", True), ("Bea", False)]
+    assert sam.get("/event/rulings/new").status_code == 401  # Sam's session ended
+    unknown = bea.post(url, json={"name": "Zed"}, headers={"X-CSRF-Token": token})
+    assert unknown.status_code == 400 and "no judge named 'Zed'" in unknown.get_json()["message"]
