@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import DATA, serving
 from tests.events_helpers import event_app
@@ -71,9 +72,11 @@ def test_a_title_two_entries_share_is_cited_once_the_judge_picks(browser, base, 
         page.wait_for_selector("[data-cite-found] input[name=pick]")
         assert _kept(page, base) == []
         if script:  # the text typed again: the choices of the old one are gone
-            page.wait_for_load_state("domcontentloaded")  # events.js listens
+            # events.js listens once it shows Discard (the page came back: its deferred script
+            # may run after the choices are on the screen).
+            page.wait_for_selector("[data-draft-discard]", state="visible")
             page.fill("input[name=find]", "Cloak")
-            assert page.locator("[data-cite-found]").is_hidden()
+            expect(page.locator("[data-cite-found]")).to_be_hidden()
             page.fill("input[name=find]", "Cloaking")
             page.click("button:has-text('Record the ruling')")
             page.wait_for_selector("[data-cite-found] input[name=pick]:not([disabled])")
