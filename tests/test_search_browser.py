@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -219,4 +219,25 @@ def test_on_a_phone_the_first_result_comes_before_the_filters(browser, live_serv
             "2E – Second Edition",
             "2E v4",
         ]
+    assert off_host.urls == []
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_on_a_phone_long_version_chips_wrap_and_the_page_never_scrolls_sideways(
+    browser, live_server, javascript
+):
+    """A timing step's chips name long titles in other versions ("Call to Arms: Attempting a
+    Mission, step 4: Checking mission requirements"): they wrap inside the phone's width."""
+    phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+    off_host = BlockedRequests()
+    with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
+        page = context.new_page()
+        query = "can stopped personnel help meet a dilemma's requirements"
+        page.goto(f"{live_server}/search?" + urlencode({"q": query, "edition": "2E"}))
+        chips = page.locator(".result .chips .chip")
+        longest = max(len(text) for text in chips.all_inner_texts())
+        assert longest > 60, longest  # the premise: a chip longer than a phone's line
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        for box in (c.bounding_box() for c in chips.all()):
+            assert box is None or box["x"] + box["width"] <= 360
     assert off_host.urls == []
