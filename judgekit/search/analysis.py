@@ -28,9 +28,9 @@ TOKEN_RE = re.compile(TOKEN_PATTERN)
 STOPS = frozenset(STOP_WORDS)
 QUESTION_WORDS = frozenset(
     "how what which who whom whose why where does do did done i i'm me my mine happen happens "
-    "happened there should would could get gets got rule rules about many much need needs mean means "
-    "meaning meant "
-    "needed its it's their theirs they them his her he she our him himself herself themselves".split()
+    "happened there should would could get gets got rule rules about many much need needs needed "
+    "mean means meaning meant its it's their theirs they them his her he she our him himself "
+    "herself themselves".split()
 )
 
 

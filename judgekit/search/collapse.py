@@ -124,16 +124,13 @@ def _hit(items: Items, found: list, mentioned: frozenset[tuple[str, str]]) -> Hi
         best, others = found[0], ()
         score, exact = best[1], best[0] >= 3
     else:
-        # Within one version, the item that ranks best (tier, value): a topic folded into its
-        # heir holds the named version's copies of both ("While" in 1.1: When and While, not
-        # Paying Costs).
-        if mentioned:
-            places = items.places
-            best = max(
-                found, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]], it[0], it[1])
-            )
-        else:
-            best = max(found, key=lambda it: (shown_first[it[2]], it[0], it[1]))
+        # A version the question names, then the version to show first; within one version, the
+        # item that ranks best (tier, value): a topic folded into its heir holds the named
+        # version's copies of both ("While" in 1.1: When and While, not Paying Costs).
+        places = items.places
+        best = max(
+            found, key=lambda it: (places[it[2]] in mentioned, shown_first[it[2]], it[0], it[1])
+        )
         others = sorted(
             (it for it in found if it is not best), key=lambda it: shown_first[it[2]][1]
         )
