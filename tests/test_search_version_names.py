@@ -81,3 +81,17 @@ def test_a_version_named_keeps_the_other_games_title_from_the_exact_tier(client,
     assert first["edition"] == "2E", first["url"]
     alone = client.get("/api/search", query_string={"q": "battle"}).get_json()["results"][0]
     assert alone["edition"] == "1E" and alone["title"].lower() == "battle"
+
+
+@pytest.mark.parametrize(
+    "typed, first",
+    [
+        ("v1.1 when text: how many times per trigger", "1.1/when-and-while"),
+        ("1.1: opponent puts space dilemma on my planet mission", "1.1/facing-dilemmas"),
+    ],
+)
+def test_a_version_named_comes_first_by_meaning_too(client, typed, first):
+    """A version named raises its passages by meaning as by words (ranking.MENTIONED_NEAR): Version
+    4's glossary, near in meaning, no longer comes first over the named version's own rule."""
+    found = client.get("/api/search", query_string={"q": typed}).get_json()["results"][0]
+    assert f"{found['version']}/{found['id']}" == first

@@ -206,6 +206,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "no_number": ranking.NO_NUMBER,
             "card_name_share": ranking.CARD_NAME_SHARE,
             "mentioned": ranking.MENTIONED,
+            "mentioned_near": ranking.MENTIONED_NEAR,
             "child_share": ranking.CHILD_SHARE,
             "subsection_rerank": ranking.SUBSECTION_RERANK,
             "quote_share": ranking.QUOTE_SHARE,

@@ -37,7 +37,8 @@ LEAN_AWAY = 0.75
 DEFAULT_LEAN = "2E"
 NO_NUMBER = 0.6  # a number question: a passage stating no number at all is a poor answer
 CARD_NAME_SHARE = 0.5  # a card's name holding every word typed ranks as a title from half of it
-MENTIONED = 1.5  # a version the question names ("under Call to Arms") is preferred
+MENTIONED = 2.0  # a version the question names ("under Call to Arms") is preferred by words
+MENTIONED_NEAR = 1.15  # and by meaning: its items' nearness scaled by this
 CHILD_SHARE = 0.5  # a sub-section scoring at least this share of its parent's value replaces it
 SUBSECTION_RERANK = 50  # how many of the best hits may give way to a sub-section
 QUOTE_SHARE = 0.999  # a step moved below an entry it quotes: just below, before the rest
@@ -205,8 +206,16 @@ def rank(
     if q.near is not None:
         # An item held some words only in what judges say of it: those sayings' rules answer.
         said = {d for d, (_, found, _, talk) in acc.items() if talk & want & ~found}
-        ranked = fuse(ranked, every, q, base, factor, said)
+        ranked = fuse(ranked, every, q, base, _named_first(items, q, factor), said)
     return quoted_first(items, prefer_subsections(items, ranked)), every
+
+
+def _named_first(items: Items, q: Question, factor: Sequence[float]) -> Sequence[float]:
+    """The factors meaning is scaled by, those of a version the question names raised."""
+    if not q.mentioned:
+        return factor
+    places = items.places
+    return [f * MENTIONED_NEAR if places[d] in q.mentioned else f for d, f in enumerate(factor)]
 
 
 def _coord(coord: list[float], words: int, found: int, said: int) -> float:

@@ -702,9 +702,9 @@
   }
   // The final order: meaning joined (fuse), subsections and quotations placed. Each of these
   // changes the items it is given: they work on copies, the words' ranking stays as it was.
-  function rank(words, near, filters, lean) {
+  function rank(words, near, filters, lean, mentioned) {
     var ranked = words.ranked.map(function (item) { return item.slice(); }), every = words.every.slice(), away = words.away;
-    if (near) ranked = fuse(ranked, every, near, filters, lean, away, words.said);
+    if (near) ranked = fuse(ranked, every, near, filters, lean, away, words.said, mentioned);
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
   // The first item is only a guess (ranking.py: is_guess).
@@ -716,10 +716,12 @@
     return top[3] / asked.size < D.settings.guess_share && (near ? near[top[2]] : 0) < D.settings.guess_near;
   }
   // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
-  function fuse(ranked, every, near, filters, lean, away, said) {
+  function fuse(ranked, every, near, filters, lean, away, said, mentioned) {
     var S = D.settings, weight = [], nearest = [];
     D.items.forEach(function (it, d) {
-      weight.push((it.current ? 1 : S.superseded) * (lean && it.edition !== lean ? away : 1));
+      // ranking.py: _named_first: a version the question names is raised by meaning too.
+      var named = mentioned.size && mentioned.has(it.result.document + "\u0000" + it.result.version);
+      weight.push((it.current ? 1 : S.superseded) * ((lean && it.edition !== lean ? away : 1) * (named ? S.mentioned_near : 1)));
       if (allowed(d, filters)) nearest.push([near[d] * weight[d], d]);
     });
     if (!nearest.length) return ranked;
@@ -1177,7 +1179,7 @@
     var planned = words.planned, wanted = words.wanted, out = Object.assign({}, words.out, {snippets: words.snippets});
     if (!words.ranked) return out;
     near = near && planned.groups.length >= D.settings.meaning_words ? near : null;
-    var r = rank(words.ranked, near, words.filters, words.lean);
+    var r = rank(words.ranked, near, words.filters, words.lean, words.mentioned);
     var found = collapse(r.ranked, r.every, allVersions, limit, words.mentioned);
     out.total = found.total;
     // A result whose place owes to meaning shows the sentences its nearest chunk holds (index.py:
