@@ -224,3 +224,10 @@ def test_an_older_versions_passage_shows_beside_the_one_in_force(svc):
     )
     (plain,) = svc.search({"q": "damage"})["results"]
     assert plain["also_in"][0]["snippet"] is None  # v1 matches no more words than v2
+
+
+def test_ship_combat_is_an_engagement_in_the_real_rules(client):
+    """2E calls a fight between ships an engagement and one between personnel combat: a judge
+    asking about "ship combat" reads the engagement rules first, personnel combat next."""
+    data = client.get("/api/search", query_string={"q": "ship combat who wins"}).get_json()
+    assert [r["id"] for r in data["results"][:2]] == ["engagements", "combat"]
