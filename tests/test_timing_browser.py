@@ -351,3 +351,41 @@ def test_wrapped_citation_titles_leave_no_gap_at_360_px(browser, live_server, bl
     finally:
         context.close()
     assert len(blocked) == 0
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_phone_the_repeat_step_offers_back_to_facing_dilemmas_or_on(
+    browser, live_server, blocked, javascript
+):
+    context = phone_context(browser, blocked, java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=4.b")
+        back = page.get_by_role("link", name=re.compile(r"^↺ Back to 3 Facing Dilemmas"))
+        nxt = page.locator(".tm-prevnext a[rel=next]")
+        # Both on the first screen, thumb-sized, and side by side in the steps' bar.
+        for box in (back.bounding_box(), nxt.bounding_box()):
+            assert box["y"] + box["height"] <= 740 and box["height"] >= 44
+        assert " ".join(nxt.inner_text().split()) == "Next 5 →"
+        back.tap()
+        page.wait_for_url(re.compile(r"step=3(&|$)"))
+        at(page, "3")
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=4.b")
+        page.locator(".tm-prevnext a[rel=next]").tap()
+        page.wait_for_url(re.compile(r"step=5(&|$)"))
+        at(page, "5")
+    finally:
+        context.close()
+    assert len(blocked) == 0
+
+
+def test_laptop_the_way_back_sits_beside_next(live_server, page):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server}/timing/mission-attempt?version=1.1&step=3.e")
+    back = page.locator(".tm-prevnext .tm-back").bounding_box()
+    nxt = page.locator(".tm-prevnext a[rel=next]").bounding_box()
+    prev = page.locator(".tm-prevnext a[rel=prev]").bounding_box()
+    assert back["y"] == nxt["y"] == prev["y"]  # one row
+    assert 0 < nxt["x"] - (back["x"] + back["width"]) <= 24  # the choice: back, or on
+    page.keyboard.press("ArrowRight")  # the keys still step on
+    page.wait_for_url(re.compile(r"step=4(&|$)"))
