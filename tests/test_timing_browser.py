@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import guard_routes
+from .conftest import guard_routes, guarded_context
 
 pytestmark = pytest.mark.browser
 
@@ -389,3 +389,21 @@ def test_laptop_the_way_back_sits_beside_next(live_server, page):
     assert 0 < nxt["x"] - (back["x"] + back["width"]) <= 24  # the choice: back, or on
     page.keyboard.press("ArrowRight")  # the keys still step on
     page.wait_for_url(re.compile(r"step=4(&|$)"))
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_keyboard_hints_show_only_where_the_keys_work(browser, live_server, blocked, javascript):
+    # A laptop with a mouse: the hint's place; the keys are timing.js's, so without it no hint.
+    with guarded_context(
+        browser, blocked, viewport={"width": 1280, "height": 900}, java_script_enabled=javascript
+    ) as context:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+        assert page.locator(".tm-keys").is_visible() is javascript
+        # The calculator's answer, swapped in place with JavaScript, keeps the hint.
+        page.locator(".tm-calc-form").get_by_label("Personnel attempting").fill("6")
+        page.get_by_role("button", name="Calculate").click()
+        page.wait_for_url(re.compile(r"personnel=6"))
+        page.locator(".tm-calc-result").wait_for()
+        assert page.locator(".tm-keys").is_visible() is javascript
+    assert len(blocked) == 0
