@@ -357,13 +357,12 @@ def test_wrapped_citation_titles_leave_no_gap_at_360_px(browser, live_server, bl
 def test_phone_the_repeat_step_offers_back_to_facing_dilemmas_or_on(
     browser, live_server, blocked, javascript
 ):
-    context = phone_context(browser, blocked, java_script_enabled=javascript)
-    try:
+    with guarded_context(browser, blocked, **PHONE, java_script_enabled=javascript) as context:
         page = context.new_page()
         page.goto(f"{live_server}/timing/mission-attempt?version=4&step=4.b")
         back = page.get_by_role("link", name=re.compile(r"^↺ Back to 3 Facing Dilemmas"))
         nxt = page.locator(".tm-prevnext a[rel=next]")
-        # Both on the first screen, thumb-sized, and side by side in the steps' bar.
+        # Both on the first screen and thumb-sized, in the steps' bar (the way back under Next).
         for box in (back.bounding_box(), nxt.bounding_box()):
             assert box["y"] + box["height"] <= 740 and box["height"] >= 44
         assert " ".join(nxt.inner_text().split()) == "Next 5 →"
@@ -374,8 +373,6 @@ def test_phone_the_repeat_step_offers_back_to_facing_dilemmas_or_on(
         page.locator(".tm-prevnext a[rel=next]").tap()
         page.wait_for_url(re.compile(r"step=5(&|$)"))
         at(page, "5")
-    finally:
-        context.close()
     assert len(blocked) == 0
 
 
