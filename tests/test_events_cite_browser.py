@@ -123,3 +123,65 @@ def test_a_typed_title_sent_without_the_laptop_is_kept_and_asks_for_a_pick_later
         page.wait_for_selector("[data-recorded]")
         assert _kept(page, base) == [[CLOAK_V2]]
         assert off == []
+
+
+def _start(page, base: str) -> None:
+    page.goto(f"{base}/event/new")  # this computer: the head judge, who records rulings too
+    page.fill("input[name=event]", "Regional, 5 Dec")
+    page.click("button:has-text('Start the event')")
+    page.wait_for_selector("[data-judge-code]")
+
+
+DRAFTS = "() => Object.values(JSON.parse(localStorage.getItem('jk-ruling-drafts') || '{}'))"
+
+
+def test_find_without_the_laptop_says_so_keeps_the_draft_and_tries_again(browser, base):
+    with guarded_context(browser, PHONE) as (context, off):
+        page = context.new_page()
+        _start(page, base)
+        page.goto(f"{base}/event/rulings/new")
+        page.wait_for_selector("[data-draft-discard]", state="visible")  # events.js listens
+        page.fill("textarea[name=question]", "Does a cloaked ship attempt?")
+        page.fill("input[name=find]", "earth")
+        # The laptop gone from the venue's network: nothing it serves answers.
+        page.route("**/*", lambda route: route.abort("addressunreachable"))
+        page.click("button:has-text('Find')")
+        said = page.locator(".cite-find-offline")
+        expect(said).to_be_visible()
+        assert said.inner_text().startswith(
+            "The laptop could not be reached, so Find cannot look this up now. "
+            "Your draft is kept on this phone."
+        )
+        assert page.url == f"{base}/event/rulings/new"  # not the browser's error page
+        assert page.input_value("input[name=find]") == "earth"
+        assert page.input_value("textarea[name=question]") == "Does a cloaked ship attempt?"
+        (draft,) = page.evaluate(DRAFTS)
+        assert (draft["find"], draft["question"]) == ("earth", "Does a cloaked ship attempt?")
+        _fits(page)
+        again = said.get_by_role("button", name="Try again")
+        assert again.bounding_box()["height"] >= 24
+        # Still gone: it says so again, and the form stays.
+        again.click()
+        expect(said).not_to_have_attribute("aria-busy", "true")
+        expect(said).to_be_visible()
+        assert page.url == f"{base}/event/rulings/new"
+        # The laptop back: Try again finds what the text names, the draft's words kept.
+        page.unroute("**/*")
+        again.click()
+        page.wait_for_selector(f"input[name=cite][value='{EARTH}']:checked")
+        assert page.input_value("textarea[name=question]") == "Does a cloaked ship attempt?"
+        assert page.input_value("input[name=find]") == ""
+        assert off == []
+
+
+def test_find_without_javascript_says_what_happens_without_the_laptop(browser, base):
+    with guarded_context(browser, PHONE, java_script_enabled=False) as (context, off):
+        page = context.new_page()
+        _start(page, base)
+        page.goto(f"{base}/event/rulings/new")
+        assert page.locator(".cite-find-offline").inner_text() == (
+            "Find asks the laptop: if it cannot be reached, your browser shows an error page. "
+            "Go back to this form: what you typed is usually still in it."
+        )
+        assert page.locator(".cite-find-offline").is_visible()
+        assert off == []

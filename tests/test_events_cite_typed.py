@@ -32,8 +32,9 @@ def lib() -> Library:
     [
         ("Earth", "title", [EARTH]),
         ("  earth ", "id", [EARTH]),
-        ("cloaking", "id", [CLOAK_V1, CLOAK_V2]),
-        ("CLOAKING", "title", [CLOAK_V1, CLOAK_V2]),
+        # The newest version first, as search lists them, then the older ones.
+        ("cloaking", "id", [CLOAK_V2, CLOAK_V1]),
+        ("CLOAKING", "title", [CLOAK_V2, CLOAK_V1]),
         (
             "Engage Cloak",
             "title",
@@ -92,7 +93,7 @@ def test_a_title_naming_several_records_nothing_until_the_judge_picks(sam):
     assert answer.status_code == 400
     assert _kept(sam) == []
     assert "“Cloaking” names 2 entries. Pick the one this ruling cites" in page
-    assert _picks(page) == [CLOAK_V1, CLOAK_V2]
+    assert _picks(page) == [CLOAK_V2, CLOAK_V1]  # the newest version first
     assert 'name="find"' in page and 'value="Cloaking"' in page  # kept, and the rest of the form
     assert "Does a cloaked ship attempt?" in page
     # A pick among something else is no pick.
@@ -169,7 +170,7 @@ def test_the_api_lists_what_a_title_naming_several_names_and_records_nothing(sam
     assert refused.status_code == 400
     assert refused.get_json()["message"] == (
         "“Cloaking” names 2 entries. Nothing is recorded: send one of these exact citations as "
-        f"its cite: {CLOAK_V1}, {CLOAK_V2}"
+        f"its cite: {CLOAK_V2}, {CLOAK_V1}"
     )
     assert _kept(sam) == []
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from judgekit.shapes.named import named_by
+from judgekit.shapes.named import named_by, typed_citation
 from judgekit.web.judges import KEY
 
 from .conftest import DATA
@@ -155,11 +155,12 @@ def test_a_title_names_every_version_of_its_entry_retitled_ones_too(mini_app):
     lib = mini_app.extensions["judgekit"]["library"]
     named = named_by(lib, "entry", "BEAMING")  # v1's title; v2 calls the same entry otherwise
     assert named.how == "title"
+    # The newest version first, as search lists them, then the older ones.
     assert [t.url for t in named.targets] == [
-        "/rules/demo-rulebook/1/beaming",
         "/rules/demo-rulebook/2/beaming",
+        "/rules/demo-rulebook/1/beaming",
     ]
-    assert "Order – Beam Personnel" in named.targets[1].label
+    assert "Order – Beam Personnel" in named.targets[0].label
 
 
 def test_many_titles_list_what_the_rulings_cite_first_and_count_the_rest(sam, monkeypatch):
@@ -169,8 +170,8 @@ def test_many_titles_list_what_the_rulings_cite_first_and_count_the_rest(sam, mo
     (note,) = _notes(html)
     links = re.findall(r'<p class="event-named[^>]*>.*?</p>', html, re.S)[0]
     assert re.findall(r'href="([^"]+)"', links)[:2] == [
-        "/rules/demo-rulebook/1/cloaking",
         "/rules/demo-rulebook/2/cloaking",
+        "/rules/demo-rulebook/1/cloaking",
     ]
     assert len(re.findall(r"href=", links)) == 3 and note.endswith(" and 2 more.")
 
@@ -186,3 +187,10 @@ def test_a_card_title_in_the_entry_filter_is_sent_to_the_card_filter(sam):
         "“jean-luc picard”."
     ]
     assert 'href="/event?card=jean-luc+picard"' in html
+
+
+def test_the_real_corpus_lists_the_newest_version_first(lib):
+    # As search lists them: Version 4, then Call to Arms, then 1.1 (the oldest).
+    newest_first = [f"entry:2e-rulebook/{v}/beaming" for v in ("4", "call-to-arms", "1.1")]
+    assert [t.spec for t in named_by(lib, "entry", "Beaming").targets] == newest_first
+    assert [t.spec for t in typed_citation(lib, "beaming").targets] == newest_first

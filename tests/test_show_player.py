@@ -62,16 +62,38 @@ def test_the_entry_page_itself_draws_no_code(client):
     assert "player-qr" not in client.get(ENTRY).get_data(as_text=True)
 
 
+def _handed(page: str) -> str:
+    """The text shown for the judge to hand the device over ("" when there is none)."""
+    found = re.search(r'<section class="show-text[^"]*"[^>]*>(.*?)</section>', page, re.S)
+    return found.group(1) if found else ""
+
+
+def _words(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
 def test_an_address_only_this_computer_opens_gets_no_code_but_the_reason():
     page = _client("http://127.0.0.1:8000").get("/show" + ENTRY).get_data(as_text=True)
     assert "<svg" not in page
     assert "No QR code: only this computer can open http://127.0.0.1:8000" + ENTRY in page
     assert "judgekit serve --host 0.0.0.0" in page
+    # The rule itself, to hand this device to the player, with where the reason is.
+    assert _words(_handed(page)) == (
+        "Order – Beam Personnel You may beam personnel between a ship and a mission, once. "
+        "Advanced (editor’s grouping) Beaming is an order."
+    )
+    assert "hand this device to the player to read the rule below" in page
+    assert page.index("show-text") < page.index('id="show-why"')
 
 
 def test_a_server_without_an_address_gets_no_code():
     page = _client("").get("/show" + ENTRY).get_data(as_text=True)
     assert "<svg" not in page and "was given no web address" in page
+    assert "You may beam personnel between a ship and a mission, once." in _handed(page)
+
+
+def test_a_page_with_a_code_hands_over_no_text(client):
+    assert _handed(client.get("/show" + ENTRY).get_data(as_text=True)) == ""
 
 
 def test_the_address_is_escaped_in_the_page():
@@ -143,6 +165,11 @@ def test_a_card_only_this_computer_opens_gets_no_code_but_the_reason():
     page = client.get("/show" + CARD).get_data(as_text=True)
     assert "<svg" not in page
     assert "No QR code: only this computer can open http://127.0.0.1:8000" + CARD in page
+    # The card's page as it reads, to hand over: its facts and the rulings naming it.
+    handed = _words(_handed(page))
+    assert handed.startswith("Earth 2E mission Rulings and errata Demo Rulebook v1 U.S.S. Galaxy")
+    assert "…It may not go to Earth." in handed
+    assert "hand this device to the player to read the card below" in page
 
 
 def test_the_pack_says_it_cannot_make_a_code_for_a_card():
@@ -210,3 +237,12 @@ def test_a_published_ruling_on_this_computers_address_gets_no_code(tmp_path):
     page = app.test_client().get("/show/event/published/1").get_data(as_text=True)
     assert "<svg" not in page
     assert "only this computer can open http://127.0.0.1:8000/event/published/1" in page
+    # The ruling as players read it, to hand over: its question escaped, no players' names.
+    handed = _handed(page)
+    assert "Beam &lt;b&gt;twice&lt;/b&gt;?" in handed and "Smith" not in page
+    public = app.test_client().get("/event/published/1").get_data(as_text=True)
+    ruling = re.search(r'<article class="event-ruling.*?</article>', public, re.S).group(0)
+    # The same, less its own "Show to a player" link.
+    assert _words(handed) == _words(ruling).removesuffix(
+        " Show to a player (a QR code of this ruling, for their phone)"
+    )

@@ -470,3 +470,76 @@ def test_step_0_only_opens_a_sequence(broken):
     assert problems(broken) == [
         "rules/demo-rulebook/1.timing.yaml:17: step number '0' should be '2'",
     ]
+
+
+# -- the way back where a step's words send the judge to an earlier step -------------------------
+
+BACK = "            cites: [attempting]\n            branches:"
+
+
+def with_back(goto: str, says: str = "it is overcome") -> str:
+    return f"            cites: [attempting]\n            back: {{goto: {goto}, says: {says}}}\n            branches:"
+
+
+def test_a_step_may_offer_the_way_back_its_words_give(broken):
+    edit(broken, V1, BACK, with_back("reveal"))
+    assert problems(broken) == []
+    seq = load_sequences(load_corpus(broken)).get("attempt", "1")
+    step = seq.find("2.a")
+    assert seq.back_of(step) is seq.find("2")
+    assert (step.back.goto, step.back.says) == ("reveal", "it is overcome")
+    assert seq.back_of(seq.find("2")) is None
+
+
+@pytest.mark.parametrize(
+    ("new", "expected"),
+    [
+        (
+            with_back("fail"),
+            "1.timing.yaml:29: back of step '2.a' must go to an earlier step, not 'fail'",
+        ),
+        (
+            with_back("check-dilemma"),
+            "1.timing.yaml:29: back of step '2.a' must go to an earlier step, not 'check-dilemma'",
+        ),
+        (
+            with_back("end"),
+            "1.timing.yaml:29: back of step '2.a' must go to an earlier step, not 'end'",
+        ),
+        (
+            with_back("nowhere"),
+            "1.timing.yaml:23: back of step '2.a' goes to unknown step 'nowhere'",
+        ),
+        (
+            with_back("reveal", "it is faced"),
+            "1.timing.yaml:29: 'says' of the way back of step '2.a' is not verbatim in the step",
+        ),
+        (
+            "            cites: [attempting]\n            back: {goto: reveal}\n            branches:",
+            "1.timing.yaml:29: missing required field 'says'",
+        ),
+        (
+            "            cites: [attempting]\n            back: {goto: reveal, says: it is overcome, if: x}\n            branches:",
+            "1.timing.yaml:29: unknown field 'if' in back",
+        ),
+    ],
+)
+def test_the_way_back_problems(broken, new, expected):
+    edit(broken, V1, BACK, new)
+    assert problems(broken) == ["rules/demo-rulebook/" + expected]
+
+
+def test_a_step_whose_words_send_the_judge_back_must_offer_the_way(broken):
+    for name in (V1, "rules/demo-rulebook/1.yaml"):
+        edit(
+            broken,
+            name,
+            "it is overcome.",
+            "it is overcome. Repeat the process beginning at the top.",
+        )
+    assert problems(broken) == [
+        "rules/demo-rulebook/1.timing.yaml:23: step '2.a' says 'repeat the process' but offers no "
+        "way back (add `back`)"
+    ]
+    edit(broken, V1, BACK, with_back("reveal", "Repeat the process beginning at the top"))
+    assert problems(broken) == []

@@ -845,3 +845,42 @@ def test_mission_is_marked_required_with_dilemmas(client):
     ).get_data(as_text=True)
     assert "mission is required with dilemmas (planet or space)" in html
     assert '<select name="mission" required>' in html
+
+
+BACKS = {
+    ("4", "4.b"): ("3", "Repeat the process beginning at “Facing Dilemmas”", "Facing Dilemmas"),
+    ("4", "5.d"): ("5", "return to the beginning of part 5", ""),
+    ("1.1", "3.e"): ("3", "then reveals the next dilemma", ""),
+    ("call-to-arms", "3.e"): ("3", "then reveals the next dilemma", ""),
+}
+
+
+@pytest.mark.parametrize(("version", "number"), list(BACKS))
+def test_a_step_whose_words_send_the_judge_back_offers_the_way_beside_next(client, version, number):
+    back, says, name = BACKS[version, number]
+    step = step_of(client, "mission-attempt", version, number)
+    assert (step["back"]["number"], step["back"]["says"]) == (back, says)
+    assert says in step["text"] and "back" in step["editorial"]
+    html = client.get(step["url"]).get_data(as_text=True)
+    nav = html[
+        html.index('<nav class="tm-prevnext') : html.index("</nav>", html.index("tm-prevnext"))
+    ]
+    link = re.search(r'<a class="tm-button tm-back" href="([^"]+)">(.*?)</a>', nav, re.S)
+    assert unescape(link[1]) == f"/timing/mission-attempt?version={version}&step={back}"
+    shown = re.sub(r"<abbr[^>]*>ed\.</abbr>", "ed.", link[2])
+    assert re.sub(r"<[^>]+>", "", shown) == " ".join(
+        w for w in ("↺ Back to", back, name, "ed.") if w
+    )
+    assert unescape(re.search(r'title="([^"]+)"', link[2])[1]) == (
+        f"The editors' link: the rulebook's words “{says}” send you back to step {back}"
+    )
+    assert 'rel="next"' in nav  # the way back is a choice beside Next, not instead of it
+
+
+def test_only_steps_whose_words_send_the_judge_back_offer_the_way(client):
+    offered = set()
+    for sequence, versions in SEQUENCES.items():
+        for version in versions:
+            data = client.get(f"/api/timing/{sequence}?version={version}").get_json()
+            offered |= {(sequence, version, s["number"]) for s in flat(data["steps"]) if s["back"]}
+    assert offered == {("mission-attempt", version, number) for version, number in BACKS}

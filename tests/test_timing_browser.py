@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import guard_routes
+from .conftest import guard_routes, guarded_context
 
 pytestmark = pytest.mark.browser
 
@@ -350,4 +350,57 @@ def test_wrapped_citation_titles_leave_no_gap_at_360_px(browser, live_server, bl
         assert min(b["height"] for b in boxes) >= 24, boxes
     finally:
         context.close()
+    assert len(blocked) == 0
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_phone_the_repeat_step_offers_back_to_facing_dilemmas_or_on(
+    browser, live_server, blocked, javascript
+):
+    with guarded_context(browser, blocked, **PHONE, java_script_enabled=javascript) as context:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=4.b")
+        back = page.get_by_role("link", name=re.compile(r"^↺ Back to 3 Facing Dilemmas"))
+        nxt = page.locator(".tm-prevnext a[rel=next]")
+        # Both on the first screen and thumb-sized, in the steps' bar (the way back under Next).
+        for box in (back.bounding_box(), nxt.bounding_box()):
+            assert box["y"] + box["height"] <= 740 and box["height"] >= 44
+        assert " ".join(nxt.inner_text().split()) == "Next 5 →"
+        back.tap()
+        page.wait_for_url(re.compile(r"step=3(&|$)"))
+        at(page, "3")
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=4.b")
+        page.locator(".tm-prevnext a[rel=next]").tap()
+        page.wait_for_url(re.compile(r"step=5(&|$)"))
+        at(page, "5")
+    assert len(blocked) == 0
+
+
+def test_laptop_the_way_back_sits_beside_next(live_server, page):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server}/timing/mission-attempt?version=1.1&step=3.e")
+    back = page.locator(".tm-prevnext .tm-back").bounding_box()
+    nxt = page.locator(".tm-prevnext a[rel=next]").bounding_box()
+    prev = page.locator(".tm-prevnext a[rel=prev]").bounding_box()
+    assert back["y"] == nxt["y"] == prev["y"]  # one row
+    assert 0 < nxt["x"] - (back["x"] + back["width"]) <= 24  # the choice: back, or on
+    page.keyboard.press("ArrowRight")  # the keys still step on
+    page.wait_for_url(re.compile(r"step=4(&|$)"))
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_keyboard_hints_show_only_where_the_keys_work(browser, live_server, blocked, javascript):
+    # A laptop with a mouse: the hint's place; the keys are timing.js's, so without it no hint.
+    with guarded_context(
+        browser, blocked, viewport={"width": 1280, "height": 900}, java_script_enabled=javascript
+    ) as context:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4&step=2.b")
+        assert page.locator(".tm-keys").is_visible() is javascript
+        # The calculator's answer, swapped in place with JavaScript, keeps the hint.
+        page.locator(".tm-calc-form").get_by_label("Personnel attempting").fill("6")
+        page.get_by_role("button", name="Calculate").click()
+        page.wait_for_url(re.compile(r"personnel=6"))
+        page.locator(".tm-calc-result").wait_for()
+        assert page.locator(".tm-keys").is_visible() is javascript
     assert len(blocked) == 0

@@ -86,7 +86,10 @@ def _index(lib: Library) -> dict:
     if "entry" not in memo:
         for kind in ("entry", "card"):
             memo[kind] = {"title": {}, "id": {}, "all": []}
-        for version in lib.corpus.versions():
+        # Each document's newest version first, as search lists them: a title several versions
+        # share lists its newest entry first, then the older ones.
+        newest_first = (v for doc in lib.corpus.held() for v in reversed(doc.versions))
+        for version in newest_first:
             for entry in version.walk():
                 target = Target(
                     lib.citation_short(entry),

@@ -38,7 +38,7 @@ ACTOR_LABELS = {
 KIND_LABELS = {"action": "Action", "check": "Check", "response": "Response window"}
 # The parts of a step that are the editors', not the rulebook's (the page marks them so).
 EDITORIAL = ("actor_label", "kind_label", "branches.if", "triggers", "wording", "windows")
-EDITORIAL += ("counterparts", "also_see")
+EDITORIAL += ("counterparts", "also_see", "back")
 RESPONSES = "response-actions"
 GENERIC_WINDOW = (
     "This version prints no response windows: “when” text may be used each time its trigger "
@@ -194,6 +194,14 @@ def _other_window(timing: Timing, seq: Sequence, ref: str, how: str | None) -> d
     }
 
 
+def _back(seq: Sequence, step: Step) -> dict[str, Any] | None:
+    # The editors' way back where the step's words (`says`) send the judge to an earlier step.
+    back = seq.back_of(step)
+    if step.back is None or back is None:
+        return None
+    return {**step_ref(seq, back), "text": back.text, "says": step.back.says}
+
+
 def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[str, Any]:
     """GET /api/timing/<id>: one step and its sub-steps."""
     counterparts = _counterparts(lib, timing, seq, step)
@@ -226,6 +234,7 @@ def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[s
         ],
         "prev": step_ref(seq, seq.prev_of(step)),
         "next": step_ref(seq, seq.next_of(step)),
+        "back": _back(seq, step),
         "see": {"id": see.id, "title": see.title, "url": sequence_url(see)} if see else None,
         "also_see": [_elsewhere(timing, seq, ref) for ref in step.also_see],
         "note": step.note,

@@ -93,6 +93,31 @@ def _check_branches(step, entries: dict[Cite, Entry]) -> list[str]:
     ]
 
 
+# Words by which a step's text sends the judge to an earlier step (v4's "Repeat the process
+# beginning at", "return to the beginning of part 5"; 1.1's "then reveals the next dilemma").
+SENDS_BACK = re.compile(
+    r"\brepeat the process\b|\breturn to the beginning\b|\bthen reveals the next\b"
+)
+
+
+def _check_back(step: Step) -> list[str]:
+    """A step whose words send the judge back offers the way back, quoting those words."""
+    if step.back is not None:
+        if _norm(step.back.says) in _norm(step.text):
+            return []
+        return [
+            f"{step.back.location}: 'says' of the way back of step {step.number!r} is not "
+            "verbatim in the step"
+        ]
+    said = SENDS_BACK.search(_norm(step.text, True))
+    if said is None:
+        return []
+    return [
+        f"{step.location}: step {step.number!r} says {said.group(0)!r} but offers no way back "
+        "(add `back`)"
+    ]
+
+
 def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
     problems = []
     where = f"{seq.id} {seq.version}"
@@ -111,6 +136,7 @@ def _check_sequence(corpus: Corpus, seq: Sequence) -> list[str]:
         if first is not None:
             problems.extend(_check_words(step, first))
         problems.extend(_check_branches(step, entries))
+        problems.extend(_check_back(step))
     if seq.intro and source:
         entry = corpus.entry(source.document, source.version, source.id)
         if _norm(seq.intro) not in _norm(entry.markdown):

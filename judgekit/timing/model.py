@@ -52,6 +52,15 @@ class Branch:
 
 
 @dataclass(frozen=True)
+class Back:
+    """The way back an editor adds where a step's own words send the judge to an earlier step."""
+
+    goto: str
+    says: str  # the step's words that send the judge back, verbatim
+    location: str = ""
+
+
+@dataclass(frozen=True)
 class Step:
     """One numbered step: verbatim text, who acts, what kind, where it forks, what it cites."""
 
@@ -83,6 +92,8 @@ class Step:
     also_see: tuple[str, ...] = ()
     # version -> how the rule changed against its counterpart there (the editors' words).
     changed: dict[str, str] = field(default_factory=dict, hash=False)
+    # Where the step's text says to repeat from or return to (editorial): a choice beside Next.
+    back: Back | None = None
 
     @property
     def label(self) -> str:
@@ -148,6 +159,10 @@ class Sequence:
             return self.find(step.next)
         index = self.flat.index(step)
         return self.flat[index + 1] if index + 1 < len(self.flat) else None
+
+    def back_of(self, step: Step) -> Step | None:
+        """The earlier step the step's words send the judge back to, or None."""
+        return self.find(step.back.goto) if step.back else None
 
     def prev_of(self, step: Step) -> Step | None:
         """The previous step in reading order, or None at the first."""

@@ -22,6 +22,7 @@ from judgekit.timing.model import (
     NUMBER_RE,
     PRINTED_RE,
     RESERVED_IDS,
+    Back,
     Branch,
     CalculatorConfig,
     Cite,
@@ -67,7 +68,7 @@ def _cites(items: Any, path: str, probs: Problems, where: str) -> tuple[Cite, ..
 STEP_FIELDS = {"id", "number", "title", "text", "actor", "kind", "triggers", "cites", "branches"}
 STEP_FIELDS |= {"next", "see", "note", "children", "printed", "counterparts", "open_until"}
 STEP_FIELDS |= {"also_open", "also_see", "changed"}
-STEP_FIELDS |= {"wording"}
+STEP_FIELDS |= {"wording", "back"}
 
 
 def _number(item: LMap, index: int, parent: str | None, path: str, probs: Problems) -> str:
@@ -140,6 +141,15 @@ def _branches(item: LMap, path: str, probs: Problems) -> tuple[Branch, ...]:
             if label and goto:
                 branches.append(Branch(label, goto, says, f"{path}:{branch.line}"))
     return tuple(branches)
+
+
+def _back(item: LMap, path: str, probs: Problems) -> Back | None:
+    # {goto: an earlier step, says: the step's words that send the judge there}.
+    data = item.get("back")
+    if data is None or not check_keys(data, {"goto", "says"}, path, probs, "back"):
+        return None
+    goto, says = _text(data, "goto", path, probs), _text(data, "says", path, probs)
+    return Back(goto, says, f"{path}:{data.line}") if goto and says else None
 
 
 def _changed(item: LMap, number: str, path: str, probs: Problems) -> dict[str, str]:
@@ -226,6 +236,7 @@ def _step(
         also_open=_wording(item, number, path, probs, "also_open"),
         also_see=_wording(item, number, path, probs, "also_see"),
         changed=_changed(item, number, path, probs),
+        back=_back(item, path, probs),
     )
 
 
@@ -294,11 +305,19 @@ def _check_targets(seq: Sequence, probs: Problems) -> None:
     for step in seq.flat:
         targets = [(b.goto, "a branch") for b in step.branches]
         targets += [(step.next, "next"), (step.open_until, "open_until")]
+        targets += [(step.back.goto, "back")] if step.back else []
         for key, where in targets:
             if key and key != END and seq.find(key) is None:
                 probs.items.append(
                     f"{step.location}: {where} of step {step.number!r} goes to unknown step {key!r}"
                 )
+        back = seq.back_of(step)
+        later = back is not None and seq.flat.index(back) >= seq.flat.index(step)
+        if step.back and (later or step.back.goto == END):
+            probs.items.append(
+                f"{step.back.location}: back of step {step.number!r} must go to an earlier "
+                f"step, not {step.back.goto!r}"
+            )
     if seq.calculator:
         for rule, key in seq.calculator.steps.items():
             if seq.find(key) is None:

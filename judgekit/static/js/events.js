@@ -154,11 +154,54 @@
         if (!timer) timer = setInterval(function () { if (navigator.onLine !== false) send(); }, 10000);
       });
   }
+  // Find loads the server's page: with the laptop out of reach that would be the browser's error
+  // page. So the laptop is asked first (a small answer, never from a cache); when it does not
+  // answer, the form says so in a judge's words and offers to try again, the draft kept.
+  var findButton = form.querySelector("button[name=step][value=find]");
+  var REACH_MS = 8000;
+  var FIND_NO_CONNECTION = "The laptop could not be reached, so Find cannot look this up now. " +
+    "Your draft is kept on this phone. Check the venue’s Wi-Fi, then try again.";
+  var reached = false;
+  var findSaid = null;
+  function cannotFind() {
+    if (!findSaid) {
+      findSaid = document.createElement("div");
+      findSaid.className = "notice cite-find-offline";
+      findSaid.setAttribute("role", "alert");
+      var words = document.createElement("p");
+      words.textContent = FIND_NO_CONNECTION;
+      findSaid.appendChild(words);
+      findSaid.appendChild(button("Try again", find));
+      form.querySelector(".cite-find-row").insertAdjacentElement("afterend", findSaid);
+    }
+    findSaid.hidden = false;
+    findSaid.scrollIntoView({ block: "nearest" });
+  }
+  function find() {
+    draft = current(draft); keep(draft);  // the text typed in the Cite field too
+    if (findSaid) findSaid.setAttribute("aria-busy", "true");
+    var controller = window.AbortController ? new AbortController() : null;
+    var watch = controller && setTimeout(function () { controller.abort(); }, REACH_MS);
+    fetch(form.getAttribute("data-reach-url"), {
+      cache: "no-store", credentials: "same-origin", signal: controller ? controller.signal : undefined
+    }).then(function () {
+      clearTimeout(watch);
+      if (findSaid) { findSaid.hidden = true; findSaid.removeAttribute("aria-busy"); }
+      reached = true;
+      findButton.click();
+    }, function () {
+      clearTimeout(watch);
+      if (findSaid) findSaid.removeAttribute("aria-busy");
+      cannotFind();
+    });
+  }
   function onSubmit(event) {
     // Find asks the server what the Cite field names: the page comes back, nothing is sent.
     // The page that comes back shows what the text named (ticked, the field emptied) or why not
     // (the text kept there): the draft keeps the rest.
     if (event.submitter && event.submitter.value === "find") {
+      if (!reached) { event.preventDefault(); find(); return; }
+      reached = false;
       draft = current(draft); draft.find = ""; draft.pick = ""; keep(draft);
       return;
     }

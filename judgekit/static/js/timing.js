@@ -8,6 +8,12 @@
     var tag = el.tagName;
     return el.isContentEditable || tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
   }
+  // The arrow keys are this file's: their hint shows only where it runs.
+  function showKeys() {
+    var keys = document.querySelector(".tm-keys");
+    if (keys) keys.hidden = false;
+  }
+  showKeys();
   document.addEventListener("keydown", function (ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.shiftKey || ev.defaultPrevented) return;
     if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
@@ -64,6 +70,7 @@
       var fresh = doc.querySelector(sel);
       if (old && fresh) old.replaceWith(document.importNode(fresh, true));
     });
+    showKeys();
     bind();
     var calc = document.querySelector(".tm-calc");
     var answer = calc && (calc.querySelector(".tm-calc-result, .tm-calc-error") || calc);

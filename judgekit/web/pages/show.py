@@ -9,6 +9,7 @@ such page: it cannot know the laptop's address (its pages say so instead).
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, redirect, render_template
@@ -17,6 +18,9 @@ from markupsafe import Markup
 
 from judgekit import urls
 from judgekit.render import card_index
+from judgekit.render.glossary import label_external_refs
+from judgekit.shapes import cards as card_shapes
+from judgekit.shapes.events import public_ruling_dict
 from judgekit.web.context import current_library as library
 from judgekit.web.handout import qr_svg_inline
 from judgekit.web.lookup import find_card, find_entry
@@ -26,9 +30,12 @@ from judgekit.web.pages.events import find_published
 bp = Blueprint("show", __name__)
 
 
-def _shown(what: str, title: str, citation: str, path: str) -> ResponseReturnValue:
+def _shown(
+    what: str, title: str, citation: str, path: str, handed: dict[str, Any]
+) -> ResponseReturnValue:
     """The page showing ``path`` (what the player opens: "rule", "card", "ruling") as a QR code
-    of its address as other devices open it, or why there is none."""
+    of its address as other devices open it, or why there is none; then ``handed`` (what the
+    page at ``path`` says) is shown large, for the judge to hand this device over instead."""
     base_url = current_app.config["BASE_URL"]
     address = base_url.rstrip("/") + path
     local_host = urls.only_this_computer(base_url)
@@ -44,6 +51,7 @@ def _shown(what: str, title: str, citation: str, path: str) -> ResponseReturnVal
         local_host=local_host,
         # segno writes the markup and escapes the address in it.
         qr=Markup(qr_svg_inline(address)) if opens else None,
+        handed=handed,
     )
 
 
@@ -56,7 +64,9 @@ def entry(area: str, document: str, version: str, entry_id: str) -> ResponseRetu
     kind = lib.corpus.documents[found.document].kind
     if not path.startswith(f"/{area}/"):  # the other area's address: one redirect to this one
         return redirect(urls.show_page(kind, found.document, found.version, found.id), 308)
-    return _shown("rule", found.title, lib.citation_title(found), path)
+    body = Markup(label_external_refs(lib.html(found)))  # the corpus's sanitized HTML
+    handed = {"kind": "rule", "title": found.title, "html": body}
+    return _shown("rule", found.title, lib.citation_title(found), path, handed)
 
 
 @bp.get("/show/cards/<edition>/<card_id>")
@@ -66,7 +76,11 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
     path = card_index.card_url(found)
     if path != urls.card_page(edition, card_id):  # "2E" for "2e": one redirect to its own
         return redirect("/show" + path, 308)
-    return _shown("card", found.full_title, f"{found.edition} card {found.full_title}", path)
+    detail = card_shapes.card_detail(library(), found)
+    handed = {"kind": "card", "card": detail, "groups": card_shapes.card_groups(detail)}
+    return _shown(
+        "card", found.full_title, f"{found.edition} card {found.full_title}", path, handed
+    )
 
 
 @bp.get("/show/event/published/<int(max=999999999):number>")
@@ -75,4 +89,6 @@ def published(number: int) -> ResponseReturnValue:
     not_kept()  # a ruling is shown only while it is published
     event, ruling = find_published(number)
     title = f"Ruling {number}: table {ruling.now.table}, round {ruling.now.round}"
-    return _shown("ruling", title, f"{event.name}, {title}", urls.published_ruling_page(number))
+    handed = {"kind": "ruling", "ruling": public_ruling_dict(library(), ruling)}
+    path = urls.published_ruling_page(number)
+    return _shown("ruling", title, f"{event.name}, {title}", path, handed)
