@@ -78,10 +78,33 @@ def _document(corpus: Corpus, params: Mapping[str, str]) -> str | None:
     document = (params.get("document") or "").strip() or None
     if document is not None and document not in held:
         if document in corpus.documents:
-            raise SearchParamError(f"document {quoted(document)} is not held in judgekit")
-        named = ", ".join(f"{doc.short_title} as document={doc.id}" for doc in corpus.held())
-        raise SearchParamError(f"unknown document {quoted(document)}; the documents held: {named}")
+            raise SearchParamError(NOT_HELD.replace(VALUE, quoted(document)))
+        raise SearchParamError(unknown_document(corpus).replace(VALUE, quoted(document)))
     return document
+
+
+# Where an unknown value goes in the messages below (the pack's page puts it there too).
+VALUE = "{value}"
+NOT_HELD = f"document {VALUE} is not held in judgekit"
+
+
+def unknown_document(corpus: Corpus) -> str:
+    """What a search says of an unknown document (VALUE: the value quoted): the documents held,
+    by the names judges see, with the value the address takes."""
+    named = ", ".join(f"{doc.short_title} as document={doc.id}" for doc in corpus.held())
+    return f"unknown document {VALUE}; the documents held: {named}"
+
+
+def unknown_version(lib: Library, document: str | None) -> str:
+    """What a search says of an unknown version (of a document chosen, or None): the versions
+    held, named as the site names them (citations), with the value the address takes."""
+    corpus = lib.corpus
+    docs = [corpus.documents[document]] if document else list(corpus.held())
+    named = ", ".join(
+        f"{lib.cited_version(v)} as version={v.id}" for doc in docs for v in reversed(doc.versions)
+    )
+    of = f" of {corpus.documents[document].short_title}" if document else ""
+    return f"unknown version {VALUE}{of}; the versions held: {named}"
 
 
 def _version(lib: Library, params: Mapping[str, str], document: str | None) -> str | None:
@@ -89,14 +112,9 @@ def _version(lib: Library, params: Mapping[str, str], document: str | None) -> s
     corpus = lib.corpus
     if version is not None:
         docs = [corpus.documents[document]] if document else list(corpus.held())
-        held = [v for doc in docs for v in reversed(doc.versions)]
-        if version not in {v.id for v in held}:
-            # Named as the site names them (citations), with the id the address takes.
-            named = ", ".join(f"{lib.cited_version(v)} as version={v.id}" for v in held)
-            of = f" of {corpus.documents[document].short_title}" if document else ""
-            raise SearchParamError(
-                f"unknown version {quoted(version)}{of}; the versions held: {named}"
-            )
+        if version not in {v.id for doc in docs for v in doc.versions}:
+            message = unknown_version(lib, document)
+            raise SearchParamError(message.replace(VALUE, quoted(version)))
     return version
 
 

@@ -11,8 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judgekit.corpus.model import Corpus, Document
+from judgekit.render.library import Library
 from judgekit.search.analysis import MAX_QUERY_CHARS
 from judgekit.search.query import VersionName, strip_versions
+from judgekit.search.service import NOT_HELD, VALUE, unknown_document, unknown_version
 
 # The search box takes more than the search reads, so that a longer question reaches the page
 # and is cut there with a word, not by the browser without one; and little enough that its
@@ -135,12 +137,22 @@ def page_notes(
     return out
 
 
-def pack_notes(corpus: Corpus) -> dict[str, Any]:
-    """The same words for the pack's page (pack-search.js fills in the blanks)."""
+def pack_notes(lib: Library) -> dict[str, Any]:
+    """The same words for the pack's page (pack-search.js fills in the blanks), with the server's
+    answers to a document or version it does not hold (service.py)."""
+    corpus = lib.corpus
     return {
         "cut": CUT,
         "read_as": READ_AS,
         "held": held_notes(corpus),
         "chip_kinds": CHIP_KINDS,
         "limit": MAX_QUERY_CHARS,
+        "unknown": {
+            "value": VALUE,
+            "document": unknown_document(corpus),
+            "not_held": {doc.id: NOT_HELD for doc in corpus.documents.values() if doc.external},
+            "version": {doc.id: unknown_version(lib, doc.id) for doc in corpus.held()}
+            | {"": unknown_version(lib, None)},
+            "held": {doc.id: [v.id for v in doc.versions] for doc in corpus.held()},
+        },
     }

@@ -36,6 +36,11 @@ const CASES = [
   // Cut as typed, before the spaces go: the first 500 characters hold 300 of the words.
   { q: " ".repeat(200) + "dilemma " + "x".repeat(400) },
   { q: "dilemma in v1" },   // one version named: nothing to say of it
+  // A version or document not held: the server's message, naming what is held as judges see it.
+  { q: "dilemma", version: "nonsense" },
+  { q: "dilemma", document: "book", version: "2000-01-01" },
+  { q: "dilemma", document: " nope " },
+  { q: "dilemma", version: "it's \\ " + "x".repeat(50) },
 ];
 
 function pack() {
@@ -66,7 +71,8 @@ function said(html) {
   const one = (cls) => { const m = html.match(new RegExp(`<p class="${cls}"[^>]*>([\\s\\S]*?)</p>`)); return m ? text(m[1]) : null; };
   const chips = [...html.matchAll(/<ul class="chips"[^>]*>([\s\S]*?)<\/ul>/g)]
     .map((m) => [...m[1].matchAll(/<(?:a|span) class="chip[^"]*"[^>]*>([^<]*)</g)].map((c) => text(c[1])));
-  return { cut: one("search-cut"), summary: one("search-summary"), held: one("search-held"), chips };
+  return { cut: one("search-cut"), summary: one("search-summary"), held: one("search-held"), chips,
+    error: one("notice search-error") };
 }
 
 const page = packPage(pack());
@@ -91,4 +97,5 @@ test("what each case says (the cases say something)", async () => {
   assert.equal((await packSays(CASES[10])).cut,
     "Your question is 608 characters long: it was cut at 500 characters and searched on its first 500.");
   assert.equal((await packSays(CASES[11])).cut, null);   // 500 characters, each two bytes: whole
+  assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");
 });

@@ -1427,6 +1427,25 @@
     var found = Array.from(games).sort().reverse().filter(function (g) { return has(D.notes.held, g); });
     return found.length ? '<p class="search-held" role="note">' + escapeHtml(D.notes.held[found[0]]) + "</p>" : "";
   }
+  // service.py: a document or version not held is answered with the server's message (its
+  // repr of the value, cut as render/text.py: quoted cuts it), the whole answer.
+  function quoted(value) {
+    var chars = Array.from(value || ""), cut = chars.length > 40 ? chars.slice(0, 40).join("") + "…" : chars.join("");
+    var mark = cut.indexOf("'") !== -1 && cut.indexOf('"') === -1 ? '"' : "'";
+    var escaped = cut.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    return mark + (mark === "'" ? escaped.replace(/'/g, "\\'") : escaped) + mark;
+  }
+  function unknownOf(opts) {
+    var U = D.notes.unknown, document = (opts.document || "").trim(), version = (opts.version || "").trim(), message = null, value = null;
+    if (document && !has(U.held, document)) {
+      message = has(U.not_held, document) ? U.not_held[document] : U.document;
+      value = document;
+    } else if (version && !Object.keys(U.held).some(function (d) { return (!document || d === document) && U.held[d].indexOf(version) !== -1; })) {
+      message = U.version[document || ""];
+      value = version;
+    }
+    return message === null ? null : message.split(U.value).join(quoted(value));
+  }
   function resultsHTML(data, params, meaningState) {
     var e = escapeHtml, compact = params.get("compact") === "1";
     var kept = {};
@@ -1477,6 +1496,8 @@
     pending = false;
     try {
       var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
+      var unknown = unknownOf(opts);
+      if (unknown !== null) return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p></div>";
       // The server's page searches a long question's first characters, and says so (cutHTML).
       if (Array.from(q).length > D.notes.limit) q = Array.from(q).slice(0, D.notes.limit).join("");
       // (a pack without meaning plans the question once, as before)
