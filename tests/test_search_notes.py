@@ -188,3 +188,16 @@ def test_404_guesses_stay_in_the_pages_game(real_client, path, game):
     assert all(w.startswith(game) for w in where), where
     # Without the page's game, the same words find the other game's pages.
     assert any(not w.startswith(game) for w in _suggested(real_client, "/x/mission-attempt"))
+
+
+def test_a_bad_filter_offers_the_words_without_the_filters(fixture_client):
+    """The message names what is held; one tap searches the same words without the filters."""
+    page = fixture_client.get("/search", query_string={"q": "dilemma", "version": "nonsense"})
+    assert page.status_code == 400
+    body = page.get_data(as_text=True)
+    assert "unknown version &#39;nonsense&#39;; the versions held: Book v2 (April 2015)" in body
+    assert (
+        '<p class="search-hints"><a href="/search?q=dilemma">Search without the filters</a>' in body
+    )
+    blank = fixture_client.get("/search", query_string={"q": " ", "version": "nonsense"})
+    assert "Search without the filters" not in blank.get_data(as_text=True)

@@ -71,8 +71,12 @@ function said(html) {
   const one = (cls) => { const m = html.match(new RegExp(`<p class="${cls}"[^>]*>([\\s\\S]*?)</p>`)); return m ? text(m[1]) : null; };
   const chips = [...html.matchAll(/<ul class="chips"[^>]*>([\s\S]*?)<\/ul>/g)]
     .map((m) => [...m[1].matchAll(/<(?:a|span) class="chip[^"]*"[^>]*>([^<]*)</g)].map((c) => text(c[1])));
+  // A link by its words and the search it asks for (the pack's go to its own search page).
+  const links = [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)]
+    .filter((m) => m[2].startsWith("Search without"))
+    .map((m) => [text(m[2]), new URLSearchParams(text(m[1]).split("?")[1]).toString()]);
   return { cut: one("search-cut"), summary: one("search-summary"), held: one("search-held"), chips,
-    error: one("notice search-error") };
+    error: one("notice search-error"), links };
 }
 
 const page = packPage(pack());
@@ -97,5 +101,6 @@ test("what each case says (the cases say something)", async () => {
   assert.equal((await packSays(CASES[10])).cut,
     "Your question is 608 characters long: it was cut at 500 characters and searched on its first 500.");
   assert.equal((await packSays(CASES[11])).cut, null);   // 500 characters, each two bytes: whole
+  assert.deepEqual((await packSays(CASES[14])).links, [["Search without the filters", "q=dilemma"]]);
   assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");
 });

@@ -1497,7 +1497,10 @@
     try {
       var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
       var unknown = unknownOf(opts);
-      if (unknown !== null) return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p></div>";
+      if (unknown !== null) {   // templates/search/_results.html: the error, and the words without the filters
+        return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p>" +
+          (q.trim() ? '<p class="search-hints">' + pageLink("Search without the filters", q, {}) + "</p>" : "") + "</div>";
+      }
       // The server's page searches a long question's first characters, and says so (cutHTML).
       if (Array.from(q).length > D.notes.limit) q = Array.from(q).slice(0, D.notes.limit).join("");
       // (a pack without meaning plans the question once, as before)
