@@ -62,6 +62,15 @@ def test_the_server_page_says_what_it_did_at_360_px(browser, words_server, scrip
             wait_until(page, "!!document.querySelector('#search-results .search-cut')", timeout=30)
             assert page.input_value("#q") == LONG
             _sees(page, ".search-cut", "Your question is 621 characters long")
+            # Under the header's box elsewhere, the note reads as small as the summary above it.
+            page.goto(f"{words_server}/rules/2e-rulebook/4/beaming")
+            page.fill("#q", "commandeer")
+            wait_until(page, "!!document.querySelector('#q-suggest .search-held')", timeout=30)
+            sizes = page.evaluate(
+                "['.search-summary', '.search-held'].map((c) =>"
+                " getComputedStyle(document.querySelector('#q-suggest ' + c)).fontSize)"
+            )
+            assert sizes[0] == sizes[1], sizes
         assert off == []
 
 
