@@ -1,8 +1,9 @@
 """What a search page says it did, in a judge's words, worded once.
 
 The server's page (templates/search/_results.html) renders ``page_notes``; the judge pack's page
-(pack-search.js: notesOf) gets the same words from ``pack_notes`` in its search data and fills in
-the same blanks, so the two pages say the same thing.
+gets the same words from ``pack_notes`` in its search data and fills in the same blanks
+(pack-search.js: cutHTML, readAsOf, heldHTML, unknownOf, as the functions here of the same
+names), so the two pages say the same thing (tests/node/notes.test.mjs holds them to it).
 """
 
 from __future__ import annotations
