@@ -13,6 +13,7 @@ from typing import Any
 
 from judgekit.corpus.model import Corpus, Document
 from judgekit.render.library import Library
+from judgekit.render.text import clipped
 from judgekit.search.analysis import MAX_QUERY_CHARS
 from judgekit.search.query import VersionName, strip_versions
 from judgekit.search.service import NOT_HELD, VALUE, unknown_document, unknown_version
@@ -30,6 +31,9 @@ CUT = (
 # A version name that names several versions ("the 2003 rules", "Aug 2003"): what the words
 # were read as, and which version's passage each result shows (collapse.py shows the newest).
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
+# The summary quotes the question up to this many characters ("…" for the rest): a question
+# pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
+QUOTE_CHARS = 120
 # A chip naming another kind of entry than its result (a glossary entry of a section's title).
 CHIP_KINDS = {"section": "section", "glossary": "glossary", "ruling": "ruling", "step": "step"}
 
@@ -125,9 +129,11 @@ def page_notes(
     data: Mapping[str, Any] | None,
     asked_chars: int,
 ) -> dict[str, Any]:
-    """What the search page says besides the answer: the question cut (asked_chars: the length of
-    the question asked), the versions a name was read as, and a game whose rulebook is not held."""
+    """What the search page says besides the answer: the question as its summary quotes it, the
+    question cut (asked_chars: the length of the question asked), the versions a name was read
+    as, and a game whose rulebook is not held."""
     out: dict[str, Any] = {
+        "question": clipped(data["query"], QUOTE_CHARS) if data else "",
         "cut": cut_note(asked_chars) if asked_chars > MAX_QUERY_CHARS else None,
         "read_as": [],
         "held": None,
@@ -148,6 +154,7 @@ def pack_notes(lib: Library) -> dict[str, Any]:
         "held": held_notes(corpus),
         "chip_kinds": CHIP_KINDS,
         "limit": MAX_QUERY_CHARS,
+        "quote_chars": QUOTE_CHARS,
         "unknown": {
             "value": VALUE,
             "document": unknown_document(corpus),

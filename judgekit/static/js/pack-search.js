@@ -1369,6 +1369,11 @@
   function andList(names) {   // search_notes.py: and_list
     return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names.join("");
   }
+  // search_notes.py: page_notes' question: the question as the summary quotes it, cut short.
+  function questionOf(query) {
+    var chars = Array.from(query), most = D.notes.quote_chars;
+    return chars.length > most ? chars.slice(0, most).join("") + "…" : query;
+  }
   // search_notes.py: page_notes' cut: a question longer than the search reads.
   function cutHTML(asked) {
     var length = Array.from(asked).length, limit = D.notes.limit;
@@ -1463,9 +1468,9 @@
     }
     out += cutHTML(params.get("q") || "");
     out += '<p class="search-summary" role="status">' + (data.total
-      ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
+      ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(questionOf(data.query)) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
-      : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
+      : "No results for <q>" + e(questionOf(data.query)) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") +
       readAsOf(data).map(function (said) { return ", " + e(said); }).join("") + ".</p>";
     out += heldHTML(data);
