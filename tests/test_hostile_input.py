@@ -408,7 +408,9 @@ SEARCH = ("/api/search", "/search", "/search/results")
 CALC = {"personnel": "5"}
 # (paths, fixed query, parameter, status of a hostile value, {value name: other status})
 PARAM_SPECS = [
-    (SEARCH, {}, "q", 200, {"overlong": 400}),
+    (("/api/search",), {}, "q", 200, {"overlong": 400}),
+    # The pages search an overlong question's first 500 characters, and say so.
+    (("/search", "/search/results"), {}, "q", 200, {}),
     (SEARCH, {"q": "beam"}, "limit", 400, dict.fromkeys(BLANK, 200)),
     (SEARCH, {"q": "beam"}, "version", 400, dict.fromkeys(BLANK, 200)),
     (SEARCH, {"q": "beam"}, "document", 400, dict.fromkeys(BLANK, 200)),
@@ -481,6 +483,10 @@ def test_hostile_query_values(client, path, fixed, param, status, overrides):
 
 
 LONG = "9" * 40 + "…"
+VERSIONS_2E = (
+    "2E Rulebook v4 (April 2015) as version=4, 2E Rulebook Call to Arms (August 2003) as"
+    " version=call-to-arms, 2E Rulebook v1.1 (Version 1.1 from 08/19/2003) as version=1.1"
+)
 SEARCH_MESSAGES = [
     ({"q": "a" * 5000}, "query is too long: 5000 characters (the limit is 500)"),
     ({"q": "a" * 501}, "query is too long: 501 characters (the limit is 500)"),
@@ -492,14 +498,19 @@ SEARCH_MESSAGES = [
     ({"limit": "５"}, "limit must be a whole number from 1 to 100, not '５'"),
     (
         {"version": XSS},
-        f"unknown version '{XSS}' (known: 1.1, call-to-arms, 4, 2000-02-28)",
+        f"unknown version '{XSS}'; the versions held: {VERSIONS_2E}, 1E Current Rulings 2/28/00"
+        " as version=2000-02-28",
     ),
     (
         {"document": BOOK, "version": "2000-02-28"},
-        "unknown version '2000-02-28' of '2e-rulebook' (known: 1.1, call-to-arms, 4)",
+        f"unknown version '2000-02-28' of 2E Rulebook; the versions held: {VERSIONS_2E}",
     ),
     ({"document": "1e-glossary"}, "document '1e-glossary' is not held in judgekit"),
-    ({"document": IMG}, f"unknown document '{IMG}' (known: 2e-rulebook, 1e-current-rulings)"),
+    (
+        {"document": IMG},
+        f"unknown document '{IMG}'; the documents held: 2E Rulebook as document=2e-rulebook, 1E"
+        " Current Rulings as document=1e-current-rulings",
+    ),
     ({"kind": "\x00"}, "unknown kind '\\x00' (known: section, glossary, ruling, step, card)"),
     ({"edition": "3e"}, "unknown edition '3e' (known: 2E, 1E)"),
     ({"all_versions": "-1"}, "all_versions must be 1 or 0, not '-1'"),
@@ -515,6 +526,10 @@ def test_search_400_messages(client, params, message):
     for page in ("/search", "/search/results"):
         response = client.get(page, query_string={"q": "beam", **params})
         body = sane(response, page)
+        if "q" in params:  # the pages search its first 500 characters, and say so
+            assert response.status_code == 200
+            assert "it was cut at 500 characters and searched on its first 500." in body
+            continue
         assert response.status_code == 400
         assert f'<p class="notice search-error" role="alert">{escape(message)}</p>' in body
 

@@ -90,6 +90,12 @@ CASES = [
     # Issue #27: a version named keeps to its game; naming both games searches both.
     ({"q": "battle in CTA"}, "in 2E only (named in your question; search both games)."),
     ({"q": "1E rules battle in CTA"}, "in both games (your question names 2E and 1E; search 2E"),
+    # What the page says it did (shapes/search_notes.py): a 1E search holds only the rulings, a
+    # name of several versions read as them, a chip of another kind, a long question cut.
+    ({"q": "commandeer"}, "no 1E rulebook (the 1E Rulebook and 1E Glossary are not held here)"),
+    ({"q": "battle in the 2003 rules"}, "“2003” read as v1.1 and Call to Arms, each result"),
+    ({"q": "staffing ships cta"}, "Call to Arms: moving a ship (glossary)"),
+    ({"q": "beam personnel " * 40}, "it was cut at 500 characters and searched on its first 500"),
 ]
 
 

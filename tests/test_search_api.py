@@ -90,6 +90,7 @@ def test_chips_name_the_other_versions(sc):
             "id": "beaming",
             "title": "Beaming",
             "url": "/rules/book/1/beaming",
+            "kind": "section",  # its own kind, which its chip names when it differs
             "snippet": None,  # v1's passage holds no more of the words than v2's
         }
     ]
@@ -109,6 +110,31 @@ def test_snippets_are_marked_and_escaped(sc):
     )
 
 
+def test_a_long_question_is_refused_by_the_api_and_cut_by_the_page_with_a_word(sc):
+    """The API says why it refuses; the page searches the first 500 characters and says so."""
+    question = "dilemma " + "x" * 4992
+    response = sc.get("/api/search", query_string={"q": question})
+    assert response.status_code == 400
+    assert response.get_json()["message"] == (
+        "query is too long: 5000 characters (the limit is 500)"
+    )
+    for path in ("/search", "/search/results"):
+        page = sc.get(path, query_string={"q": question})
+        assert page.status_code == 200
+        body = page.get_data(as_text=True)
+        assert (
+            '<p class="search-cut" role="status">Your question is 5000 characters long: it was'
+            " cut at 500 characters and searched on its first 500.</p>"
+        ) in body
+        # The summary quotes it short: the box holds it whole.
+        assert f"for <q>{question[:120]}…</q>" in body
+    # A question of the limit is searched whole, without a word.
+    page = sc.get("/search", query_string={"q": "dilemma " + "x" * 492}).get_data(as_text=True)
+    assert "search-cut" not in page
+    # The box takes more than the limit: the page, not the browser, cuts it, with a word.
+    assert 'maxlength="800"' in page
+
+
 def test_did_you_mean(sc):
     data = api(sc, q="comandeer a ship")
     assert data["suggestion"] == "commandeer a ship"
@@ -125,17 +151,26 @@ def test_did_you_mean(sc):
         ({"limit": "１２"}, "limit must be a whole number from 1 to 100, not '１２'"),
         ({"limit": "9" * 5000}, f"limit must be a whole number from 1 to 100, not '{'9' * 40}…'"),
         ({"limit": "0010"}, "limit must be a whole number from 1 to 100, not '0010'"),
-        ({"version": "9"}, "unknown version '9' (known: 1, 2, 2000-01-01)"),
+        # Versions and documents by the names judges see, with the ids an address takes.
+        (
+            {"version": "9"},
+            "unknown version '9'; the versions held: Book v2 (April 2015) as version=2, Book v1"
+            " (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01",
+        ),
         (
             {"document": "book", "version": "2000-01-01"},
-            "unknown version '2000-01-01' of 'book' (known: 1, 2)",
+            "unknown version '2000-01-01' of Book; the versions held: Book v2 (April 2015) as"
+            " version=2, Book v1 (August 2003) as version=1",
         ),
-        ({"document": "nope"}, "unknown document 'nope' (known: book, rul)"),
+        (
+            {"document": "nope"},
+            "unknown document 'nope'; the documents held: Book as document=book, Rulings as"
+            " document=rul",
+        ),
         ({"kind": "k" * 100}, f"unknown kind '{'k' * 40}…' (known: section, glossary, ruling)"),
         ({"kind": "card"}, "unknown kind 'card' (known: section, glossary, ruling)"),
         ({"edition": "3E"}, "unknown edition '3E' (known: 2E, 1E)"),
         ({"all_versions": "maybe"}, "all_versions must be 1 or 0, not 'maybe'"),
-        ({"q": "x" * 5000}, "query is too long: 5000 characters (the limit is 500)"),
     ],
 )
 def test_bad_parameters_get_a_400_with_a_message(sc, params, message):

@@ -160,6 +160,13 @@ def test_api_404s(client, url, message):
         assert [n["url"] for n in nearest] == [
             f"/timing/{s}?version=4" for s in message.split("(known: ")[1].rstrip(")").split(", ")
         ]
+    elif "has no version" in message:
+        # The sequence in each version it has, newest first: never another game's pages.
+        sequence = url.split("/")[3].split("?")[0]
+        known = message.split("(known: ")[1].rstrip(")").split(", ")
+        assert [n["url"] for n in nearest] == [
+            f"/timing/{sequence}?version={v}" for v in reversed(known)
+        ]
     else:
         assert nearest is None
 

@@ -34,6 +34,7 @@ from judgekit.search.vocabulary import (
     raw_needles,  # the server's own: the pack skips a pattern exactly when the server does
     raw_said,
 )
+from judgekit.shapes.search_notes import pack_notes
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
@@ -186,6 +187,8 @@ def search_data(app: Flask) -> dict[str, Any]:
         "ordinary": sorted(analysis.ORDINARY),
         "numbers": sorted(analysis.NUMBER_STEMS),
         "kinds": list(svc.kinds),
+        # What the page says it did, in the server page's words (pack-search.js: notes).
+        "notes": pack_notes(lib),
         "settings": {
             "title_boost": documents.TITLE_BOOST,
             "talk_boost": documents.TALK_BOOST,

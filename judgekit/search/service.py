@@ -78,18 +78,43 @@ def _document(corpus: Corpus, params: Mapping[str, str]) -> str | None:
     document = (params.get("document") or "").strip() or None
     if document is not None and document not in held:
         if document in corpus.documents:
-            raise SearchParamError(f"document {quoted(document)} is not held in judgekit")
-        raise _known("document", document, held)
+            raise SearchParamError(NOT_HELD.replace(VALUE, quoted(document)))
+        raise SearchParamError(unknown_document(corpus).replace(VALUE, quoted(document)))
     return document
 
 
-def _version(corpus: Corpus, params: Mapping[str, str], document: str | None) -> str | None:
+# Where an unknown value goes in the messages below (the pack's page puts it there too).
+VALUE = "{value}"
+NOT_HELD = f"document {VALUE} is not held in judgekit"
+
+
+def unknown_document(corpus: Corpus) -> str:
+    """What a search says of an unknown document (VALUE: the value quoted): the documents held,
+    by the names judges see, with the value the address takes."""
+    named = ", ".join(f"{doc.short_title} as document={doc.id}" for doc in corpus.held())
+    return f"unknown document {VALUE}; the documents held: {named}"
+
+
+def unknown_version(lib: Library, document: str | None) -> str:
+    """What a search says of an unknown version (of a document chosen, or None): the versions
+    held, named as the site names them (citations), with the value the address takes."""
+    corpus = lib.corpus
+    docs = [corpus.documents[document]] if document else list(corpus.held())
+    named = ", ".join(
+        f"{lib.cited_version(v)} as version={v.id}" for doc in docs for v in reversed(doc.versions)
+    )
+    of = f" of {corpus.documents[document].short_title}" if document else ""
+    return f"unknown version {VALUE}{of}; the versions held: {named}"
+
+
+def _version(lib: Library, params: Mapping[str, str], document: str | None) -> str | None:
     version = (params.get("version") or "").strip() or None
+    corpus = lib.corpus
     if version is not None:
         docs = [corpus.documents[document]] if document else list(corpus.held())
-        known = [v.id for doc in docs for v in doc.versions]
-        if version not in known:
-            raise _known("version", version, known, f" of {document!r}" if document else "")
+        if version not in {v.id for doc in docs for v in doc.versions}:
+            message = unknown_version(lib, document)
+            raise SearchParamError(message.replace(VALUE, quoted(version)))
     return version
 
 
@@ -114,11 +139,12 @@ def _limit(params: Mapping[str, str]) -> int:
     return int(limit_text)
 
 
-def parse_params(corpus: Corpus, params: Mapping[str, str], kinds: tuple[str, ...]) -> SearchParams:
-    """Check every parameter against the corpus; raise SearchParamError naming the bad one."""
+def parse_params(lib: Library, params: Mapping[str, str], kinds: tuple[str, ...]) -> SearchParams:
+    """Check every parameter against the library's corpus; raise SearchParamError naming the bad
+    one (a version or document by the names judges see, with the ids an address takes)."""
     q = _query(params)
-    document = _document(corpus, params)
-    version = _version(corpus, params, document)
+    document = _document(lib.corpus, params)
+    version = _version(lib, params, document)
     kind = _choice(params, "kind", kinds)
     edition = _choice(params, "edition", EDITIONS)
     return SearchParams(
@@ -242,7 +268,7 @@ class SearchService:
 
     def search(self, params: Mapping[str, str]) -> dict[str, Any]:
         """The API's answer to these parameters (README: the search API's answer)."""
-        parsed = parse_params(self.lib.corpus, params, self.kinds)
+        parsed = parse_params(self.lib, params, self.kinds)
         outcome = self.index.search(
             parsed.q, parsed.filters, parsed.all_versions, parsed.limit, parsed.meaning
         )
@@ -325,12 +351,16 @@ class SearchService:
         found = self._static.get(key)
         if found is None:
             other = self._where(document, version_id, item, kind)
+            index = self.index
             found = self._static[key] = {
                 "version": version_id,
                 "short_title": other["version_title"],
                 "id": item,
                 "title": other["title"],
                 "url": other["url"],
+                # Its own kind: a topic folds in entries of other kinds (a section's glossary
+                # entry of the same title), which its chip names (search/_macros.html).
+                "kind": index.meta[index.by_key[f"{document}/{version_id}/{item}"]]["kind"],
             }
         return found
 
@@ -394,5 +424,5 @@ def run_search(
 ) -> dict[str, Any]:
     """One search over a corpus (the CLI's entry point); raises SearchParamError."""
     service = SearchService.for_library(Library(corpus), cache_dir)
-    parse_params(corpus, params, service.kinds)  # fail fast, before any indexing
+    parse_params(service.lib, params, service.kinds)  # fail fast, before any indexing
     return service.search(params)

@@ -140,7 +140,9 @@ def find_sequence(sequence_id: str, version: str | None) -> Sequence:
             [Nearest(c["citation"], "nearest rule", c["url"]) for c in absent["nearest"]]
             + [_sequence_link(versions[-1])],
         )
-    abort(404, description=message)
+    # The sequence in each version it has, newest first: never another game's pages, which a
+    # guess from the address would offer (a 1E ruling for "mission-attempt").
+    not_found_near(message, [_sequence_link(s) for s in reversed(versions)])
 
 
 def _version_name(seq: Sequence) -> str:

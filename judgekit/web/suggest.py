@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote
 
 from judgekit import nearness
 from judgekit.corpus.model import Document, Version
 from judgekit.render.library import Library
+from judgekit.search.query import edition_names
 
 # URL words that name an area or an API route, not a document, version or entry.
 AREA_WORDS = {"rules", "rulings", "api", "entries", "documents", "history", "diff", "static"}
@@ -49,10 +51,22 @@ def _pick_document(lib: Library, segments: list[str]) -> tuple[Document | None, 
     return None, -1
 
 
-def _versions(lib: Library, doc: Document | None, version: Version | None) -> list[Version]:
+def _game(segments: list[str], areas: Mapping[str, str]) -> str | None:
+    """The one game a path names: by a part naming it ("/cards/2e/…", "/timing/first-edition/…"),
+    else by its area (areas: an area's first part, such as "timing", and its game); else None."""
+    for part in segments:
+        named = edition_names(part.replace("-", " "))[1]
+        if len(named) == 1:
+            return next(iter(named))
+    return areas.get(segments[0]) if segments else None
+
+
+def _versions(
+    lib: Library, doc: Document | None, version: Version | None, game: str | None = None
+) -> list[Version]:
     if version is not None:
         return [version]
-    docs = [doc] if doc else list(lib.corpus.held())
+    docs = [doc] if doc else [d for d in lib.corpus.held() if game in (None, d.edition)]
     # Versions in force first: a judge wants the rule that applies today.
     ordered = [d.latest for d in docs if d.latest]
     ordered += [v for d in docs for v in reversed(d.versions[:-1])]
@@ -99,10 +113,14 @@ def _matches(lib: Library, versions: list[Version], query: str, limit: int) -> l
     return out
 
 
-def closest_pages(lib: Library, path: str, limit: int = 5) -> list[Suggestion]:
-    """The pages closest to a path that found nothing: entries by id or title, or versions."""
+def closest_pages(
+    lib: Library, path: str, limit: int = 5, areas: Mapping[str, str] | None = None
+) -> list[Suggestion]:
+    """The pages closest to a path that found nothing: entries by id or title, or versions; in
+    the game of the page asked for when the path says it (_game), never the other game's."""
     segments = [s for s in _segments(path) if s]
     doc, at = _pick_document(lib, segments)
+    game = doc.edition if doc is not None else _game(segments, areas or {})
     version = None
     rest = segments
     if doc is not None:
@@ -120,10 +138,10 @@ def closest_pages(lib: Library, path: str, limit: int = 5) -> list[Suggestion]:
     words = [slug(s) for s in rest if slug(s) and slug(s) not in AREA_WORDS]
     found: list[Suggestion] = []
     if words:
-        found = _matches(lib, _versions(lib, doc, version), words[-1], limit)
+        found = _matches(lib, _versions(lib, doc, version, game), words[-1], limit)
         if not found and version is not None:
             # The rule may live in another version of the document (e.g. only in the glossary of 4).
-            found = _matches(lib, _versions(lib, doc, None), words[-1], limit)
+            found = _matches(lib, _versions(lib, doc, None, game), words[-1], limit)
     if not found and doc is not None:
         shown = [version] if version else list(reversed(doc.versions))
         found = [

@@ -1083,7 +1083,7 @@
     r.exact = hit.exact;
     r.also_in = hit.others.map(function (o) {
       return {version: o.item.result.version, short_title: o.item.result.version_title, id: o.item.result.id,
-              title: o.item.result.title, url: absolute(o.item.result.url),
+              title: o.item.result.title, url: absolute(o.item.result.url), kind: o.item.result.kind,
               snippet: o.older ? snippetOf(o.item, terms, asked, kept) : null};
     });
     return r;
@@ -1266,7 +1266,9 @@
       return "<li>" + (compact ? e(c.title) : '<a href="' + e(c.url) + '" tabindex="-1">' + e(c.title) + "</a>") + "</li>";
     }).join("");
     var chips = (r.also_in || []).map(function (o) {
-      var label = o.short_title + (o.id !== r.id ? ": " + o.title : "");
+      // search/_macros.html: a chip of another kind says its kind ("moving a ship (glossary)").
+      var kinds = D.notes.chip_kinds;
+      var label = o.short_title + (o.id !== r.id ? ": " + o.title : "") + (o.kind !== r.kind && has(kinds, o.kind) ? " (" + kinds[o.kind] + ")" : "");
       return "<li>" + (o.url ? '<a class="chip' + (o.snippet ? " chip-older-match" : "") + '" href="' + e(o.url) + '" tabindex="-1" title="Also found in ' +
         e(o.short_title) + ": " + e(o.title) + '">' + e(label) + "</a>" : '<span class="chip">' + e(label) + "</span>") + "</li>";
     }).join("");
@@ -1361,6 +1363,96 @@
     var why = WORDS_ONLY[state];
     return why ? '<p class="search-by-words muted">Found by words only: ' + escapeHtml(why) + ".</p>" : "";
   }
+  /* -- what the page says it did, in the server page's words (judgekit/shapes/search_notes.py
+     writes them into D.notes; these fill in their blanks as its functions do) ------------- */
+  function fill(words, blanks) {   // str.format's named blanks
+    return words.replace(/\{(\w+)\}/g, function (m, name) { return String(blanks[name]); });
+  }
+  function andList(names) {   // search_notes.py: and_list
+    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names.join("");
+  }
+  // search_notes.py: page_notes' question: the question as the summary quotes it, cut short.
+  function questionOf(query) {
+    var chars = Array.from(query), most = D.notes.quote_chars;
+    return chars.length > most ? chars.slice(0, most).join("") + "…" : query;
+  }
+  // search_notes.py: page_notes' cut: a question longer than the search reads.
+  function cutHTML(asked) {
+    var length = Array.from(asked).length, limit = D.notes.limit;
+    return length > limit ? '<p class="search-cut" role="status">' + escapeHtml(fill(D.notes.cut, {length: length, limit: limit})) + "</p>" : "";
+  }
+  function versionOrder() {   // each version's short title and place in its document, by key
+    if (!D.versionOrder) {
+      D.versionOrder = new Map();
+      D.items.forEach(function (it) {
+        var r = it.result, key = r.document + "\u0000" + r.version;
+        if (!D.versionOrder.has(key)) D.versionOrder.set(key, {title: r.version_title, order: it.vorder});
+      });
+    }
+    return D.versionOrder;
+  }
+  // search_notes.py: read_as: each name of several versions, what it was read as and which shows first.
+  function readAsOf(data) {
+    if (data.filters.version || data.filters.document) return [];
+    var query = data.query, mentioned = stripVersions(query).mentioned, said = new Map(), known = versionOrder();
+    D.versionNames.forEach(function (v) {
+      var key = v[1] + "\u0000" + v[2], longest = null, m;
+      if (!mentioned.has(key)) return;
+      v[0].lastIndex = 0;
+      while ((m = v[0].exec(query)) !== null) {
+        if (longest === null || m[0].length > longest.length) longest = m[0];
+        if (!m[0]) v[0].lastIndex++;
+      }
+      if (longest === null) return;
+      if (!said.has(longest)) said.set(longest, []);
+      said.get(longest).push(key);
+    });
+    var out = [];
+    said.forEach(function (keys, words) {
+      if (keys.length < 2) return;
+      var ordered = keys.map(function (k) { return known.get(k); }).sort(function (a, b) { return a.order - b.order; });
+      out.push(fill(D.notes.read_as, {words: words, versions: andList(ordered.map(function (v) { return v.title; })),
+        first: ordered[ordered.length - 1].title}));
+    });
+    return out;
+  }
+  // search_notes.py: held_note: the game searched (chosen, named, its document's or version's, or
+  // the one game of every result), when judgekit holds no rulebook of it.
+  function heldHTML(data) {
+    var f = data.filters, games = new Set();
+    if (f.edition) games.add(f.edition);
+    else if (f.document || f.version) {
+      D.items.forEach(function (it) {
+        var r = it.result;
+        if (r.kind !== "card" && (!f.document || r.document === f.document) && (!f.version || r.version === f.version)) games.add(it.edition);
+      });
+    } else {
+      (data.editions_named || []).forEach(function (g) { games.add(g); });
+      var shown = new Set(data.results.map(function (r) { return r.edition; }));
+      if (!games.size && shown.size === 1) games = shown;
+    }
+    var found = Array.from(games).sort().reverse().filter(function (g) { return has(D.notes.held, g); });
+    return found.length ? '<p class="search-held" role="note">' + escapeHtml(D.notes.held[found[0]]) + "</p>" : "";
+  }
+  // service.py: a document or version not held is answered with the server's message (its
+  // repr of the value, cut as render/text.py: quoted cuts it), the whole answer.
+  function quoted(value) {
+    var chars = Array.from(value || ""), cut = chars.length > 40 ? chars.slice(0, 40).join("") + "…" : chars.join("");
+    var mark = cut.indexOf("'") !== -1 && cut.indexOf('"') === -1 ? '"' : "'";
+    var escaped = cut.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    return mark + (mark === "'" ? escaped.replace(/'/g, "\\'") : escaped) + mark;
+  }
+  function unknownOf(opts) {
+    var U = D.notes.unknown, document = (opts.document || "").trim(), version = (opts.version || "").trim(), message = null, value = null;
+    if (document && !has(U.held, document)) {
+      message = has(U.not_held, document) ? U.not_held[document] : U.document;
+      value = document;
+    } else if (version && !Object.keys(U.held).some(function (d) { return (!document || d === document) && U.held[d].indexOf(version) !== -1; })) {
+      message = U.version[document || ""];
+      value = version;
+    }
+    return message === null ? null : message.split(U.value).join(quoted(value));
+  }
   function resultsHTML(data, params, meaningState) {
     var e = escapeHtml, compact = params.get("compact") === "1";
     var kept = {};
@@ -1376,11 +1468,14 @@
         exampleLinks(kept) + '</p><p class="muted">Quote words for an exact phrase: <code>"beam personnel"</code>. Misspellings are forgiven.</p></div>';
       return out + "</div>";
     }
+    out += cutHTML(params.get("q") || "");
     out += '<p class="search-summary" role="status">' + (data.total
-      ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(data.query) + "</q>" +
+      ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(questionOf(data.query)) + "</q>" +
         (data.total > data.results.length ? ", showing the first " + data.results.length : "")
-      : "No results for <q>" + e(data.query) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
-        pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") + ".</p>";
+      : "No results for <q>" + e(questionOf(data.query)) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
+        pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") +
+      readAsOf(data).map(function (said) { return ", " + e(said); }).join("") + ".</p>";
+    out += heldHTML(data);
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
     if (data.results.length) {
@@ -1408,6 +1503,13 @@
     pending = false;
     try {
       var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
+      var unknown = unknownOf(opts);
+      if (unknown !== null) {   // templates/search/_results.html: the error, and the words without the filters
+        return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p>" +
+          (q.trim() ? '<p class="search-hints">' + pageLink("Search without the filters", q, {}) + "</p>" : "") + "</div>";
+      }
+      // The server's page searches a long question's first characters, and says so (cutHTML).
+      if (Array.from(q).length > D.notes.limit) q = Array.from(q).slice(0, D.notes.limit).join("");
       // (a pack without meaning plans the question once, as before)
       var question = api.meaningCode ? meaningQuestion(q, opts) : null;
       var near = question ? nearKnown.get(question) || null : null;

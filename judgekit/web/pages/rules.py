@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
@@ -32,6 +32,7 @@ from judgekit.shapes.reading import (
     version_summary,
 )
 from judgekit.web.context import current_library as library
+from judgekit.web.context import current_timing as timing
 from judgekit.web.lookup import find_document, find_entry, find_term, find_version
 from judgekit.web.suggest import Suggestion, closest_pages
 
@@ -190,8 +191,13 @@ def entry(document: str, version: str, entry_id: str) -> ResponseReturnValue:
 
 @bp.app_template_global("closest_pages")
 def closest_pages_here(limit: int = 5) -> list[Suggestion]:
-    """The 404 page's suggestions for the current request path."""
-    return closest_pages(library(), request.path, limit)
+    """The 404 page's suggestions for the current request path: under /timing, in the game of
+    the rulebooks its sequences quote."""
+    lib = library()
+    games = {lib.corpus.documents[seq.document].edition for seq in timing()}
+    area = url_for("timing.index").strip("/")
+    areas = {area: next(iter(games))} if len(games) == 1 else {}
+    return closest_pages(lib, request.path, limit, areas)
 
 
 @bp.get("/rules/<document>/<version>/term/<path:term>")

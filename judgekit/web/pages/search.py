@@ -8,6 +8,7 @@ from flask import Blueprint, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
 from judgekit.render.text import clipped
+from judgekit.search.analysis import MAX_QUERY_CHARS
 from judgekit.search.choice import (
     COOKIE,
     MAX_AGE,
@@ -21,11 +22,15 @@ from judgekit.search.choice import (
 )
 from judgekit.search.elsewhere import elsewhere
 from judgekit.search.service import SearchParamError, SearchService
+from judgekit.shapes.search_notes import BOX_CHARS, CHIP_KINDS, page_notes
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search, search_answer
 from judgekit.web.pagekey import page_address
 
 bp = Blueprint("search", __name__)
+# The search box's limit (every page's) and the words a result's chips name kinds by.
+bp.add_app_template_global(BOX_CHARS, "box_chars")
+bp.add_app_template_global(CHIP_KINDS, "chip_kinds")
 
 FILTERS = ("edition", "document", "version", "kind")
 EXAMPLES = (
@@ -132,6 +137,11 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
 def _run(template: str):
     svc = current_search()
     params = with_choice(request.args, judging())
+    # The page searches a long question's first characters and says so (page_notes); the API
+    # refuses it. Cut before anything reads it: a long question costs no more than the limit.
+    asked = len(params.get("q", ""))
+    if asked > MAX_QUERY_CHARS:
+        params["q"] = params["q"][:MAX_QUERY_CHARS]
     data, error, other = None, None, None
     try:
         data = search_answer(params)
@@ -143,6 +153,7 @@ def _run(template: str):
         data=data,
         error=error,
         elsewhere=other,
+        notes=page_notes(library().corpus, svc.index.versions, data, asked),
         form=_form(svc, params),
         compact=request.args.get("compact") == "1",
     ), (400 if error else 200)

@@ -1,0 +1,166 @@
+"""What a search page says it did, in a judge's words, worded once.
+
+The server's page (templates/search/_results.html) renders ``page_notes``; the judge pack's page
+gets the same words from ``pack_notes`` in its search data and fills in the same blanks
+(pack-search.js: cutHTML, readAsOf, heldHTML, unknownOf, as the functions here of the same
+names), so the two pages say the same thing (tests/node/notes.test.mjs holds them to it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from judgekit.corpus.model import Corpus, Document
+from judgekit.render.library import Library
+from judgekit.render.text import clipped
+from judgekit.search.analysis import MAX_QUERY_CHARS
+from judgekit.search.query import VersionName, strip_versions
+from judgekit.search.service import NOT_HELD, VALUE, unknown_document, unknown_version
+
+# The search box takes more than the search reads, so that a longer question reaches the page
+# and is cut there with a word, not by the browser without one; and little enough that its
+# address stays under the server's 8,192 characters however it is encoded (9 per character).
+BOX_CHARS = 800
+
+# "{limit}" and "{length}": the pack fills them in as str.format does here.
+CUT = (
+    "Your question is {length} characters long: it was cut at {limit} characters and "
+    "searched on its first {limit}."
+)
+# A version name that names several versions ("the 2003 rules", "Aug 2003"): what the words
+# were read as, and which version's passage each result shows (collapse.py shows the newest).
+READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
+# The summary quotes the question up to this many characters ("…" for the rest): a question
+# pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
+QUOTE_CHARS = 120
+# A chip naming another kind of entry than its result (a glossary entry of a section's title).
+CHIP_KINDS = {"section": "section", "glossary": "glossary", "ruling": "ruling", "step": "step"}
+
+
+def and_list(names: Sequence[str]) -> str:
+    """Names as a judge lists them: "a", "a and b", "a, b and c"."""
+    return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+
+
+def held_notes(corpus: Corpus) -> dict[str, str]:
+    """For each game judgekit holds no rulebook of, what a search in that game must say: only
+    its rulings are held, so a ruling found may share the words without answering the question."""
+    notes = {}
+    for edition in sorted({doc.edition for doc in corpus.held()}, reverse=True):
+        docs = [d for d in corpus.documents.values() if d.edition == edition]
+        held = [d for d in docs if not d.external and d.versions]
+        if not held or any(d.kind == "rulebook" for d in held):
+            continue
+        missing = [d.short_title for d in docs if d.external and d.kind == "rulebook"]
+        missing += [d.short_title for d in docs if d.external and d.kind != "rulebook"]
+        named = f" (the {and_list(missing)} {'is' if len(missing) == 1 else 'are'} not held here)"
+        notes[edition] = (
+            f"For {edition}, judgekit holds only {and_list([_held(d) for d in held])}, no "
+            f"{edition} rulebook{named if missing else ''}: a ruling found may share your words "
+            "without answering your question."
+        )
+    return notes
+
+
+def _held(doc: Document) -> str:
+    versions = and_list([v.short_title for v in doc.versions])
+    return f"the {doc.title} of {versions}"
+
+
+def held_note(notes: Mapping[str, str], data: Mapping[str, Any], corpus: Corpus) -> str | None:
+    """The held_notes sentence for the game this answer searched, if it has one: the game chosen
+    or named, the game of the document or version chosen, else the one game of every result."""
+    filters = data["filters"]
+    games = {
+        doc.edition
+        for doc in corpus.held()
+        if filters.get("document") in (None, doc.id)
+        and (filters.get("version") is None or doc.version(filters["version"]) is not None)
+    }
+    if filters.get("edition"):
+        games = {filters["edition"]}
+    elif not (filters.get("document") or filters.get("version")):
+        shown = {r["edition"] for r in data["results"]}
+        games = set(data["editions_named"]) or (shown if len(shown) == 1 else set())
+    found = [notes[game] for game in sorted(games, reverse=True) if game in notes]
+    return found[0] if found else None
+
+
+def read_as(
+    query: str, names: Sequence[VersionName], corpus: Corpus, filters: Mapping[str, str]
+) -> list[str]:
+    """For each name in the question that names several versions, what it was read as and which
+    version's passage shows first (READ_AS); none when a version or document was chosen."""
+    if filters.get("version") or filters.get("document"):
+        return []
+    mentioned = strip_versions(query, names)[1]
+    said: dict[str, list[tuple[str, str]]] = {}
+    for name in names:
+        key = (name.document, name.version)
+        found = [m.group() for m in name.pattern.finditer(query)] if key in mentioned else []
+        if found:
+            said.setdefault(max(found, key=len), []).append(key)
+    out = []
+    for words, keys in said.items():
+        if len(keys) < 2:
+            continue
+        versions = [corpus.version(document, version) for document, version in keys]
+        doc = corpus.documents[keys[0][0]]
+        ordered = sorted(versions, key=lambda v: doc.versions.index(v) if v in doc.versions else -1)
+        out.append(
+            READ_AS.format(
+                words=words,
+                versions=and_list([v.short_title for v in ordered]),
+                first=ordered[-1].short_title,
+            )
+        )
+    return out
+
+
+def cut_note(length: int) -> str:
+    """What the page says of a question longer than the search reads."""
+    return CUT.format(length=length, limit=MAX_QUERY_CHARS)
+
+
+def page_notes(
+    corpus: Corpus,
+    names: Sequence[VersionName],
+    data: Mapping[str, Any] | None,
+    asked_chars: int,
+) -> dict[str, Any]:
+    """What the search page says besides the answer: the question as its summary quotes it, the
+    question cut (asked_chars: the length of the question asked), the versions a name was read
+    as, and a game whose rulebook is not held."""
+    out: dict[str, Any] = {
+        "question": clipped(data["query"], QUOTE_CHARS) if data else "",
+        "cut": cut_note(asked_chars) if asked_chars > MAX_QUERY_CHARS else None,
+        "read_as": [],
+        "held": None,
+    }
+    if data and data["query"]:
+        out["read_as"] = read_as(data["query"], names, corpus, data["filters"])
+        out["held"] = held_note(held_notes(corpus), data, corpus)
+    return out
+
+
+def pack_notes(lib: Library) -> dict[str, Any]:
+    """The same words for the pack's page (pack-search.js fills in the blanks), with the server's
+    answers to a document or version it does not hold (service.py)."""
+    corpus = lib.corpus
+    return {
+        "cut": CUT,
+        "read_as": READ_AS,
+        "held": held_notes(corpus),
+        "chip_kinds": CHIP_KINDS,
+        "limit": MAX_QUERY_CHARS,
+        "quote_chars": QUOTE_CHARS,
+        "unknown": {
+            "value": VALUE,
+            "document": unknown_document(corpus),
+            "not_held": {doc.id: NOT_HELD for doc in corpus.documents.values() if doc.external},
+            "version": {doc.id: unknown_version(lib, doc.id) for doc in corpus.held()}
+            | {"": unknown_version(lib, None)},
+            "held": {doc.id: [v.id for v in doc.versions] for doc in corpus.held()},
+        },
+    }
