@@ -86,8 +86,14 @@ def test_a_version_named_keeps_the_other_games_title_from_the_exact_tier(client,
 @pytest.mark.parametrize(
     "typed, first",
     [
-        ("v1.1 when text: how many times per trigger", "1.1/when-and-while"),
-        ("1.1: opponent puts space dilemma on my planet mission", "1.1/facing-dilemmas"),
+        (
+            "1.1 rulebook: already completed that planet, can I go back and attempt it again later",
+            "1.1/checking-requirements",
+        ),
+        (
+            "1.1 online rules: do dilemmas overcome stay under the mission after completing it",
+            "1.1/checking-requirements",
+        ),
     ],
 )
 def test_a_version_named_comes_first_by_meaning_too(client, typed, first):
