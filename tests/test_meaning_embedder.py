@@ -30,7 +30,6 @@ from judgekit.meaning import embedder, weights
 from judgekit.meaning import model as meaning_model
 from judgekit.meaning.batch import Gather
 from judgekit.meaning.encoder import Encoder
-from judgekit.meaning.passages import Passages
 from tests.conftest import MINI, spawn_serve
 from tests.meaning_texts import texts_to_embed
 from tests.processes import all_gone, children, embedders_of, workers_of
@@ -46,14 +45,12 @@ def encoder() -> Encoder:
 class Running:
     """embedder.serve in a thread of the test's process, on a socket of its own."""
 
-    def __init__(self, load, passages=None) -> None:
+    def __init__(self, load) -> None:
         self.listener, self.path = embedder.listen()
         self.stop = threading.Event()
         self.passes: list[int] = []
         self.thread = threading.Thread(
-            target=embedder.serve,
-            args=(self.listener, load, self.stop, passages),
-            daemon=True,
+            target=embedder.serve, args=(self.listener, load, self.stop), daemon=True
         )
         self.thread.start()
 
@@ -126,7 +123,7 @@ def test_a_worker_embeds_the_question_itself_when_the_embedder_cannot_answer(enc
     question = encoder.pieces("can my crew beam over to my other planet")
     alone = encoder.embed_ids(question)
     gather = Gather(encoder.embed_many)
-    gather.ask_first = embedder.Remote(tmp_path / "nothing").ask
+    gather.ask_first = embedder.Remote(tmp_path / "nothing").embed
     assert np.array_equal(gather.embed(question), alone) and gather.passes == 1
 
     loaded = threading.Event()
@@ -138,7 +135,7 @@ def test_a_worker_embeds_the_question_itself_when_the_embedder_cannot_answer(enc
     served = Running(load)
     try:
         remote = embedder.Remote(served.path)
-        gather.ask_first = remote.ask
+        gather.ask_first = remote.embed
         assert np.array_equal(gather.embed(question), alone)
         assert (remote.declined, remote.answered, gather.passes) == (1, 0, 2)
         loaded.set()
@@ -181,69 +178,6 @@ def test_no_client_can_stop_the_embedder_answering_the_others(encoder, running):
         assert answers < 2
     remote = embedder.Remote(running.path)
     assert np.array_equal(remote.embed(question), alone) and remote.answered == 1
-
-
-def _passages(seed: int, chunks: int = 400, items: int = 60) -> Passages:
-    """Unit vectors of float32 numbers for chunks spread over items (every item has one)."""
-    rng = np.random.default_rng(seed)
-    vectors = rng.standard_normal((chunks, 384))
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    owners = np.sort(np.concatenate([np.arange(items), rng.integers(0, items, chunks - items)]))
-    return Passages(vectors, owners, items)
-
-
-def test_the_embedder_answers_the_nearness_of_the_workers_passages_bit_for_bit(encoder):
-    """Once it has read the chunk vectors (not on its first try), the embedder answers questions
-    asked by 4 threads with each item's nearness too, Passages.nearness's numbers to the last
-    bit; a worker naming other passages gets the vector alone; a MeaningModel whose Gather asks
-    the embedder takes the nearness from it, the same as its own."""
-    ours, other = _passages(14), _passages(15)
-    tries: list[int] = []
-
-    def passages() -> Passages | None:
-        tries.append(1)
-        return ours if len(tries) > 1 else None  # "not on disk yet" at the first try
-
-    served = Running(lambda: encoder, passages)
-    try:
-        remote = embedder.Remote(served.path, wait=60)
-        question = encoder.pieces("can my crew beam over to my other planet")
-        for _ in range(400):  # the model, then the passages (after PASSAGES_EVERY), in the back
-            answer = remote.ask(question, ours)
-            if answer is not None and answer[1] is not None:
-                break
-            time.sleep(0.02)
-        assert answer is not None and answer[1] is not None and len(tries) == 2
-        texts = texts_to_embed()[::25]  # word pieces
-        got: dict[int, tuple] = {}
-
-        def ask(first: int) -> None:
-            for i in range(first, len(texts), 4):
-                got[i] = remote.ask(texts[i], ours)
-
-        threads = [threading.Thread(target=ask, args=(n,)) for n in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(120)
-        assert len(got) == len(texts) >= 40
-        for i, pieces in enumerate(texts):
-            alone = encoder.embed_ids(pieces)
-            vector, near = got[i]
-            assert np.array_equal(vector, alone)
-            assert near is not None and np.array_equal(near, ours.nearness(alone)), i
-        vector, near = remote.ask(question, other)
-        assert near is None and np.array_equal(vector, encoder.embed_ids(question))
-        gather = Gather(encoder.embed_many)
-        gather.ask_first = remote.ask
-        model = meaning_model.MeaningModel(encoder, ours, gather)
-        before = remote.near
-        asked = "who may attempt a mission with a damaged ship"
-        expected = ours.nearness(encoder.embed_ids(encoder.pieces(asked)))
-        assert np.array_equal(model.nearness(asked), expected)
-        assert remote.near == before + 1 and gather.passes == 0
-    finally:
-        served.close()
 
 
 def _stat(pid: int) -> list[str]:

@@ -152,7 +152,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
 
             os.nice(WORKER_NICE)
             embedder[0].close()  # the embedder's to accept on
-            app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).ask)
+            app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
         _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock, balance))
 
@@ -161,11 +161,7 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
 
         name_process(EMBEDDER_NAME)
         sock.close()  # the workers' to accept on
-        embedding.serve(
-            embedder[0],
-            functools.partial(_encoder, app),
-            passages=functools.partial(_passages, app),
-        )
+        embedding.serve(embedder[0], functools.partial(_encoder, app))
 
     try:
         return supervise(
@@ -207,16 +203,6 @@ def _encoder(app):
     from judgekit.meaning import model, weights
 
     return model.encoder(weights.find(), app.extensions["judgekit"]["search"].meaning.folder)
-
-
-def _passages(app):
-    """The corpus's chunk vectors as the workers hold them, once on disk (None until then): the
-    embedder answers with each item's nearness too (judgekit/meaning/embedder.py)."""
-    search = app.extensions["judgekit"]["search"]
-    if search.load_meaning(only_if_kept=True) != "ready":
-        return None
-    model = search.index.meaning
-    return model.passages if model is not None else None
 
 
 def _run(server) -> None:

@@ -6,23 +6,15 @@ thread that asks while no pass is running starts one at once with every question
 lone question waits for nothing); the questions asked during a pass wait for it, then go
 together in the next. Encoder.embed_many gives each text the vector it gets alone, bit for bit.
 Under `judgekit serve`, each question is first asked of the embedder process (embedder.py),
-which embeds every worker's questions away from this process's GIL (and gives each item's
-nearness to it too, where it holds the same passages): a pass here is the fallback.
+which embeds every worker's questions away from this process's GIL: a pass here is the fallback.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from judgekit.meaning.passages import Passages
-
-# What the embedder process answers (embedder.Remote.ask): the vector, and the nearness or None.
-Answer = tuple[np.ndarray, "np.ndarray | None"]
 
 MOST = 16  # texts in one pass: bounds a pass's cost (each at most MAX_TOKENS pieces)
 
@@ -58,8 +50,8 @@ class Gather:
         self._busy = False
         self.passes = 0  # how many passes, and texts, so far (for benchmarks)
         self.texts = 0
-        # Asked first (the embedder process's Remote.ask): an Answer, or None to embed here.
-        self.ask_first: Callable[[Sequence[int], Passages | None], Answer | None] | None = None
+        # Asked first (the embedder process's Remote.embed): a vector, or None to embed here.
+        self.ask_first: Callable[[Sequence[int]], np.ndarray | None] | None = None
 
     def waiting(self) -> int:
         """How many texts wait for the pass running to end."""
@@ -68,18 +60,10 @@ class Gather:
 
     def embed(self, pieces: Sequence[int]) -> np.ndarray:
         """The vector of these WordPiece ids, as Encoder.embed_ids gives it."""
-        return self.embed_near(pieces)[0]
-
-    def embed_near(self, pieces: Sequence[int], passages: Passages | None = None) -> Answer:
-        """The vector of these ids, and each item of passages' nearness to it where the embedder
-        process gave it (Passages.nearness's numbers, bit for bit), else None."""
         if self.ask_first is not None:
-            answer = self.ask_first(pieces, passages)
-            if answer is not None:
-                return answer
-        return self._embed_here(pieces), None
-
-    def _embed_here(self, pieces: Sequence[int]) -> np.ndarray:
+            vector = self.ask_first(pieces)
+            if vector is not None:
+                return vector
         mine = _Asked(pieces)
         with self._changed:
             self._waiting.append(mine)

@@ -7,21 +7,13 @@ runs in a process whose one thread does nothing else, and the questions of every
 at once are embedded in one pass (as batch.py does within a process). A worker's thread sends a
 question's WordPiece ids over a Unix socket and waits for its vector: one system call, the GIL
 released once. The vectors are Encoder.embed_many's, bit for bit (sent as their float64 bytes).
-Once it has read the corpus's chunk vectors too, it answers with each item's nearness to the
-question as well (Passages.nearness, the same numpy calls: the same numbers, bit for bit), where
-the worker names the same passages: the worker's thread then takes its GIL once for both, and the
-nearness product's millisecond of CPU is not spent under the worker's other threads' load
-(BENCHMARKS.md, "Search speed, session 14").
 
 Nothing depends on it: a worker embeds the question itself, as before, whenever the embedder
 cannot answer (not started yet, loading its model, stopped, too slow).
 
 The protocol, little-endian: a question is a uint32 count then that many uint32 WordPiece ids;
 its answer a uint32 count then that many float64 numbers (the vector), or a count of 0: "embed
-it yourself". A count with its top bit (NEAR) set asks for the nearness too: the ids are then
-followed by the 8 bytes of the worker's Passages.key, and a vector's answer by a uint32 count and
-that many float64 numbers (each item's nearness), or a count of 0 where the embedder holds no
-passages of that key. A connection asks one question at a time.
+it yourself". A connection asks one question at a time.
 """
 
 from __future__ import annotations
@@ -41,7 +33,6 @@ import numpy as np
 
 from judgekit.meaning.batch import MOST
 from judgekit.meaning.encoder import Encoder
-from judgekit.meaning.passages import Passages
 from judgekit.meaning.weights import MAX_TOKENS
 
 log = logging.getLogger(__name__)
@@ -49,14 +40,9 @@ COUNT = struct.Struct("<I")
 LONGEST = MAX_TOKENS - 2  # ids in a question: more, and the connection is closed
 MOST_CONNECTIONS = 256  # a server's threads hold one each (workers × threads)
 SAID = "every worker's questions embedded by the embedder process"  # once it has the model
-NEAR = 1 << 31  # in a question's count: the nearness is asked for too
-KEY = 8  # bytes of a Passages.key
-LARGEST = COUNT.size + 4 * LONGEST + KEY  # bytes of the longest question
+LARGEST = COUNT.size + 4 * LONGEST  # bytes of the longest question
 WAIT = 2.0  # seconds a worker waits for its vector before embedding the question itself
 REST = 10.0  # seconds a worker then embeds alone before asking again
-PASSAGES_EVERY = 2.0  # seconds between tries at reading the corpus's chunk vectors (the workers
-PASSAGES_TRIES = 300  # may still be embedding them at a first start): at most ten minutes
-Answer = tuple[np.ndarray, np.ndarray | None]  # a question's vector, and its nearness if answered
 
 
 def listen() -> tuple[socket.socket, Path]:
@@ -84,25 +70,14 @@ def remove(path: Path) -> None:
 
 # -- the embedder's side -------------------------------------------------------------------------
 class _Model:
-    """The encoder, loaded in the background: the embedder answers "embed it yourself" meanwhile;
-    then the corpus's chunk vectors, if `passages` gives them (None: not on disk yet)."""
+    """The encoder, loaded in the background: the embedder answers "embed it yourself" meanwhile."""
 
-    def __init__(
-        self,
-        load: Callable[[], Encoder],
-        passages: Callable[[], Passages | None] | None = None,
-        every: float = PASSAGES_EVERY,
-    ) -> None:
+    def __init__(self, load: Callable[[], Encoder]) -> None:
         self.encoder: Encoder | None = None
         self.vocabulary = 0
-        self.passages: Passages | None = None
-        threading.Thread(
-            target=self._load, args=(load, passages, every), daemon=True, name="embedder-load"
-        ).start()
+        threading.Thread(target=self._load, args=(load,), daemon=True, name="embedder-load").start()
 
-    def _load(
-        self, load: Callable[[], Encoder], passages: Callable[[], Passages | None] | None, every
-    ) -> None:
+    def _load(self, load: Callable[[], Encoder]) -> None:
         try:
             encoder = load()
         except Exception as err:  # noqa: BLE001 -- the workers then embed alone, as before
@@ -111,17 +86,6 @@ class _Model:
         self.vocabulary = len(encoder.words)
         self.encoder = encoder
         print(f"search by meaning: {SAID} (pid {os.getpid()})", flush=True)
-        for _ in range(PASSAGES_TRIES if passages is not None else 0):
-            try:
-                found = passages()
-            except Exception as err:  # noqa: BLE001 -- the workers then take the nearness
-                log.warning("the embedder process could not read the chunk vectors: %s", err)
-                return
-            if found is not None:
-                found.key  # noqa: B018 -- computed once here, not in a pass
-                self.passages = found
-                return
-            time.sleep(every)
 
 
 class _Connection:
@@ -131,18 +95,14 @@ class _Connection:
         self.sock = sock
         self.received = bytearray()
         self.waiting = False  # for its answer (it may send nothing meanwhile)
-        self.key: bytes | None = None  # the question's Passages.key, if it asked for the nearness
 
 
 def serve(
-    listener: socket.socket,
-    load: Callable[[], Encoder],
-    stop: threading.Event | None = None,
-    passages: Callable[[], Passages | None] | None = None,
+    listener: socket.socket, load: Callable[[], Encoder], stop: threading.Event | None = None
 ) -> None:
     """Answer the workers' questions on listener until the process is stopped (or stop is set:
-    the tests run it in a thread); with the nearness too once `passages` gave the chunk vectors."""
-    model = _Model(load, passages)
+    the tests run it in a thread)."""
+    model = _Model(load)
     selector = selectors.DefaultSelector()
     listener.setblocking(False)
     selector.register(listener, selectors.EVENT_READ)
@@ -156,7 +116,7 @@ def serve(
                 asked += _read(key.data, selector, model.vocabulary)
         if asked:
             batch, asked = asked[:MOST], asked[MOST:]
-            _answer(model, batch, selector)
+            _answer(model.encoder, batch, selector)
     for key in list(selector.get_map().values()):
         if key.fileobj is not listener:
             _close(key.data, selector)
@@ -201,16 +161,14 @@ def _read(
         return []
     if len(conn.received) < COUNT.size:
         return []
-    (count,) = COUNT.unpack_from(conn.received)
-    n = count & ~NEAR
-    size = COUNT.size + 4 * n + (KEY if count & NEAR else 0)
+    (n,) = COUNT.unpack_from(conn.received)
+    size = COUNT.size + 4 * n
     if n > LONGEST or len(conn.received) > size:
         _close(conn, selector)
         return []
     if len(conn.received) < size:
         return []
     ids = list(struct.unpack_from(f"<{n}I", conn.received, COUNT.size))
-    conn.key = bytes(conn.received[size - KEY :]) if count & NEAR else None
     conn.received.clear()
     conn.waiting = True
     # Ids beyond the vocabulary (or any, while the model loads) get "embed it yourself".
@@ -218,13 +176,11 @@ def _read(
 
 
 def _answer(
-    model: _Model,
+    encoder: Encoder | None,
     batch: list[tuple[_Connection, list[int] | None]],
     selector: selectors.BaseSelector,
 ) -> None:
-    """Embed a pass of questions together and send each its vector (or a count of 0), and the
-    nearness where it was asked for."""
-    encoder, passages = model.encoder, model.passages
+    """Embed a pass of questions together and send each its vector (or a count of 0)."""
     good = [(conn, ids) for conn, ids in batch if ids is not None]
     vectors: dict[int, np.ndarray] = {}
     if encoder is not None and good:
@@ -236,11 +192,6 @@ def _answer(
     for conn, _ in batch:
         vector = vectors.get(id(conn))
         reply = COUNT.pack(0) if vector is None else COUNT.pack(len(vector)) + vector.tobytes()
-        if vector is not None and conn.key is not None:
-            near = None
-            if passages is not None and conn.key == passages.key:
-                near = passages.nearness(vector)
-            reply += COUNT.pack(0) if near is None else COUNT.pack(len(near)) + near.tobytes()
         try:
             sent = conn.sock.send(reply)  # its thread waits, reading: the buffer has room
         except OSError:
@@ -261,22 +212,13 @@ class Remote:
         self._rest_until = 0.0
         self.answered = 0  # questions the embedder answered, and did not (for benchmarks)
         self.declined = 0
-        self.near = 0  # answers with the nearness
 
     def embed(self, pieces: Sequence[int]) -> np.ndarray | None:
         """The question's vector from the embedder, or None (then embed it here)."""
-        answer = self.ask(pieces)
-        return None if answer is None else answer[0]
-
-    def ask(self, pieces: Sequence[int], passages: Passages | None = None) -> Answer | None:
-        """The question's vector from the embedder, with each item's nearness to it where the
-        embedder holds these passages (else None: take it here); None: embed it here."""
         if time.monotonic() < self._rest_until:
             return None
         ids = [int(i) for i in pieces][:LONGEST]
-        near_asked = passages is not None
-        request = COUNT.pack(len(ids) | (NEAR if near_asked else 0))
-        request += struct.pack(f"<{len(ids)}I", *ids) + (passages.key if passages else b"")
+        request = COUNT.pack(len(ids)) + struct.pack(f"<{len(ids)}I", *ids)
         sock = getattr(self._local, "sock", None)
         try:
             if sock is None:
@@ -286,10 +228,6 @@ class Remote:
             sock.sendall(request)
             (n,) = COUNT.unpack(_exactly(sock, COUNT.size))
             vector = np.frombuffer(_exactly(sock, 8 * n), dtype="<f8") if n else None
-            near = None
-            if vector is not None and near_asked:
-                (m,) = COUNT.unpack(_exactly(sock, COUNT.size))
-                near = np.frombuffer(_exactly(sock, 8 * m), dtype="<f8") if m else None
         except OSError as err:  # gone, restarting or too slow: this thread embeds alone
             self._local.sock = None
             if sock is not None:
@@ -301,9 +239,7 @@ class Remote:
             self.declined += 1
             return None
         self.answered += 1
-        if near is not None:
-            self.near += 1
-        return vector.astype(np.float64, copy=False), near
+        return vector.astype(np.float64, copy=False)
 
 
 def _exactly(sock: socket.socket, size: int) -> bytes:

@@ -39,12 +39,9 @@ class MeaningModel:
 
     def _compute(self, question: str) -> tuple[np.ndarray, np.ndarray]:
         pieces = self.encoder.pieces(question)[:QUESTION_TOKENS]
-        if self.gather is not None:
-            vector, near = self.gather.embed_near(pieces, self.passages)
-        else:
-            vector, near = self.encoder.embed_ids(pieces), None
-        if near is None or len(near) != self.passages.count:
-            near = self.passages.nearness(vector)
+        embed = self.gather.embed if self.gather is not None else self.encoder.embed_ids
+        vector = embed(pieces)
+        near = self.passages.nearness(vector)
         near.flags.writeable = False  # shared by every caller of the memo
         vector.flags.writeable = False
         return near, vector
@@ -100,7 +97,4 @@ def load(items: Sequence[Item], cache_dir: Path | None, embed: bool = True) -> M
     passages = Passages.embed(
         items, enc.pieces, enc.embed_many if embed else None, files.digest(), cache
     )
-    if passages is None:
-        return None
-    passages.key  # noqa: B018 -- computed while loading, not at the first question
-    return MeaningModel(enc, passages, Gather(enc.embed_many))
+    return None if passages is None else MeaningModel(enc, passages, Gather(enc.embed_many))

@@ -9,7 +9,6 @@ embeds only the chunks it changed.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import os
@@ -201,14 +200,6 @@ class Passages:
             len(items),
             np.array(parts, dtype=np.int32).reshape(-1, 2),
         )
-
-    @functools.cached_property
-    def key(self) -> bytes:
-        """8 bytes naming these passages (their vectors and owners): the embedder process answers
-        a worker's question with the nearness only where both hold the same (embedder.py)."""
-        h = hashlib.sha256(self.vectors.tobytes())
-        h.update(np.asarray(self.owners, dtype=np.int64).tobytes())
-        return h.digest()[:8]
 
     def nearness(self, query: np.ndarray) -> np.ndarray:
         """Each item's cosine to the question's unit vector: its nearest chunk's, rounded."""

@@ -33,11 +33,7 @@ from judgekit.search.tabletalk import TableTalk, load_table_talk
 from judgekit.search.vocabulary import load_vocabulary
 
 if TYPE_CHECKING:
-    from judgekit.meaning.batch import Answer
-    from judgekit.meaning.passages import Passages
-
-    # The embedder process's meaning.embedder.Remote.ask: a question's vector and nearness.
-    AskFirst = Callable[[Sequence[int], Passages | None], Answer | None]
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +154,7 @@ class SearchService:
         self._index: SearchIndex | None = None
         self._lock = threading.Lock()
         self.meaning = Meaning(cache_dir)
-        self._ask_first: AskFirst | None = None
+        self._ask_first: Callable[[Sequence[int]], np.ndarray | None] | None = None
 
     @classmethod
     def for_library(cls, lib: Library, cache_dir: str | Path | None = "default") -> SearchService:
@@ -212,10 +208,11 @@ class SearchService:
             self.embed_elsewhere(self._ask_first)
         return self.meaning.state
 
-    def embed_elsewhere(self, ask_first: AskFirst | None) -> None:
-        """Ask ask_first for each question's vector (and nearness) before embedding it in this
-        process (the embedder process's meaning.embedder.Remote.ask; None: embed here), from now
-        on."""
+    def embed_elsewhere(
+        self, ask_first: Callable[[Sequence[int]], np.ndarray | None] | None
+    ) -> None:
+        """Ask ask_first for each question's vector before embedding it in this process (the
+        embedder process's meaning.embedder.Remote.embed; None: embed here), from now on."""
         self._ask_first = ask_first
         model = self._index.meaning if self._index is not None else None
         if model is not None and model.gather is not None:
