@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from judgekit.meaning import integer
+from judgekit.meaning import fused, integer
 from judgekit.meaning.tokens import WordPiece
 from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 
 CLS, SEP = 101, 102
 EPS = 1e-12  # the model's layer-norm epsilon
-LEVELS = 255  # a matrix's input, rounded per row to whole numbers from -LEVELS to LEVELS
+LEVELS = integer.LEVELS  # a matrix's input, rounded per row to whole numbers in ±LEVELS
 GELU_ROWS = 32  # rows of a pass whose gelu is computed at once (see gelu)
 SPAN = 512  # inputs summed at once: 512 × 255 × 127 < 2**24, exact in a 32-bit float
 # erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
@@ -97,6 +97,7 @@ class Linear:
         self.bias = bias.astype(np.float64)
         self._float: np.ndarray | None = None
         self._exact: integer.IntegerProduct | None = None
+        self._fused = False  # rounded and scaled by fused.py's loops
 
     @classmethod
     def side_by_side(cls, linears: Sequence[Linear]) -> Linear:
@@ -113,11 +114,16 @@ class Linear:
         (whole numbers, multiplied exactly in spans of SPAN); both give the same sums."""
         if exact:
             self._exact = integer.IntegerProduct(self.q)
+            self._fused = fused.available()
         else:
             self._float = self.q.astype(np.float32)
         return self
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self._fused:
+            assert self._exact is not None
+            halves, sx = fused.halves(x)
+            return fused.scaled(self._exact.halves(halves), sx, self.scale, self.bias)
         xq, sx = round_rows(x)
         if self._exact is not None:
             acc = self._exact(xq)
