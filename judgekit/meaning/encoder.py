@@ -97,7 +97,6 @@ class Linear:
         self.bias = bias.astype(np.float64)
         self._float: np.ndarray | None = None
         self._exact: integer.IntegerProduct | None = None
-        self._fused = False  # rounded and scaled by fused.py's loops
 
     @classmethod
     def side_by_side(cls, linears: Sequence[Linear]) -> Linear:
@@ -114,14 +113,14 @@ class Linear:
         (whole numbers, multiplied exactly in spans of SPAN); both give the same sums."""
         if exact:
             self._exact = integer.IntegerProduct(self.q)
-            self._fused = fused.available()
         else:
             self._float = self.q.astype(np.float32)
         return self
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        if self._fused:
-            assert self._exact is not None
+        # fused.py's loops where numba is (asked at each call: a process imports it at its first
+        # pass, and a worker refusing it before then never does)
+        if self._exact is not None and fused.available():
             halves, sx = fused.halves(x)
             return fused.scaled(self._exact.halves(halves), sx, self.scale, self.bias)
         xq, sx = round_rows(x)

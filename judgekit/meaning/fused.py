@@ -21,6 +21,15 @@ import numpy as np
 from judgekit.meaning.integer import LEVELS, ZERO
 
 SHIFT = 16 * ZERO  # whole + SHIFT is 0 to 510: its high half is floor(whole / 16) + ZERO
+_refused = False  # see refuse()
+
+
+def refuse() -> None:
+    """Round and scale in numpy in this process from now on: numba and its compiled loops hold
+    some 130 MB of a process's memory (BENCHMARKS.md, session 14), not worth it in a worker
+    whose questions the embedder process embeds (it embeds only while the embedder cannot)."""
+    global _refused
+    _refused = True
 
 
 @functools.cache
@@ -71,8 +80,8 @@ def _compile(kernels: SimpleNamespace) -> None:
 
 
 def available() -> bool:
-    """Whether numba is installed (else encoder.py rounds and scales in numpy)."""
-    return _kernels() is not None
+    """Whether numba is installed and not refused (else encoder.py rounds and scales in numpy)."""
+    return not _refused and _kernels() is not None
 
 
 def halves(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
