@@ -14,11 +14,26 @@ them to the float32 products'). Without numba, encoder.py does it in numpy, as b
 from __future__ import annotations
 
 import functools
+import math
 from types import SimpleNamespace
 
 import numpy as np
 
 from judgekit.meaning.integer import LEVELS, ZERO
+
+# encoder.ERFC, whose module imports this one: held equal by tests/test_meaning_integer.py
+ERFC = (
+    -1.26551223,
+    1.00002368,
+    0.37409196,
+    0.09678418,
+    -0.18628806,
+    0.27886807,
+    -1.13520398,
+    1.48851587,
+    -0.82215223,
+    0.17087277,
+)
 
 SHIFT = 16 * ZERO  # whole + SHIFT is 0 to 510: its high half is floor(whole / 16) + ZERO
 _refused = False  # see refuse()
@@ -67,7 +82,42 @@ def _kernels() -> SimpleNamespace | None:
                 acc = acc * scale[j]
                 out[i, j] = acc + bias[j]
 
-    kernels = SimpleNamespace(halves=halves, scaled=scaled)
+    root2 = math.sqrt(2.0)
+    c0, c1, c9, middle = ERFC[0], ERFC[1], ERFC[-1], tuple(reversed(ERFC[2:-1]))
+
+    @numba.njit(nogil=True, cache=False)
+    def gelu_before(x: np.ndarray, exponent: np.ndarray, t: np.ndarray) -> None:
+        rows, n = x.shape
+        for i in range(rows):
+            for j in range(n):
+                z = abs(x[i, j] / root2)
+                u = 0.5 * z
+                u = u + 1.0
+                u = 1.0 / u
+                poly = c9 * u
+                for c in middle:
+                    poly = poly + c
+                    poly = poly * u
+                poly = poly + c1
+                poly = poly * u
+                poly = poly + c0
+                r = -z * z
+                exponent[i, j] = r + poly
+                t[i, j] = u
+
+    @numba.njit(nogil=True, cache=False)
+    def gelu_after(x: np.ndarray, exp: np.ndarray, t: np.ndarray) -> None:
+        rows, n = x.shape
+        for i in range(rows):
+            for j in range(n):
+                r = exp[i, j] * t[i, j]
+                e = 1.0 - r if x[i, j] / root2 >= 0 else r - 1.0
+                e = e + 1.0
+                x[i, j] = x[i, j] * 0.5 * e
+
+    kernels = SimpleNamespace(
+        halves=halves, scaled=scaled, gelu_before=gelu_before, gelu_after=gelu_after
+    )
     _compile(kernels)
     return kernels
 
@@ -77,6 +127,8 @@ def _compile(kernels: SimpleNamespace) -> None:
     x, sx = np.ones((1, 2)), np.empty(1)
     kernels.halves(x, np.empty((2, 2), dtype=np.uint8), sx)
     kernels.scaled(np.ones((2, 2), dtype=np.int32), sx, np.ones(2), np.zeros(2), np.empty((1, 2)))
+    kernels.gelu_before(x, np.empty((1, 2)), np.empty((1, 2)))
+    kernels.gelu_after(x, np.ones((1, 2)), np.ones((1, 2)))
 
 
 def available() -> bool:
@@ -94,6 +146,18 @@ def halves(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out, sx = np.empty((2 * rows, x.shape[1]), dtype=np.uint8), np.empty(rows)
     kernels.halves(x, out, sx)
     return out, sx
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """encoder.gelu of x (C-ordered float64), in place (returned): erf's operations in two loops
+    with numpy's exponential between them (numba's exponential is not numpy's, bit for bit)."""
+    kernels = _kernels()
+    assert kernels is not None, "numba is not installed"
+    exponent, t = np.empty_like(x), np.empty_like(x)
+    kernels.gelu_before(x, exponent, t)
+    np.exp(exponent, out=exponent)
+    kernels.gelu_after(x, exponent, t)
+    return x
 
 
 def scaled(both: np.ndarray, sx: np.ndarray, scale: np.ndarray, bias: np.ndarray) -> np.ndarray:
