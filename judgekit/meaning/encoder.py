@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from judgekit.meaning import fused, integer
+from judgekit.meaning.fused import ERFC  # erfc's approximation, which the pack computes too
 from judgekit.meaning.tokens import WordPiece
 from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 
@@ -23,20 +24,6 @@ EPS = 1e-12  # the model's layer-norm epsilon
 LEVELS = integer.LEVELS  # a matrix's input, rounded per row to whole numbers in ±LEVELS
 GELU_ROWS = 32  # rows of a pass whose gelu is computed at once (see gelu)
 SPAN = 512  # inputs summed at once: 512 × 255 × 127 < 2**24, exact in a 32-bit float
-# erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
-# JavaScript has no erf, so both sides compute this one.
-ERFC = (
-    -1.26551223,
-    1.00002368,
-    0.37409196,
-    0.09678418,
-    -0.18628806,
-    0.27886807,
-    -1.13520398,
-    1.48851587,
-    -0.82215223,
-    0.17087277,
-)
 
 
 def erf(x: np.ndarray) -> np.ndarray:

@@ -21,7 +21,8 @@ import numpy as np
 
 from judgekit.meaning.integer import LEVELS, ZERO
 
-# encoder.ERFC, whose module imports this one: held equal by tests/test_meaning_integer.py
+# erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
+# JavaScript has no erf, so both sides (and encoder.erf, in numpy) compute this one.
 ERFC = (
     -1.26551223,
     1.00002368,
