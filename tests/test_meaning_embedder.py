@@ -191,6 +191,11 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
+def _maps_numba(pid: int) -> bool:
+    """Whether a process has numba's compiler (llvmlite) loaded."""
+    return "llvmlite" in Path(f"/proc/{pid}/maps").read_text()
+
+
 def _nice(pid: int) -> int:
     return int(_stat(pid)[16])
 
@@ -245,6 +250,9 @@ def test_serve_embeds_every_workers_questions_in_the_embedder_process(tmp_path):
         before = _cpu_ticks(embed)
         _by_meaning(port, asked[:20])
         assert _cpu_ticks(embed) - before >= 3  # 20 questions: some 100 ms of its CPU
+        # numba's compiled loops (some 130 MB) in the embedder only: the workers' encoders,
+        # loaded by now, round and scale in numpy.
+        assert _maps_numba(embed) and not any(_maps_numba(w) for w in workers_of(proc.pid))
         os.kill(embed, signal.SIGKILL)
         _by_meaning(port, asked[20:25])  # embedded by the workers if it is not back yet
         out.wait_for(rf"the embedder process \(pid {embed}\) was killed by SIGKILL")

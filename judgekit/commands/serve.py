@@ -148,8 +148,10 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
     def serve(number: int = 1) -> None:  # in each process: its own waitress loop and threads
         balance.join(number)
         if embedder is not None:
+            from judgekit.meaning import fused
             from judgekit.meaning.embedder import Remote
 
+            fused.refuse()  # the embedder embeds: numba's memory only there
             os.nice(WORKER_NICE)
             embedder[0].close()  # the embedder's to accept on
             app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
@@ -199,9 +201,10 @@ def _embedder(app) -> tuple[socket.socket, Path] | None:
 
 
 def _encoder(app):
-    """The model's encoder, as the workers load it (meaning/model.py)."""
-    from judgekit.meaning import model, weights
+    """The model's encoder, as the workers load it (meaning/model.py), its fused loops compiled."""
+    from judgekit.meaning import fused, model, weights
 
+    fused.available()  # numba compiles them now, not at the first question
     return model.encoder(weights.find(), app.extensions["judgekit"]["search"].meaning.folder)
 
 

@@ -14,29 +14,16 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from judgekit.meaning import integer
+from judgekit.meaning import fused, integer
+from judgekit.meaning.fused import ERFC  # erfc's approximation, which the pack computes too
 from judgekit.meaning.tokens import WordPiece
 from judgekit.meaning.weights import HEADS, HIDDEN, LAYERS, LINEAR, MAX_TOKENS
 
 CLS, SEP = 101, 102
 EPS = 1e-12  # the model's layer-norm epsilon
-LEVELS = 255  # a matrix's input, rounded per row to whole numbers from -LEVELS to LEVELS
+LEVELS = integer.LEVELS  # a matrix's input, rounded per row to whole numbers in ±LEVELS
 GELU_ROWS = 32  # rows of a pass whose gelu is computed at once (see gelu)
 SPAN = 512  # inputs summed at once: 512 × 255 × 127 < 2**24, exact in a 32-bit float
-# erfc's rational approximation (Numerical Recipes, 2nd ed., 6.2; fractional error < 1.2e-7):
-# JavaScript has no erf, so both sides compute this one.
-ERFC = (
-    -1.26551223,
-    1.00002368,
-    0.37409196,
-    0.09678418,
-    -0.18628806,
-    0.27886807,
-    -1.13520398,
-    1.48851587,
-    -0.82215223,
-    0.17087277,
-)
 
 
 def erf(x: np.ndarray) -> np.ndarray:
@@ -65,6 +52,9 @@ def gelu(x: np.ndarray) -> np.ndarray:
     rows at a time: each number alone, by the same operations, but erf's temporaries stay in
     the processor's cache (over a whole pass's rows they did not, at twice the cost)."""
     for start in range(0, len(x), GELU_ROWS):
+        if fused.available() and x.flags.c_contiguous:  # the same, in two loops and exp
+            fused.gelu(x[start : start + GELU_ROWS])
+            continue
         rows = x[start : start + GELU_ROWS]
         e = erf(rows / math.sqrt(2.0))
         e += 1.0
@@ -118,6 +108,11 @@ class Linear:
         return self
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        # fused.py's loops where numba is (asked at each call: a process imports it at its first
+        # pass, and a worker refusing it before then never does)
+        if self._exact is not None and fused.available():
+            halves, sx = fused.halves(x)
+            return fused.scaled(self._exact.halves(halves), sx, self.scale, self.bias)
         xq, sx = round_rows(x)
         if self._exact is not None:
             acc = self._exact(xq)

@@ -17,6 +17,7 @@ from types import ModuleType
 import numpy as np
 
 ZERO = 16  # each half is stored as uint8 plus this zero point
+LEVELS = 255  # the inputs multiplied exactly: whole numbers from -LEVELS to LEVELS
 _UINT8, _INT8, _INT32 = 2, 3, 6  # ONNX's element types
 _IR_VERSION, _OPSET = 8, 13
 
@@ -61,11 +62,15 @@ class IntegerProduct:
         halves = np.empty((2 * rows, whole.shape[1]), dtype=np.uint8)
         halves[:rows] = (whole >> 4) + ZERO  # floor(x / 16)
         halves[rows:] = (whole & 15) + ZERO
-        both = self._session.run(None, {"x": halves})[0]
+        both = self.halves(halves)
         out = both[:rows].astype(np.float64)
         out *= 16.0
         out += both[rows:]
         return out
+
+    def halves(self, halves: np.ndarray) -> np.ndarray:
+        """The int32 sums of rows of halves (uint8: each half plus ZERO) by the weights."""
+        return self._session.run(None, {"x": halves})[0]
 
 
 # -- an ONNX model of one MatMulInteger, written as protobuf (the onnx package is not needed) ----
