@@ -194,3 +194,12 @@ def test_every_contents_line_the_editors_put_back_is_marked_on_its_version_page(
             in page
         )
         assert f"(not in the printed contents)</small> {ED}{why}" in page, line["title"]
+
+
+def test_a_lost_icon_reads_as_the_editors_note_in_plain_text(client):
+    """Where the text is plain (a snippet, a card's passages), an icon the extraction lost reads as
+    the editors' bracketed note, not as words of the rule ("a icon lost in extraction personnel")."""
+    answer = client.get("/api/search", query_string={"q": "Worf exchange"}).get_json()
+    snippets = " ".join(r["snippet"] for r in answer["results"])
+    assert "[icon lost in extraction]" in snippets
+    assert "a icon lost" not in snippets
