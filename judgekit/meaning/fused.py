@@ -36,7 +36,7 @@ ERFC = (
     0.17087277,
 )
 
-SHIFT = 16 * ZERO  # whole + SHIFT is 0 to 510: its high half is floor(whole / 16) + ZERO
+SHIFT = 16 * ZERO  # whole + SHIFT is 1 to 511: its high half is floor(whole / 16) + ZERO
 _refused = False  # see refuse()
 
 
@@ -124,7 +124,7 @@ def _kernels() -> SimpleNamespace | None:
 
 
 def _compile(kernels: SimpleNamespace) -> None:
-    """Compile both loops for the arrays encoder.py passes (C-ordered), once per process."""
+    """Compile the four loops for the arrays encoder.py passes (C-ordered), once per process."""
     x, sx = np.ones((1, 2)), np.empty(1)
     kernels.halves(x, np.empty((2, 2), dtype=np.uint8), sx)
     kernels.scaled(np.ones((2, 2), dtype=np.int32), sx, np.ones(2), np.zeros(2), np.empty((1, 2)))

@@ -104,3 +104,12 @@ test("what each case says (the cases say something)", async () => {
   assert.deepEqual((await packSays(CASES[14])).links, [["Search without the filters", "q=dilemma"]]);
   assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");
 });
+
+test("a long question asks meaning about the words the page searched: cut as typed, then cleaned", async () => {
+  // Spaces and an ellipsis clean to fewer or more characters: cut after cleaning, the question
+  // meaning was asked about (the first answer's) was not the one the page searched.
+  for (const q of [" ".repeat(200) + "dilemma beam ".repeat(60), "dilemma… ".repeat(80)]) {
+    const cut = Array.from(q).slice(0, 500).join("");
+    assert.equal(await page.judgekit.meaningQuestion(q, {}), await page.judgekit.meaningQuestion(cut, {}));
+  }
+});

@@ -221,6 +221,13 @@
   function titleKey(text) { return stems(text).join(" "); }
   function isNumber(stem) { return /^\d+$/.test(stem) || D.numberSet.has(stem); }
 
+  // A question cut as the server's page cuts it (web/pages/search.py: _run): its first characters
+  // (code points), before it is cleaned, in every path (page, typing, API), so each asks meaning
+  // the same words the server does.
+  function cutQuestion(q) {
+    var chars = Array.from(q || ""), most = D.settings.max_query_chars;
+    return chars.length > most ? chars.slice(0, most).join("") : (q || "");
+  }
   function cleanQuery(raw) {
     var text = String(raw).normalize("NFKC").replace(CONTROL, " ").replace(/[“”„‟«»]/g, '"');
     var trailing = /\s$/.test(text) && text.trim() !== "";
@@ -1117,7 +1124,7 @@
   }
   // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
   function meaningQuestion(q, opts) {
-    var query = cleanQuery(q || "").slice(0, D.settings.max_query_chars);
+    var query = cleanQuery(cutQuestion(q));
     var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
     var chosen = filters.edition || filters.document || filters.version;
     var named = namedGame(query, searched.named, gamesOf(searched.stripped.mentioned), chosen).edition;
@@ -1202,7 +1209,7 @@
   function run(q, opts, near, meaning) {
     opts = opts || {};
     var S = D.settings;
-    var query = cleanQuery(q || "").slice(0, S.max_query_chars);
+    var query = cleanQuery(cutQuestion(q));
     var limit = parseInt(opts.limit, 10);
     limit = isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit));
     var filters = filtersOf(opts);
@@ -1502,14 +1509,13 @@
     partial = true;
     pending = false;
     try {
-      var q = params.get("q") || "", opts = optsOf(params), provider = api.meaning;
+      // The server's page searches a long question's first characters, and says so (cutHTML).
+      var q = cutQuestion(params.get("q")), opts = optsOf(params), provider = api.meaning;
       var unknown = unknownOf(opts);
       if (unknown !== null) {   // templates/search/_results.html: the error, and the words without the filters
         return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p>" +
           (q.trim() ? '<p class="search-hints">' + pageLink("Search without the filters", q, {}) + "</p>" : "") + "</div>";
       }
-      // The server's page searches a long question's first characters, and says so (cutHTML).
-      if (Array.from(q).length > D.notes.limit) q = Array.from(q).slice(0, D.notes.limit).join("");
       // (a pack without meaning plans the question once, as before)
       var question = api.meaningCode ? meaningQuestion(q, opts) : null;
       var near = question ? nearKnown.get(question) || null : null;
@@ -1612,7 +1618,7 @@
     var opts = {}, data = new FormData(form);
     data.forEach(function (value, key) { if (value !== "") opts[key] = value; });
     opts = optsOf(new URLSearchParams(opts));
-    var query = cleanQuery(data.get("q") || "").slice(0, D.settings.max_query_chars);
+    var query = cleanQuery(cutQuestion(data.get("q")));
     var searched = asSearched(query, filtersOf(opts)).query;
     if (parseQuery(searched).length < D.settings.meaning_words) return;
     typedNext = searched;
