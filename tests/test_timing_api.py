@@ -860,6 +860,14 @@ BACKS = {
     ("1.1", "3.e"): ("3", "then reveals the next dilemma", ""),
     ("call-to-arms", "3.e"): ("3", "then reveals the next dilemma", ""),
 }
+# When to take the way back and when Next (the editors' branches of the step): at a repeat step
+# Next is the way only for an empty stack, and each button says so.
+WHEN = {
+    ("4", "4.b"): ("Dilemmas remain in the stack", "The stack is empty"),
+    ("4", "5.d"): ("The requirements changed during part 5", "The points are scored"),
+    ("1.1", "3.e"): ("Dilemmas remain in the stack", "The stack is empty"),
+    ("call-to-arms", "3.e"): ("Dilemmas remain in the stack", "The stack is empty"),
+}
 
 
 @pytest.mark.parametrize(("version", "number"), list(BACKS))
@@ -875,9 +883,13 @@ def test_a_step_whose_words_send_the_judge_back_offers_the_way_beside_next(clien
     link = re.search(r'<a class="tm-button tm-back" href="([^"]+)">(.*?)</a>', nav, re.S)
     assert unescape(link[1]) == f"/timing/mission-attempt?version={version}&step={back}"
     shown = re.sub(r"<abbr[^>]*>ed\.</abbr>", "ed.", link[2])
-    assert re.sub(r"<[^>]+>", "", shown) == " ".join(
-        w for w in ("↺ Back to", back, name, "ed.") if w
+    when_back, when_next = WHEN[version, number]
+    assert (
+        re.sub(r"<[^>]+>", "", shown)
+        == " ".join(w for w in ("↺ Back to", back, name, "ed.") if w) + when_back
     )
+    forward = re.search(r'<a class="tm-button" rel="next" href="[^"]+">(.*?)</a>', nav, re.S)[1]
+    assert f'<span class="tm-when">{when_next} ' in forward
     assert unescape(re.search(r'title="([^"]+)"', link[2])[1]) == (
         f"The editors' link: the rulebook's words “{says}” send you back to step {back}"
     )

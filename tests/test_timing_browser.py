@@ -365,7 +365,9 @@ def test_phone_the_repeat_step_offers_back_to_facing_dilemmas_or_on(
         # Both on the first screen and thumb-sized, in the steps' bar (the way back under Next).
         for box in (back.bounding_box(), nxt.bounding_box()):
             assert box["y"] + box["height"] <= 740 and box["height"] >= 44
-        assert " ".join(nxt.inner_text().split()) == "Next 5 →"
+        # Each says when to take it: Next is the way only for an empty stack.
+        assert " ".join(nxt.inner_text().split()) == "Next 5 → The stack is empty ed."
+        assert " ".join(back.inner_text().split()).endswith("ed. Dilemmas remain in the stack")
         back.tap()
         page.wait_for_url(re.compile(r"step=3(&|$)"))
         at(page, "3")
