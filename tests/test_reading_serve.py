@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -320,6 +321,17 @@ def _gone(pid: int, seconds: float = 10) -> bool:
     return False
 
 
+def _line(proc: subprocess.Popen, seconds: float = 60) -> str:
+    """The server's next line, or a failure after `seconds` (a line that never comes must not
+    hold the test run: it did once, when two processes' lines ran together)."""
+    out: list[bytes] = []
+    reader = threading.Thread(target=lambda: out.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert out, f"no line from judgekit serve in {seconds} s"
+    return out[0].decode()
+
+
 def _start(*args: str, until: str = "serving from 2 processes\n"):
     """`judgekit serve` on the mini corpus, once it has printed the line until: the process,
     its port and its lines."""
@@ -332,7 +344,7 @@ def _start(*args: str, until: str = "serving from 2 processes\n"):
     for _ in range(12):  # the announcement, the warm-ups, then this line
         if re.fullmatch(until, lines[-1]) or not lines[-1]:
             break
-        lines.append(proc.stdout.readline().decode())
+        lines.append(_line(proc))
     assert re.fullmatch(until, lines[-1]), lines
     return proc, port, lines
 
@@ -351,7 +363,7 @@ def test_serve_by_default_answers_from_a_process_per_core_each_warming_its_pages
         for _ in range(4):  # the other processes' lines, in any order
             if sum("pages ready" in line for line in lines) == count:
                 break
-            lines.append(proc.stdout.readline().decode())
+            lines.append(_line(proc))
         warmed = [line for line in lines if "pages ready" in line]
         said = sorted(re.sub(r"\d+\.\d s", "T s", line) for line in warmed)
         pages = warmed[0].split()[1]

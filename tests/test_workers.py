@@ -220,3 +220,20 @@ def test_a_stop_signal_as_the_workers_are_forked_stops_the_server():
             proc.kill()
             proc.communicate(timeout=15)
             pytest.fail("judgekit serve went on after SIGTERM")
+
+
+def test_a_line_said_by_one_of_several_processes_is_one_write(monkeypatch):
+    """The processes share standard output: a line and its end written apart could run into
+    another process's line ("AB\\n\\n"), which once held the serve test waiting for a line."""
+    writes = []
+
+    class Out:
+        def write(self, text):
+            writes.append(text)
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Out())
+    workers.say("all 20 pages ready in memory (0.1 s, process 1 of 2)")
+    assert writes == ["all 20 pages ready in memory (0.1 s, process 1 of 2)\n"]

@@ -51,6 +51,7 @@ def _warm(app, process: str = "") -> None:
     from judgekit.web.memory import warm
     from judgekit.web.pages.pack import start_zip_build
     from judgekit.web.sitemap import all_paths
+    from judgekit.web.workers import say
 
     start_zip_build(app)  # the pack's zip, shared by every process: built once, in the background
     start = time.perf_counter()
@@ -58,14 +59,14 @@ def _warm(app, process: str = "") -> None:
     search.warm()
     if app.config.get("SEARCH_MEANING") != "off" and search.meaning.state != "ready":
         # The first start embeds the corpus (a minute or two): searches go by words till then.
-        print(f"search by meaning: {search.load_meaning()}" + (f", {process}" if process else ""))
+        say(f"search by meaning: {search.load_meaning()}" + (f", {process}" if process else ""))
     count = warm(app, all_paths(library_of(app), app.extensions["judgekit"]["timing"]))
     # What is prepared lives as long as the server: the collector need not walk it again, which
     # makes its pauses during searches fewer and shorter.
     gc.freeze()
     # Said, so that whoever watches (a judge, a benchmark) knows every page is now instant.
     took = f"{time.perf_counter() - start:.1f} s" + (f", {process}" if process else "")
-    print(f"all {count} pages ready in memory ({took})", flush=True)
+    say(f"all {count} pages ready in memory ({took})")
 
 
 def _workers(asked: int | None) -> int:

@@ -43,6 +43,13 @@ _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _PR_SET_NAME = 15
 
 
+def say(line: str) -> None:
+    """Print a line to standard output in one write: the processes share it, and print() writes
+    the line and its end apart, so two processes' lines could interleave ("AB\n\n")."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def can_fork() -> bool:
     """Whether this system can serve from several processes."""
     return hasattr(os, "fork")
@@ -108,7 +115,7 @@ def supervise(
         for number, job in jobs.items():
             workers[_start(parent, job)] = number
             started[number] = time.monotonic()
-        print(f"serving from {count} processes", flush=True)  # said once every worker is started
+        say(f"serving from {count} processes")  # said once every worker is started
         while True:
             pid, status = os.waitpid(-1, 0)  # a stop signal interrupts it (its handler raises)
             number = workers.pop(pid, None)
