@@ -57,6 +57,7 @@ def test_show_to_a_player_opens_a_code_of_the_entry_address(
         page.emulate_media(media="screen")
         page.click("a.show-player-link")
         assert page.url == f"{venue}/show{ENTRY}"
+        page.wait_for_load_state("load")  # its stylesheet applied (under load it came late)
         box = page.locator(".show-qr-code svg").bounding_box()
         assert box["width"] >= min(viewport["width"] - 40, 300)  # big enough to scan
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
