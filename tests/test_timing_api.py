@@ -875,6 +875,8 @@ def test_a_step_whose_words_send_the_judge_back_offers_the_way_beside_next(clien
     back, says, name = BACKS[version, number]
     step = step_of(client, "mission-attempt", version, number)
     assert (step["back"]["number"], step["back"]["says"]) == (back, says)
+    # The JSON twin says when to take each, as the page does.
+    assert (step["back"]["when"], step["back"]["next_when"]) == WHEN[version, number]
     assert says in step["text"] and "back" in step["editorial"]
     html = client.get(step["url"]).get_data(as_text=True)
     nav = html[

@@ -196,10 +196,20 @@ def _other_window(timing: Timing, seq: Sequence, ref: str, how: str | None) -> d
 
 def _back(seq: Sequence, step: Step) -> dict[str, Any] | None:
     # The editors' way back where the step's words (`says`) send the judge to an earlier step.
+    # There Next and the way back are the step's two branches: each says when to take it ("when",
+    # "next_when": its branch's condition), as Next elsewhere is only the reading order.
     back = seq.back_of(step)
     if step.back is None or back is None:
         return None
-    return {**step_ref(seq, back), "text": back.text, "says": step.back.says}
+    following = seq.next_of(step)
+    when = {seq.target(b): b.label for b in reversed(step.branches)}
+    return {
+        **step_ref(seq, back),
+        "text": back.text,
+        "says": step.back.says,
+        "when": when.get(back),
+        "next_when": when.get(following),
+    }
 
 
 def step_dict(lib: Library, timing: Timing, seq: Sequence, step: Step) -> dict[str, Any]:
