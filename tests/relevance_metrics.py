@@ -49,23 +49,27 @@ def rank_of(results: Iterable[dict], expect: str, also: Iterable[str] = ()) -> i
     return next((n for n, key in enumerate(keys, 1) if key in wanted), None)
 
 
-def answering(item: dict, strict: bool = False) -> tuple[str, ...]:
+def answering(item: dict, strict: bool = False, in_force: bool = False) -> tuple[str, ...]:
     """The entries besides `expect` that answer a question: its rule's later restatements
-    (`also`, see tests/benchmarks/map_blind_quotes.py) unless it names its version, or strict."""
+    (`also`, see tests/benchmarks/map_blind_quotes.py) unless it names its version, or strict;
+    with in_force, also the version in force's passage a reader found answering it (`in_force`)."""
     if strict or item["category"] == "version-specific":
         return ()
-    return tuple(item.get("also", ()))
+    return (*item.get("also", ()), *([item["in_force"]] if in_force and "in_force" in item else []))
 
 
 def measure(
-    search: Callable[[dict], dict], questions: list[dict], strict: bool = False
+    search: Callable[[dict], dict],
+    questions: list[dict],
+    strict: bool = False,
+    in_force: bool = False,
 ) -> tuple[dict[str, Score], list[tuple[dict, int | None]]]:
     """Scores per category and overall ("all"), and every question with its rank."""
     scores: dict[str, Score] = {}
     ranked = []
     for item in questions:
         answer = search({"q": item["q"], **item.get("params", {})})
-        rank = rank_of(answer["results"], item["expect"], answering(item, strict))
+        rank = rank_of(answer["results"], item["expect"], answering(item, strict, in_force))
         ranked.append((item, rank))
         for name in (item["category"], "all"):
             scores.setdefault(name, Score()).ranks.append(rank)

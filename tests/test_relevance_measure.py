@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .benchmarks.map_blind_quotes import also_of
+from .benchmarks.map_blind_quotes import also_of, in_force_of
 from .relevance_metrics import answering, rank_of
 
 RESULTS = [
@@ -38,3 +38,27 @@ def test_also_is_the_rule_in_the_later_versions_only(corpus):
     ]
     assert also_of(corpus, "2e-rulebook/4/mission", "Each player has exactly five mission") == []
     assert also_of(corpus, "2e-rulebook/1.1/mission", "nothing any version says at all") == []
+
+
+@pytest.mark.parametrize(
+    ("category", "strict", "in_force", "counted"),
+    [
+        ("paraphrase", False, True, ("x/4/also", "x/4/read")),
+        ("paraphrase", False, False, ("x/4/also",)),  # the measure as before: `also` alone
+        ("version-specific", False, True, ()),
+        ("number", True, True, ()),
+    ],
+)
+def test_in_force_counts_only_when_asked_and_never_for_a_named_version(
+    category, strict, in_force, counted
+):
+    item = {"category": category, "expect": "x/1.1/a", "also": ["x/4/also"], "in_force": "x/4/read"}
+    assert answering(item, strict, in_force) == counted
+
+
+def test_in_force_is_the_version_4_entry_holding_the_readers_quote(corpus):
+    read = {"q": "?", "v4_quote": "nothing any version says at all"}
+    assert in_force_of(corpus, read) is None
+    read["v4_quote"] = "You cannot beam aboard an opponent’s ship"
+    assert in_force_of(corpus, read) == "2e-rulebook/4/beaming"
+    assert in_force_of(corpus, {"q": "?", "v4_quote": None}) is None

@@ -1,6 +1,6 @@
 """Benchmark search: relevance per category, in-process latency, a 10x corpus, the real server.
 
-Run: .venv/bin/python tests/benchmarks/bench_search.py [--relevance [--questions FILE] [--misses] [--strict]] [--quick]
+Run: .venv/bin/python tests/benchmarks/bench_search.py [--relevance [--questions FILE] [--misses] [--strict | --in-force]] [--quick]
 (the lead copies the figures into BENCHMARKS.md). Targets (issue #11), on 2 cores:
 - in process, over the relevance questions: p50 <= 1.5 ms, p95 <= 6 ms;
 - a synthetic corpus 10x the real one: p95 <= 15 ms;
@@ -186,9 +186,10 @@ def relevance(
     questions: Path | None = None,
     misses: bool = False,
     strict: bool = False,
+    in_force: bool = False,
 ) -> None:
     questions = load_questions(questions or QUESTIONS_FILE)
-    scores, ranked = measure(service.search, questions, strict)
+    scores, ranked = measure(service.search, questions, strict, in_force)
     print(table(scores))
     for item, rank in ranked if misses else ():
         if rank is None or rank > 3:
@@ -436,6 +437,11 @@ def main() -> None:
         action="store_true",
         help="with --relevance: only `expect` answers (not its rule's later restatements, `also`)",
     )
+    parser.add_argument(
+        "--in-force",
+        action="store_true",
+        help="with --relevance: also the version in force's passage a reader found (`in_force`)",
+    )
     parser.add_argument("--quick", action="store_true", help="one round, no server")
     parser.add_argument("--server", action="store_true", help="the real server only")
     parser.add_argument("--no-meaning", action="store_true", help="search by words alone")
@@ -454,7 +460,7 @@ def main() -> None:
         service.warm()
         gc.freeze()
     if args.relevance:
-        relevance(service, args.questions, args.misses, args.strict)
+        relevance(service, args.questions, args.misses, args.strict, args.in_force)
         return
     if args.server:
         server(lib, cache, not args.no_meaning)

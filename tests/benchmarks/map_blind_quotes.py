@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python tests/benchmarks/map_blind_quotes.py WRITTEN.yaml MAPPED.yaml
      .venv/bin/python tests/benchmarks/map_blind_quotes.py --also MAPPED.yaml   (add `also`, in place)
+     .venv/bin/python tests/benchmarks/map_blind_quotes.py --in-force READ.yaml MAPPED.yaml
 Each written question names its game, version and a verbatim quote from a seed; its entry is the
 one of that version whose text holds the quote (up to typography and punctuation), the deepest if
 several do; failing that, the closest by matched characters (at least 90 %). Lines naming a fuzzy
@@ -14,6 +15,12 @@ later restatement answers it too (the blind writers were asked to spread questio
 versions without naming them; the project's own sets expect the version in force); relevance_metrics
 counts `also` for every category but version-specific, and the benchmark's --strict counts
 `expect` alone.
+
+`in_force` (--in-force) is the version in force's passage that answers a question naming no version
+whose quote is an older version's, where the rule was reworded or moved (so `also` does not find
+it): read from the seeds by another helper who saw only the seeds and the questions, never the
+code or any result (READ.yaml: q, v4_quote, v4_heading, note; v4_quote null where Version 4 does
+not answer it). It is mapped as quotes are; the benchmark counts it only with --in-force.
 """
 
 from __future__ import annotations
@@ -96,6 +103,45 @@ def add_also(mapped: str) -> None:
         f.write("\n".join(out) + "\n")
 
 
+def in_force_of(corpus, read: dict) -> str | None:
+    """The Version 4 entry holding a reader's quote (as main maps quotes), or None."""
+    if not read.get("v4_quote"):
+        return None
+    version = corpus.documents[DOCUMENT["2E"]].latest
+    texts = entry_texts(version.entries)
+    quote = plain(read["v4_quote"])
+    hits = holding(quote, version.entries, texts)
+    if not hits:
+        found, eid = closest(quote, texts)
+        hits = [eid] if found >= 0.9 else []
+    if not hits:
+        print("UNMATCHED in force", read["q"], file=sys.stderr)
+        return None
+    return f"{DOCUMENT['2E']}/{version.id}/{hits[0]}"
+
+
+def add_in_force(read_file: str, mapped: str) -> None:
+    """Write `in_force` under each read question's `expect` line of a mapped set, comments kept."""
+    corpus = load_corpus()
+    read = {
+        r["q"]: in_force_of(corpus, r) for r in yaml.safe_load(open(read_file, encoding="utf-8"))
+    }
+    items = iter(yaml.safe_load(open(mapped, encoding="utf-8")))
+    out, added = [], 0
+    for line in open(mapped, encoding="utf-8").read().splitlines():
+        if line.startswith("  in_force:"):
+            continue
+        out.append(line)
+        if line.startswith("  expect:"):
+            found = read.get(next(items)["q"])
+            if found:
+                out.append(f"  in_force: {found}")
+                added += 1
+    with open(mapped, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+    print(added, "in_force added of", len(read), "read")
+
+
 def main(written: str, mapped: str) -> None:
     """Write the mapped set (q, category, expect, quote, params) and report what needs a look."""
     corpus = load_corpus()
@@ -132,5 +178,7 @@ def main(written: str, mapped: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "--also":
         add_also(sys.argv[2])
+    elif sys.argv[1] == "--in-force":
+        add_in_force(sys.argv[2], sys.argv[3])
     else:
         main(*sys.argv[1:3])
