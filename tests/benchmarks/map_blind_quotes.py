@@ -104,16 +104,15 @@ def add_also(mapped: str) -> None:
 
 
 def in_force_of(corpus, read: dict) -> str | None:
-    """The Version 4 entry holding a reader's quote (as main maps quotes), or None."""
+    """The Version 4 entry holding a reader's quote (the deepest, as main maps quotes), or None."""
     if not read.get("v4_quote"):
         return None
     version = corpus.documents[DOCUMENT["2E"]].latest
     texts = entry_texts(version.entries)
     quote = plain(read["v4_quote"])
+    # Held verbatim only: the reader checked each quote against the seed (a fuzzy share finds
+    # some entry for any short sentence).
     hits = holding(quote, version.entries, texts)
-    if not hits:
-        found, eid = closest(quote, texts)
-        hits = [eid] if found >= 0.9 else []
     if not hits:
         print("UNMATCHED in force", read["q"], file=sys.stderr)
         return None
