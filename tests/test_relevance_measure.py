@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .benchmarks.map_blind_quotes import also_of, in_force_of
+from .benchmarks.map_blind_quotes import NAMES_OLDER, also_of, in_force_of
 from .relevance_metrics import answering, rank_of
 
 RESULTS = [
@@ -62,3 +62,18 @@ def test_in_force_is_the_version_4_entry_holding_the_readers_quote(corpus):
     read["v4_quote"] = "You cannot beam aboard an opponent’s ship"
     assert in_force_of(corpus, read) == "2e-rulebook/4/beaming"
     assert in_force_of(corpus, {"q": "?", "v4_quote": None}) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("1.1: draw then play, how many counters left", True),
+        ("opponent sets his hand aside when i attempt? (CTA)", True),
+        ("win mid turn, do I finish turn? (old book)", True),
+        ("call to arms - what is beaming used for", True),
+        ("do I have to show the card I downloaded", False),
+        ("how many cards in a deck, 60?", False),
+    ],
+)
+def test_a_question_naming_an_older_version_gets_no_in_force_answer(question, names):
+    assert bool(NAMES_OLDER.search(question)) == names

@@ -119,11 +119,21 @@ def in_force_of(corpus, read: dict) -> str | None:
     return f"{DOCUMENT['2E']}/{version.id}/{hits[0]}"
 
 
+# A question that names an older version or the old rules asks about them, not the rules in force
+# (written here, not taken from the search's own recognition of version names, which is measured).
+NAMES_OLDER = re.compile(
+    r"\b(?:1\.1|v1|call to arms|cta|2003|old(?:er)? (?:rules|book|rulebook|cta)|original)\b", re.I
+)
+
+
 def add_in_force(read_file: str, mapped: str) -> None:
-    """Write `in_force` under each read question's `expect` line of a mapped set, comments kept."""
+    """Write `in_force` under each read question's `expect` line of a mapped set, comments kept;
+    never for a question naming an older version (NAMES_OLDER)."""
     corpus = load_corpus()
     read = {
-        r["q"]: in_force_of(corpus, r) for r in yaml.safe_load(open(read_file, encoding="utf-8"))
+        r["q"]: in_force_of(corpus, r)
+        for r in yaml.safe_load(open(read_file, encoding="utf-8"))
+        if not NAMES_OLDER.search(r["q"])
     }
     items = iter(yaml.safe_load(open(mapped, encoding="utf-8")))
     out, added = [], 0
