@@ -35,6 +35,7 @@ from judgekit.search.vocabulary import (
     raw_said,
 )
 from judgekit.shapes.search_notes import pack_notes
+from judgekit.web import version_names as version_names_in_addresses
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
@@ -234,6 +235,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "max_query_chars": analysis.MAX_QUERY_CHARS,
             "default_limit": DEFAULT_LIMIT,
             "max_limit": MAX_LIMIT,
+            "version_chars": version_names_in_addresses.MOST_CHARS,
         },
     }
 

@@ -1494,9 +1494,25 @@
     }
     return out + "</div>";
   }
+  // web/version_names.py: canonical: a version as judges write it ("v4", "cta", "version-4") is
+  // the one held version it names whole (the server redirects to its id); else null.
+  function canonicalVersion(value, document) {
+    var text = (value || "").trim(), held = D.notes.unknown.held, found = new Set();
+    var docs = Object.keys(held).filter(function (d) { return !document || d === document; });
+    if (!text || Array.from(text).length > D.settings.version_chars || docs.some(function (d) { return held[d].indexOf(text) !== -1; })) return null;
+    var spaced = text.replace(/[-_+\s]+/g, " ");
+    D.versions.forEach(function (v) {
+      if (docs.indexOf(v[1]) === -1) return;
+      var whole = new RegExp("^(?:" + v[0] + ")$", "i");
+      if (whole.test(text) || whole.test(spaced)) found.add(v[2]);
+    });
+    return found.size === 1 ? found.values().next().value : null;
+  }
   function optsOf(params) {
     var opts = {};
     FILTERS.concat(["all_versions", "limit"]).forEach(function (k) { if (params.get(k)) opts[k] = params.get(k); });
+    var named = opts.version && canonicalVersion(opts.version, (opts.document || "").trim());
+    if (named) opts.version = named;
     // edition=both: both games (the server's answer to a remembered game; the pack has none).
     if (opts.edition && opts.edition.trim().toLowerCase() === "both") delete opts.edition;
     if (opts.edition) opts.edition = opts.edition.trim().toUpperCase();
