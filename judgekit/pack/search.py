@@ -189,7 +189,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "numbers": sorted(analysis.NUMBER_STEMS),
         "kinds": list(svc.kinds),
         # What the page says it did, in the server page's words (pack-search.js: notes).
-        "notes": pack_notes(lib),
+        "notes": pack_notes(lib, svc.kinds),
         "settings": {
             "title_boost": documents.TITLE_BOOST,
             "talk_boost": documents.TALK_BOOST,

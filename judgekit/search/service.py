@@ -60,8 +60,19 @@ class SearchParams:
     meaning: bool = True  # False: by words alone (meaning=0)
 
 
-def _known(what: str, value: str, known: list[str], of: str = "") -> SearchParamError:
-    return SearchParamError(f"unknown {what} {quoted(value)}{of} (known: {', '.join(known)})")
+def unknown_choice(what: str, known: Sequence[str]) -> str:
+    """What a search says of a value of ``what`` (kind, edition) not among ``known`` (VALUE: the
+    value quoted)."""
+    return f"unknown {what} {VALUE} (known: {', '.join(known)})"
+
+
+def flag_words(name: str) -> str:
+    """What a search says of a flag (all_versions, meaning) that is neither on nor off."""
+    return f"{name} must be 1 or 0, not {VALUE}"
+
+
+def _known(what: str, value: str, known: list[str]) -> SearchParamError:
+    return SearchParamError(unknown_choice(what, known).replace(VALUE, quoted(value)))
 
 
 def _query(params: Mapping[str, str]) -> str:
@@ -86,6 +97,7 @@ def _document(corpus: Corpus, params: Mapping[str, str]) -> str | None:
 # Where an unknown value goes in the messages below (the pack's page puts it there too).
 VALUE = "{value}"
 NOT_HELD = f"document {VALUE} is not held in judgekit"
+LIMIT_WORDS = f"limit must be a whole number from 1 to {MAX_LIMIT}, not {VALUE}"
 
 
 def unknown_document(corpus: Corpus) -> str:
@@ -133,9 +145,7 @@ def _limit(params: Mapping[str, str]) -> int:
     if not (len(limit_text) <= 3 and limit_text.isascii() and limit_text.isdigit()) or not (
         1 <= int(limit_text) <= MAX_LIMIT
     ):
-        raise SearchParamError(
-            f"limit must be a whole number from 1 to {MAX_LIMIT}, not {quoted(params.get('limit'))}"
-        )
+        raise SearchParamError(LIMIT_WORDS.replace(VALUE, quoted(params.get("limit"))))
     return int(limit_text)
 
 
@@ -161,7 +171,7 @@ def _flag(params: Mapping[str, str], name: str, default: bool) -> bool:
     if not flag:
         return default
     if flag not in TRUE + FALSE:
-        raise SearchParamError(f"{name} must be 1 or 0, not {quoted(params[name])}")
+        raise SearchParamError(flag_words(name).replace(VALUE, quoted(params[name])))
     return flag in TRUE
 
 

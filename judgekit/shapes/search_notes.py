@@ -16,7 +16,19 @@ from judgekit.render.library import Library
 from judgekit.render.text import clipped
 from judgekit.search.analysis import MAX_QUERY_CHARS
 from judgekit.search.query import VersionName, strip_versions
-from judgekit.search.service import NOT_HELD, VALUE, unknown_document, unknown_version
+from judgekit.search.service import (
+    EDITIONS,
+    FALSE,
+    LIMIT_WORDS,
+    MAX_LIMIT,
+    NOT_HELD,
+    TRUE,
+    VALUE,
+    flag_words,
+    unknown_choice,
+    unknown_document,
+    unknown_version,
+)
 
 # The search box takes more than the search reads, so that a longer question reaches the page
 # and is cut there with a word, not by the browser without one; and little enough that its
@@ -144,9 +156,10 @@ def page_notes(
     return out
 
 
-def pack_notes(lib: Library) -> dict[str, Any]:
+def pack_notes(lib: Library, kinds: Sequence[str]) -> dict[str, Any]:
     """The same words for the pack's page (pack-search.js fills in the blanks), with the server's
-    answers to a document or version it does not hold (service.py)."""
+    answers to a document or version it does not hold and to a bad kind (of ``kinds``), edition,
+    all_versions or limit (service.py)."""
     corpus = lib.corpus
     return {
         "cut": CUT,
@@ -162,5 +175,13 @@ def pack_notes(lib: Library) -> dict[str, Any]:
             "version": {doc.id: unknown_version(lib, doc.id) for doc in corpus.held()}
             | {"": unknown_version(lib, None)},
             "held": {doc.id: [v.id for v in doc.versions] for doc in corpus.held()},
+            "kind": unknown_choice("kind", kinds),
+            "kinds": list(kinds),
+            "edition": unknown_choice("edition", EDITIONS),
+            "editions": list(EDITIONS),
+            "all_versions": flag_words("all_versions"),
+            "flags": list(TRUE + FALSE),
+            "limit": LIMIT_WORDS,
+            "max_limit": MAX_LIMIT,
         },
     }

@@ -1441,22 +1441,45 @@
     var found = Array.from(games).sort().reverse().filter(function (g) { return has(D.notes.held, g); });
     return found.length ? '<p class="search-held" role="note">' + escapeHtml(D.notes.held[found[0]]) + "</p>" : "";
   }
-  // service.py: a document or version not held is answered with the server's message (its
-  // repr of the value, cut as render/text.py: quoted cuts it), the whole answer.
+  // service.py: a bad parameter is answered with the server's message (its repr of the value,
+  // cut as render/text.py: quoted cuts it), the whole answer. repr writes a character Python
+  // does not print (Unicode's control, format, private, unassigned and separator characters but
+  // the space) as \xNN, \uNNNN or \UNNNNNNNN, and \\, \n, \r, \t as such.
+  var UNPRINTED = /[\\\n\r\t]|(?! )[\p{C}\p{Z}]/gu;
+  function hexOf(code, width) { var hex = code.toString(16); return "0".repeat(Math.max(0, width - hex.length)) + hex; }
   function quoted(value) {
     var chars = Array.from(value || ""), cut = chars.length > 40 ? chars.slice(0, 40).join("") + "…" : chars.join("");
     var mark = cut.indexOf("'") !== -1 && cut.indexOf('"') === -1 ? '"' : "'";
-    var escaped = cut.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    var escaped = cut.replace(UNPRINTED, function (c) {
+      var short = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[c], code = c.codePointAt(0);
+      return short || (code < 0x100 ? "\\x" + hexOf(code, 2) : code < 0x10000 ? "\\u" + hexOf(code, 4) : "\\U" + hexOf(code, 8));
+    });
     return mark + (mark === "'" ? escaped.replace(/'/g, "\\'") : escaped) + mark;
   }
-  function unknownOf(opts) {
+  // service.py: parse_params: the first bad parameter, in its order (document, version, kind,
+  // edition, all_versions, limit); opts as optsOf read them, params as the address gives them.
+  function unknownOf(opts, params) {
     var U = D.notes.unknown, document = (opts.document || "").trim(), version = (opts.version || "").trim(), message = null, value = null;
+    var raw = function (k) { return params.get(k) || ""; };
+    var kind = raw("kind").trim(), edition = (opts.edition || "").trim(), flag = raw("all_versions").trim().toLowerCase(), limit = raw("limit").trim();
     if (document && !has(U.held, document)) {
       message = has(U.not_held, document) ? U.not_held[document] : U.document;
       value = document;
     } else if (version && !Object.keys(U.held).some(function (d) { return (!document || d === document) && U.held[d].indexOf(version) !== -1; })) {
       message = U.version[document || ""];
       value = version;
+    } else if (kind && U.kinds.indexOf(kind) === -1) {
+      message = U.kind;
+      value = raw("kind");
+    } else if (edition && U.editions.indexOf(edition) === -1) {
+      message = U.edition;
+      value = raw("edition");
+    } else if (flag && U.flags.indexOf(flag) === -1) {
+      message = U.all_versions;
+      value = raw("all_versions");
+    } else if (limit && !(/^[0-9]{1,3}$/.test(limit) && +limit >= 1 && +limit <= U.max_limit)) {
+      message = U.limit;
+      value = raw("limit");
     }
     return message === null ? null : message.split(U.value).join(quoted(value));
   }
@@ -1527,7 +1550,7 @@
     try {
       // The server's page searches a long question's first characters, and says so (cutHTML).
       var q = cutQuestion(params.get("q")), opts = optsOf(params), provider = api.meaning;
-      var unknown = unknownOf(opts);
+      var unknown = unknownOf(opts, params);
       if (unknown !== null) {   // templates/search/_results.html: the error, and the words without the filters
         return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p>" +
           (q.trim() ? '<p class="search-hints">' + pageLink("Search without the filters", q, {}) + "</p>" : "") + "</div>";
