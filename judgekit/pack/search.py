@@ -226,6 +226,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "sentence_end": snippets.SENTENCE_END.pattern,
             "words_win": snippets.WORDS_WIN,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
+            "unheld_version": query.UNHELD_VERSION.pattern,
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
             "stem_fixes": analysis.STEM_FIXES,

@@ -26,7 +26,13 @@ from judgekit.search.collapse import Hit
 from judgekit.search.focus import Focus
 from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.meaning import Meaning
-from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
+from judgekit.search.query import (
+    strip_edition,
+    strip_versions,
+    unheld_versions,
+    version_names,
+    without_edition,
+)
 from judgekit.search.snippets import Asked, snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.tabletalk import TableTalk, load_table_talk
@@ -297,6 +303,8 @@ class SearchService:
             "suggestion": outcome.suggestion,
             "not_in_rules": list(outcome.unknown),
             "read_as": [{"words": said, "means": list(means)} for said, means in outcome.read_as],
+            # Versions the question names that none held answers to ("v5"): searched without.
+            "versions_not_held": list(unheld_versions(parsed.q, self.index.versions)),
             # The game searched, chosen (a parameter) or named in the question ("2e battle").
             "filters": {k: v for k, v in filters.items() if v},
             "edition_from": "question" if named else "filter" if filters["edition"] else None,

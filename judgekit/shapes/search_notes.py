@@ -43,6 +43,9 @@ CUT = (
 # A version name that names several versions ("the 2003 rules", "Aug 2003"): what the words
 # were read as, and which version's passage each result shows (collapse.py shows the newest).
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
+# Versions the question names that judgekit holds none of ("v5", "the 2020 rules"): what the
+# page says, with the versions held as citations name them (the pack fills in {words}).
+UNHELD = "{words}: no such version is held here; the versions held: {held}. The rest of your question was searched."
 # The summary quotes the question up to this many characters ("…" for the rest): a question
 # pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
 QUOTE_CHARS = 120
@@ -130,28 +133,45 @@ def read_as(
     return out
 
 
+def unheld_note(lib: Library) -> str:
+    """What the page says of versions named but not held (UNHELD with the versions held filled
+    in, each document's newest first, as citations name them; {words} left for the names)."""
+    held = [lib.cited_version(v) for doc in lib.corpus.held() for v in reversed(doc.versions)]
+    return UNHELD.replace("{held}", and_list(held))
+
+
+def unheld_words(names: Sequence[str]) -> str:
+    """The names of versions not held as the note quotes them: “v5” and “version 7”."""
+    return and_list([f"“{name}”" for name in names])
+
+
 def cut_note(length: int) -> str:
     """What the page says of a question longer than the search reads."""
     return CUT.format(length=length, limit=MAX_QUERY_CHARS)
 
 
 def page_notes(
-    corpus: Corpus,
+    lib: Library,
     names: Sequence[VersionName],
     data: Mapping[str, Any] | None,
     asked_chars: int,
 ) -> dict[str, Any]:
     """What the search page says besides the answer: the question as its summary quotes it, the
     question cut (asked_chars: the length of the question asked), the versions a name was read
-    as, and a game whose rulebook is not held."""
+    as, versions named but not held, and a game whose rulebook is not held."""
+    corpus = lib.corpus
     out: dict[str, Any] = {
         "question": clipped(data["query"], QUOTE_CHARS) if data else "",
         "cut": cut_note(asked_chars) if asked_chars > MAX_QUERY_CHARS else None,
         "read_as": [],
+        "unheld": None,
         "held": None,
     }
     if data and data["query"]:
         out["read_as"] = read_as(data["query"], names, corpus, data["filters"])
+        if data["versions_not_held"]:
+            words = unheld_words(data["versions_not_held"])
+            out["unheld"] = unheld_note(lib).replace("{words}", words)
         out["held"] = held_note(held_notes(corpus), data, corpus)
     return out
 
@@ -164,6 +184,7 @@ def pack_notes(lib: Library, kinds: Sequence[str]) -> dict[str, Any]:
     return {
         "cut": CUT,
         "read_as": READ_AS,
+        "unheld": unheld_note(lib),
         "held": held_notes(corpus),
         "chip_kinds": CHIP_KINDS,
         "limit": MAX_QUERY_CHARS,

@@ -124,6 +124,7 @@
     // most never run (vocabulary.find_raw: a question without the needle cannot match).
     D.raw = J.raw.map(function (r) { return {source: r[0], term: r[1], needle: r[2], re: null}; });
     D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
+    D.unheldVersion = new RegExp(D.settings.unheld_version, "gi");
     D.phraseSets = new Map(Object.keys(D.phrases.found).map(function (k) { return [k, new Set(D.phrases.found[k])]; }));
     D.phraseUnsure = new Set(D.phrases.unsure);
     D.items.forEach(expand);
@@ -507,7 +508,9 @@
       return !matches.some(function (o) { return o[0] <= m[0] && m[1] <= o[1] && o[1] - o[0] > m[1] - m[0]; });
     }).map(function (m) { return m[2]; });
     matches.forEach(function (m) { query = query.slice(0, m[0]) + " ".repeat(m[1] - m[0]) + query.slice(m[1]); });
-    return {query: query, mentioned: new Set(found)};
+    var unheld = [];   // query.py: unheld_versions: "v5", "the 2020 rules", read after the held
+    query = query.replace(D.unheldVersion, function (m) { if (unheld.indexOf(m) === -1) unheld.push(m); return " ".repeat(m.length); });
+    return {query: query, mentioned: new Set(found), unheld: unheld};
   }
   // A game named in the question (query.py: strip_edition): where to look, not words to find.
   function stripEdition(query) {
@@ -1227,7 +1230,8 @@
     return {
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
-      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
+      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs,
+      versions_not_held: stripVersions(query).unheld, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
       editions_named: found.games,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
@@ -1423,6 +1427,12 @@
     });
     return out;
   }
+  // search_notes.py: page_notes' unheld: versions the question names that none held answers to.
+  function unheldHTML(data) {
+    if (!data.versions_not_held.length) return "";
+    var words = andList(data.versions_not_held.map(function (w) { return "“" + w + "”"; }));
+    return '<p class="search-unheld" role="status">' + escapeHtml(fill(D.notes.unheld, {words: words})) + "</p>";
+  }
   // search_notes.py: held_note: the game searched (chosen, named, its document's or version's, or
   // the one game of every result), when judgekit holds no rulebook of it.
   function heldHTML(data) {
@@ -1505,6 +1515,7 @@
       : "No results for <q>" + e(questionOf(data.query)) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") +
       readAsOf(data).map(function (said) { return ", " + e(said); }).join("") + ".</p>";
+    out += unheldHTML(data);
     out += heldHTML(data);
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
