@@ -42,6 +42,7 @@ def test_the_answer_has_the_documented_shape(sc):
         "suggestion",
         "not_in_rules",
         "read_as",
+        "versions_not_held",
         "filters",
         "edition_from",
         "edition_set_aside",
