@@ -133,6 +133,18 @@ def _terms(lib: Library, version: Version, asked: str, limit: int) -> list[Sugge
     return [Suggestion(e.title, lib.label(version), lib.entry_url(e)) for _, e in ranked[:limit]]
 
 
+def _version_in(doc: Document, rest: list[str]) -> tuple[Version | None, list[str]]:
+    """The version the path names after its document (its id, or near it), and what follows."""
+    if rest and doc.version(rest[0]) is not None:
+        return doc.version(rest[0]), rest[1:]
+    if rest:
+        ids = [v.id for v in doc.versions]
+        close = nearness.close_matches(rest[0].casefold(), ids, limit=1, cutoff=0.75)
+        if close:
+            return doc.version(close[0]), rest[1:]
+    return None, rest
+
+
 def closest_pages(
     lib: Library, path: str, limit: int = 5, areas: Mapping[str, str] | None = None
 ) -> list[Suggestion]:
@@ -141,20 +153,7 @@ def closest_pages(
     segments = [s for s in _segments(path) if s]
     doc, at = _pick_document(lib, segments)
     game = doc.edition if doc is not None else _game(segments, areas or {})
-    version = None
-    rest = segments
-    if doc is not None:
-        rest = segments[at + 1 :]
-        if rest and doc.version(rest[0]) is not None:
-            version = doc.version(rest[0])
-            rest = rest[1:]
-        elif rest:
-            close = nearness.close_matches(
-                rest[0].casefold(), [v.id for v in doc.versions], limit=1, cutoff=0.75
-            )
-            if close:
-                version = doc.version(close[0])
-                rest = rest[1:]
+    version, rest = _version_in(doc, segments[at + 1 :]) if doc is not None else (None, segments)
     words = [slug(s) for s in rest if slug(s) and slug(s) not in AREA_WORDS]
     found: list[Suggestion] = []
     # A glossary term's address: the version's glossary first, then the rest of the rulebook.
