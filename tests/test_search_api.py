@@ -354,6 +354,16 @@ def test_cli_prints_results(capsys, monkeypatch):
     ]
 
 
+def test_cli_says_a_version_not_held(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
+    assert main(["--root", str(SEARCH), "search", "beam v5", "--limit", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "1 result(s) for 'beam v5'",
+        "“v5”: no such version is held here; the versions held: Book v2 (April 2015), Book v1"
+        " (August 2003) and Rulings 1/1/00. The rest of your question was searched.",
+    ]
+
+
 def test_cli_bad_parameter(capsys, monkeypatch):
     monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
     assert main(["--root", str(SEARCH), "search", "beam", "--kind", "card"]) == 2

@@ -145,6 +145,11 @@ def unheld_words(names: Sequence[str]) -> str:
     return and_list([f"“{name}”" for name in names])
 
 
+def unheld_said(lib: Library, names: Sequence[str]) -> str | None:
+    """What the page (and `judgekit search`) says of these names of versions not held."""
+    return unheld_note(lib).replace("{words}", unheld_words(names)) if names else None
+
+
 def cut_note(length: int) -> str:
     """What the page says of a question longer than the search reads."""
     return CUT.format(length=length, limit=MAX_QUERY_CHARS)
@@ -169,9 +174,7 @@ def page_notes(
     }
     if data and data["query"]:
         out["read_as"] = read_as(data["query"], names, corpus, data["filters"])
-        if data["versions_not_held"]:
-            words = unheld_words(data["versions_not_held"])
-            out["unheld"] = unheld_note(lib).replace("{words}", words)
+        out["unheld"] = unheld_said(lib, data["versions_not_held"])
         out["held"] = held_note(held_notes(corpus), data, corpus)
     return out
 
