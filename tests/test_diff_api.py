@@ -324,3 +324,16 @@ def test_compare_page_filters_without_javascript(dclient):
     plain = dclient.get("/diff/demo-book/1.0..1.1").get_data(as_text=True)
     assert '<p class="df-filtered notice" data-df-filtered hidden>' in plain
     assert 'id="moving-a-ship"' in plain and 'id="gl-moving-a-ship--moving-a-ship"' not in plain
+
+
+def test_a_comparison_going_back_in_time_says_so_and_offers_the_other_way(dclient):
+    # Issue #27: "/diff/<doc>/2..1.0" compares backwards. The page's design shows the direction
+    # (its title's arrow), so it says so in words and offers the chronological order; the JSON
+    # alike (direction, reverse_url).
+    page = html.unescape(dclient.get("/diff/demo-book/2..1.0").get_data(as_text=True))
+    assert "This goes back in time: “added” means the older version has it" in page
+    assert '<a href="/diff/demo-book/1.0..2">Swap sides</a>' in page
+    data = dclient.get("/api/diff/demo-book/2/1.0").get_json()
+    assert (data["direction"], data["reverse_url"]) == ("backward", "/diff/demo-book/1.0..2")
+    forward = html.unescape(dclient.get("/diff/demo-book/1.0..2").get_data(as_text=True))
+    assert "goes back in time" not in forward

@@ -96,6 +96,11 @@ CASES = [
     ({"q": "battle in the 2003 rules"}, "“2003” read as v1.1 and Call to Arms, each result"),
     ({"q": "staffing ships cta"}, "Call to Arms: moving a ship (glossary)"),
     ({"q": "beam personnel " * 40}, "it was cut at 500 characters and searched on its first 500"),
+    # A version none held answers to: said, naming those held, and the rest searched.
+    ({"q": "battle in v5"}, "“v5”: no such version is held here; the versions held: 2E Rulebook"),
+    # A bad parameter: the server's message, the value quoted as the server's repr quotes it.
+    ({"q": "battle", "kind": "rule"}, "unknown kind 'rule' (known: section, glossary, ruling"),
+    ({"q": "battle", "version": "x\u00a0y"}, "unknown version 'x\\xa0y'; the versions held"),
 ]
 
 
@@ -116,7 +121,9 @@ def test_pack_results_look_like_the_servers(browser, app, real_pack):
                 timeout=30,
             )
             wait_until(
-                page, "!!document.querySelector('#search-results .search-summary')", timeout=30
+                page,
+                "!!document.querySelector('#search-results :is(.search-summary, .search-error)')",
+                timeout=30,
             )
             pack = page.evaluate(SHAPE, page.query_selector("#search-results"))
             pack_text = page.inner_text("#search-results")

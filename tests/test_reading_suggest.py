@@ -68,3 +68,34 @@ def test_one_version_of_each_rule_and_limit(lib):
 
 def test_slug():
     assert slug("Order – Beam Personnel!") == "order-beam-personnel"
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        # A term's address (a 404 only for a term not held under that name: the page reads
+        # "missions" here as the section's title): the version's glossary entries first.
+        (
+            "/rules/demo-book/1/term/missions",
+            [
+                "/rules/demo-book/1/gl-missions",
+                "/rules/demo-book/1/gl-attempting-missions",
+                "/rules/demo-book/1/missions-section",
+            ],
+        ),
+        # no glossary entry named near it: those whose words use it
+        ("/rules/demo-book/1/term/score", ["/rules/demo-book/1/gl-attempting-missions"]),
+        ("/rules/demo-book/1/term/ship", ["/rules/demo-book/1/gl-range"]),
+        # an entry's address: the rulebook's own order, the section first
+        (
+            "/rules/demo-book/1/missions",
+            [
+                "/rules/demo-book/1/missions-section",
+                "/rules/demo-book/1/gl-missions",
+                "/rules/demo-book/1/gl-attempting-missions",
+            ],
+        ),
+    ],
+)
+def test_a_terms_address_offers_the_versions_glossary_first(lib, path, expected):
+    assert [s.url for s in closest_pages(lib, path)] == expected

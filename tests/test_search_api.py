@@ -42,6 +42,7 @@ def test_the_answer_has_the_documented_shape(sc):
         "suggestion",
         "not_in_rules",
         "read_as",
+        "versions_not_held",
         "filters",
         "edition_from",
         "edition_set_aside",
@@ -350,6 +351,16 @@ def test_cli_prints_results(capsys, monkeypatch):
         "1. Order – Beam Personnel  [section]  Book v2  (also in v1)",
         "   /rules/book/2/beaming",
         "   You may [beam] personnel between your ship and a planet mission, or to another ship.",
+    ]
+
+
+def test_cli_says_a_version_not_held(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_SEARCH_CACHE_DIR", "")
+    assert main(["--root", str(SEARCH), "search", "beam v5", "--limit", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "1 result(s) for 'beam v5'",
+        "“v5”: no such version is held here; the versions held: Book v2 (April 2015), Book v1"
+        " (August 2003) and Rulings 1/1/00. The rest of your question was searched.",
     ]
 
 

@@ -201,3 +201,60 @@ def test_a_bad_filter_offers_the_words_without_the_filters(fixture_client):
     )
     blank = fixture_client.get("/search", query_string={"q": " ", "version": "nonsense"})
     assert "Search without the filters" not in blank.get_data(as_text=True)
+
+
+def _unheld(client, **params) -> str | None:
+    body = client.get("/search/results", query_string=params).get_data(as_text=True)
+    found = re.search(r'<p class="search-unheld" role="status">(.*?)</p>', body)
+    return html.unescape(found.group(1)) if found else None
+
+
+UNHELD_REAL = (
+    ": no such version is held here; the versions held: 2E Rulebook v4 (April 2015), 2E Rulebook"
+    " Call to Arms (August 2003), 2E Rulebook v1.1 (Version 1.1 from 08/19/2003) and 1E Current"
+    " Rulings 2/28/00. The rest of your question was searched."
+)
+
+
+@pytest.mark.parametrize(
+    ("q", "named"),
+    [
+        ("v5 battle", ["v5"]),
+        ("version 7 battle", ["version 7"]),
+        ("the 2020 rules battle", ["2020"]),
+        ("battle in V5 or version 7", ["V5", "version 7"]),
+    ],
+)
+def test_a_version_not_held_is_said_and_the_rest_searched(real_client, q, named):
+    # Issue #27: "v5 battle" searched both games for a word no rule has; now the judge is told
+    # which versions are held, and the rest of the question is searched as it would be alone.
+    data = real_client.get("/api/search", query_string={"q": q}).get_json()
+    assert data["versions_not_held"] == named
+    assert data["not_in_rules"] == []
+    rest = q
+    for name in named:
+        rest = rest.replace(name, "")
+    alone = real_client.get("/api/search", query_string={"q": rest}).get_json()
+    assert [r["id"] for r in data["results"]] == [r["id"] for r in alone["results"]]
+    words = and_list([f"“{n}”" for n in named])
+    assert _unheld(real_client, q=q) == words + UNHELD_REAL
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "2 ships",
+        "cost 3 dilemma",
+        "version",
+        "which version",
+        "battle in v4",
+        "battle in version 1.1",
+        "the 2003 rules",
+        "2020 battle",  # a year without a word for a rulebook
+        "battle 1.1",
+    ],
+)
+def test_ordinary_numbers_and_held_versions_are_no_version_not_held(real_client, q):
+    data = real_client.get("/api/search", query_string={"q": q}).get_json()
+    assert data["versions_not_held"] == []
+    assert _unheld(real_client, q=q) is None

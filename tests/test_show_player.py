@@ -96,6 +96,36 @@ def test_a_page_with_a_code_hands_over_no_text(client):
     assert _handed(client.get("/show" + ENTRY).get_data(as_text=True)) == ""
 
 
+def _counting(monkeypatch, module, name: str) -> list[int]:
+    """Count the calls of module.name (still called through): what a page built."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize("base_url, built", [(LAN, 0), ("http://127.0.0.1:8000", 1)])
+def test_the_handed_text_is_built_only_where_it_is_shown(monkeypatch, base_url, built):
+    # A page with a code shows no text: building it (a rule's HTML, a card's every passage)
+    # would only cost the judge's wait.
+    from judgekit.shapes import cards as card_shapes
+    from judgekit.web.pages import show
+
+    rules = _counting(monkeypatch, show, "label_external_refs")
+    cards = _counting(monkeypatch, card_shapes, "card_detail")
+    assert _client(base_url).get("/show" + ENTRY).status_code == 200
+    client = create_app(
+        {"TESTING": True, "CORPUS_DIR": str(CARDS), "BASE_URL": base_url, "SEARCH_CACHE_DIR": ""}
+    ).test_client()
+    assert client.get("/show" + CARD).status_code == 200
+    assert (len(rules), len(cards)) == (built, built)
+
+
 def test_the_address_is_escaped_in_the_page():
     odd = 'http://judges.example/a&b"c'
     page = _client(odd).get("/show" + ENTRY).get_data(as_text=True)

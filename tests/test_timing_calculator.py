@@ -184,12 +184,27 @@ def test_whether_a_failed_duplicate_over_the_limit_overcomes_the_rest_is_undeter
         ("overcome", ("duplicate", "cost"), 1, "undetermined"),
         ("undetermined", ("cost",), 1, "undetermined"),
     ]
+    # What every reading says, then the cost check as one reading's, never as fact (a judge's
+    # tryout read "would make the total 3" as the rule).
     assert calc.results[1].message == (
-        "Overcome without being faced: it is a second copy of the same dilemma in this attempt; its "
-        "cost 2 would make the total 3, more than the 2 allowed. Whether the remaining dilemmas are "
-        "overcome too is undetermined by the text."
+        "Overcome without being faced: it is a second copy of the same dilemma in this attempt. "
+        "Whether the cost check applies to it as well (its cost 2 would make the total 3, more "
+        "than the 2 allowed), overcoming the remaining dilemmas too, is undetermined by the text."
     )
     assert calc.results[1].points == ("cost_after_fail",)
+
+
+@pytest.mark.parametrize("config", [V4, Y2003])
+def test_a_wrong_type_over_the_limit_states_the_cost_check_as_undetermined(config):
+    # 2003: whether a chosen dilemma overcome unfaced still counts toward the total; Version 4:
+    # whether the cost check follows a failed type check. Either way not a settled "would make".
+    calc = run(config, 2, 0, "planet", "planet:1, space:2, dual:0")
+    assert calc.results[1].basis == "undetermined"
+    assert calc.results[1].message == (
+        "Overcome without being faced: it is a space dilemma at a planet mission. Whether the "
+        "cost check applies to it as well (its cost 2 would make the total 3, more than the 2 "
+        "allowed), overcoming the remaining dilemmas too, is undetermined by the text."
+    )
 
 
 @pytest.mark.parametrize("config", [V4, Y2003])

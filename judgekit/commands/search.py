@@ -44,8 +44,10 @@ def _set_aside_line(result: dict, args: argparse.Namespace) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Search from the terminal; --json prints what /api/search returns."""
+    from judgekit.render.library import Library
     from judgekit.search.service import SearchParamError, run_search
     from judgekit.search.snippets import snippet_plain
+    from judgekit.shapes.search_notes import unheld_said
 
     corpus = corpus_or_exit(args.root)
     params = {
@@ -73,6 +75,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             f" for both games search {result['query_without_edition']!r})"
         )
     print(f"{result['total']} result(s) for {result['query']!r}{more}")
+    if result.get("versions_not_held"):  # as the results page says it
+        print(unheld_said(Library(corpus), result["versions_not_held"]))
     if result.get("edition_set_aside"):
         print(_set_aside_line(result, args))
     if result.get("suggestion"):

@@ -35,6 +35,7 @@ from judgekit.search.vocabulary import (
     raw_said,
 )
 from judgekit.shapes.search_notes import pack_notes
+from judgekit.web import version_names as version_names_in_addresses
 from judgekit.web.context import library_of
 
 SEARCH_DATA = "search-index.js"
@@ -188,7 +189,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "numbers": sorted(analysis.NUMBER_STEMS),
         "kinds": list(svc.kinds),
         # What the page says it did, in the server page's words (pack-search.js: notes).
-        "notes": pack_notes(lib),
+        "notes": pack_notes(lib, svc.kinds),
         "settings": {
             "title_boost": documents.TITLE_BOOST,
             "talk_boost": documents.TALK_BOOST,
@@ -225,6 +226,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "sentence_end": snippets.SENTENCE_END.pattern,
             "words_win": snippets.WORDS_WIN,
             "edition_names": [[p.pattern, edition] for p, edition in query.EDITION_NAMES],
+            "unheld_version": query.UNHELD_VERSION.pattern,
             "left_by_name": query.LEFT_BY_NAME.pattern,
             "leftovers": [[p, r.replace("\\", "$")] for p, r in query.LEFTOVERS],
             "stem_fixes": analysis.STEM_FIXES,
@@ -234,6 +236,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "max_query_chars": analysis.MAX_QUERY_CHARS,
             "default_limit": DEFAULT_LIMIT,
             "max_limit": MAX_LIMIT,
+            "version_chars": version_names_in_addresses.MOST_CHARS,
         },
     }
 

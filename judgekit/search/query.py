@@ -89,10 +89,35 @@ def version_names(
     return tuple(out)
 
 
+# A version named that no held version answers to ("v5", "version 7", "the 2020 rules"): no word
+# to look for either. Read after the held versions' names (so "v4", "version 4" and "the 2003
+# rules" are theirs), never a bare number ("2 ships", "cost 3"). ASCII classes, as pack-search.js
+# reads it.
+UNHELD_VERSION = re.compile(
+    r"(?<![\w.])(?:v\d+(?:\.\d+)*|version\s+\d+(?:\.\d+)*|"
+    + _YEAR_OF.format(r"(?:19|20)\d\d")
+    + r")(?![\w.])",
+    re.I | re.A,
+)
+
+
+def _blanked(query: str, spans: Sequence[tuple[int, int]]) -> str:
+    for start, end in spans:
+        query = query[:start] + " " * (end - start) + query[end:]
+    return query
+
+
+def unheld_versions(query: str, names: Sequence[VersionName]) -> tuple[str, ...]:
+    """The names in the query of versions not held ("v5", "version 7", "2020"), as typed."""
+    held = _blanked(query, [m.span() for name in names for m in name.pattern.finditer(query)])
+    return tuple(dict.fromkeys(m.group() for m in UNHELD_VERSION.finditer(held)))
+
+
 def strip_versions(
     query: str, names: Sequence[VersionName]
 ) -> tuple[str, frozenset[tuple[str, str]]]:
-    """The query without the versions it names, and those versions (document, version)."""
+    """The query without the versions it names, held or not (unheld_versions), and the held
+    versions named (document, version)."""
     matches = [  # each read in the question as typed: "2003 rules" names two versions
         (*m.span(), (name.document, name.version))
         for name in names
@@ -104,9 +129,8 @@ def strip_versions(
         for start, end, key in matches
         if not any(s <= start and end <= e and e - s > end - start for s, e, _ in matches)
     )
-    for start, end, _ in matches:
-        query = query[:start] + " " * (end - start) + query[end:]
-    return query, found
+    query = _blanked(query, [(start, end) for start, end, _ in matches])
+    return _blanked(query, [m.span() for m in UNHELD_VERSION.finditer(query)]), found
 
 
 # A game named in the question ("1E", "2nd ed", "Second Edition"): where to look, not a word to

@@ -26,7 +26,13 @@ from judgekit.search.collapse import Hit
 from judgekit.search.focus import Focus
 from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.meaning import Meaning
-from judgekit.search.query import strip_edition, strip_versions, version_names, without_edition
+from judgekit.search.query import (
+    strip_edition,
+    strip_versions,
+    unheld_versions,
+    version_names,
+    without_edition,
+)
 from judgekit.search.snippets import Asked, snippet
 from judgekit.search.sources import ExtraSource, card_source, entry_docs, timing_source
 from judgekit.search.tabletalk import TableTalk, load_table_talk
@@ -60,8 +66,19 @@ class SearchParams:
     meaning: bool = True  # False: by words alone (meaning=0)
 
 
-def _known(what: str, value: str, known: list[str], of: str = "") -> SearchParamError:
-    return SearchParamError(f"unknown {what} {quoted(value)}{of} (known: {', '.join(known)})")
+def unknown_choice(what: str, known: Sequence[str]) -> str:
+    """What a search says of a value of ``what`` (kind, edition) not among ``known`` (VALUE: the
+    value quoted)."""
+    return f"unknown {what} {VALUE} (known: {', '.join(known)})"
+
+
+def flag_words(name: str) -> str:
+    """What a search says of a flag (all_versions, meaning) that is neither on nor off."""
+    return f"{name} must be 1 or 0, not {VALUE}"
+
+
+def _known(what: str, value: str, known: list[str]) -> SearchParamError:
+    return SearchParamError(unknown_choice(what, known).replace(VALUE, quoted(value)))
 
 
 def _query(params: Mapping[str, str]) -> str:
@@ -86,6 +103,7 @@ def _document(corpus: Corpus, params: Mapping[str, str]) -> str | None:
 # Where an unknown value goes in the messages below (the pack's page puts it there too).
 VALUE = "{value}"
 NOT_HELD = f"document {VALUE} is not held in judgekit"
+LIMIT_WORDS = f"limit must be a whole number from 1 to {MAX_LIMIT}, not {VALUE}"
 
 
 def unknown_document(corpus: Corpus) -> str:
@@ -133,9 +151,7 @@ def _limit(params: Mapping[str, str]) -> int:
     if not (len(limit_text) <= 3 and limit_text.isascii() and limit_text.isdigit()) or not (
         1 <= int(limit_text) <= MAX_LIMIT
     ):
-        raise SearchParamError(
-            f"limit must be a whole number from 1 to {MAX_LIMIT}, not {quoted(params.get('limit'))}"
-        )
+        raise SearchParamError(LIMIT_WORDS.replace(VALUE, quoted(params.get("limit"))))
     return int(limit_text)
 
 
@@ -161,7 +177,7 @@ def _flag(params: Mapping[str, str], name: str, default: bool) -> bool:
     if not flag:
         return default
     if flag not in TRUE + FALSE:
-        raise SearchParamError(f"{name} must be 1 or 0, not {quoted(params[name])}")
+        raise SearchParamError(flag_words(name).replace(VALUE, quoted(params[name])))
     return flag in TRUE
 
 
@@ -287,6 +303,8 @@ class SearchService:
             "suggestion": outcome.suggestion,
             "not_in_rules": list(outcome.unknown),
             "read_as": [{"words": said, "means": list(means)} for said, means in outcome.read_as],
+            # Versions the question names that none held answers to ("v5"): searched without.
+            "versions_not_held": list(unheld_versions(parsed.q, self.index.versions)),
             # The game searched, chosen (a parameter) or named in the question ("2e battle").
             "filters": {k: v for k, v in filters.items() if v},
             "edition_from": "question" if named else "filter" if filters["edition"] else None,

@@ -16,7 +16,19 @@ from judgekit.render.library import Library
 from judgekit.render.text import clipped
 from judgekit.search.analysis import MAX_QUERY_CHARS
 from judgekit.search.query import VersionName, strip_versions
-from judgekit.search.service import NOT_HELD, VALUE, unknown_document, unknown_version
+from judgekit.search.service import (
+    EDITIONS,
+    FALSE,
+    LIMIT_WORDS,
+    MAX_LIMIT,
+    NOT_HELD,
+    TRUE,
+    VALUE,
+    flag_words,
+    unknown_choice,
+    unknown_document,
+    unknown_version,
+)
 
 # The search box takes more than the search reads, so that a longer question reaches the page
 # and is cut there with a word, not by the browser without one; and little enough that its
@@ -31,6 +43,9 @@ CUT = (
 # A version name that names several versions ("the 2003 rules", "Aug 2003"): what the words
 # were read as, and which version's passage each result shows (collapse.py shows the newest).
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
+# Versions the question names that judgekit holds none of ("v5", "the 2020 rules"): what the
+# page says, with the versions held as citations name them (the pack fills in {words}).
+UNHELD = "{words}: no such version is held here; the versions held: {held}. The rest of your question was searched."
 # The summary quotes the question up to this many characters ("…" for the rest): a question
 # pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
 QUOTE_CHARS = 120
@@ -118,39 +133,61 @@ def read_as(
     return out
 
 
+def unheld_note(lib: Library) -> str:
+    """What the page says of versions named but not held (UNHELD with the versions held filled
+    in, each document's newest first, as citations name them; {words} left for the names)."""
+    held = [lib.cited_version(v) for doc in lib.corpus.held() for v in reversed(doc.versions)]
+    return UNHELD.replace("{held}", and_list(held))
+
+
+def unheld_words(names: Sequence[str]) -> str:
+    """The names of versions not held as the note quotes them: “v5” and “version 7”."""
+    return and_list([f"“{name}”" for name in names])
+
+
+def unheld_said(lib: Library, names: Sequence[str]) -> str | None:
+    """What the page (and `judgekit search`) says of these names of versions not held."""
+    return unheld_note(lib).replace("{words}", unheld_words(names)) if names else None
+
+
 def cut_note(length: int) -> str:
     """What the page says of a question longer than the search reads."""
     return CUT.format(length=length, limit=MAX_QUERY_CHARS)
 
 
 def page_notes(
-    corpus: Corpus,
+    lib: Library,
     names: Sequence[VersionName],
     data: Mapping[str, Any] | None,
     asked_chars: int,
 ) -> dict[str, Any]:
     """What the search page says besides the answer: the question as its summary quotes it, the
     question cut (asked_chars: the length of the question asked), the versions a name was read
-    as, and a game whose rulebook is not held."""
+    as, versions named but not held, and a game whose rulebook is not held."""
+    corpus = lib.corpus
     out: dict[str, Any] = {
         "question": clipped(data["query"], QUOTE_CHARS) if data else "",
         "cut": cut_note(asked_chars) if asked_chars > MAX_QUERY_CHARS else None,
         "read_as": [],
+        "unheld": None,
         "held": None,
     }
     if data and data["query"]:
         out["read_as"] = read_as(data["query"], names, corpus, data["filters"])
+        out["unheld"] = unheld_said(lib, data["versions_not_held"])
         out["held"] = held_note(held_notes(corpus), data, corpus)
     return out
 
 
-def pack_notes(lib: Library) -> dict[str, Any]:
+def pack_notes(lib: Library, kinds: Sequence[str]) -> dict[str, Any]:
     """The same words for the pack's page (pack-search.js fills in the blanks), with the server's
-    answers to a document or version it does not hold (service.py)."""
+    answers to a document or version it does not hold and to a bad kind (of ``kinds``), edition,
+    all_versions or limit (service.py)."""
     corpus = lib.corpus
     return {
         "cut": CUT,
         "read_as": READ_AS,
+        "unheld": unheld_note(lib),
         "held": held_notes(corpus),
         "chip_kinds": CHIP_KINDS,
         "limit": MAX_QUERY_CHARS,
@@ -162,5 +199,13 @@ def pack_notes(lib: Library) -> dict[str, Any]:
             "version": {doc.id: unknown_version(lib, doc.id) for doc in corpus.held()}
             | {"": unknown_version(lib, None)},
             "held": {doc.id: [v.id for v in doc.versions] for doc in corpus.held()},
+            "kind": unknown_choice("kind", kinds),
+            "kinds": list(kinds),
+            "edition": unknown_choice("edition", EDITIONS),
+            "editions": list(EDITIONS),
+            "all_versions": flag_words("all_versions"),
+            "flags": list(TRUE + FALSE),
+            "limit": LIMIT_WORDS,
+            "max_limit": MAX_LIMIT,
         },
     }

@@ -64,6 +64,7 @@ class DilemmaResult:
     # Undetermined: each distinct fate with the readings that give it.
     readings: tuple[tuple[str, str, tuple[int, ...], tuple[str, ...]], ...] = ()
     placed: bool = False  # faced, then placed elsewhere by its own text: not overcome
+    whys: tuple[tuple[str, str], ...] = ()  # each reason stated, with its words in the message
 
 
 @dataclass(frozen=True)
@@ -135,12 +136,14 @@ def _fate_v4(
         if shown != str(limit):  # the limit is undetermined: say what was spent, not what is left
             message = f"Faced. Its cost is deducted: {total} spent of the {shown} allowed."
         return DilemmaResult(0, d, "faced", (), total, "continue", message)
-    whys = "; ".join(_why(n, d, inp, total, shown) for n in reasons)
-    message = f"Overcome without being faced: {whys}."
+    whys = tuple((n, _why(n, d, inp, total, shown)) for n in reasons)
+    message = f"Overcome without being faced: {'; '.join(w for _, w in whys)}."
     rest = "overcome" if "cost" in reasons else "continue"
     if rest == "overcome":
         message += REST_OVERCOME
-    return DilemmaResult(0, d, "overcome", tuple(reasons), spent, rest, message, points=points)
+    return DilemmaResult(
+        0, d, "overcome", tuple(reasons), spent, rest, message, points=points, whys=whys
+    )
 
 
 def _fate_2003(
@@ -153,14 +156,16 @@ def _fate_2003(
     reasons = tuple(name for name, bad in flags if bad)
     stated = [n for n in reasons if n != "duplicate"]
     if over or wrong:
-        whys = "; ".join(_why(n, d, inp, total, shown) for n in stated)
-        message = f"Overcome without being faced: {whys}."
+        whys = tuple((n, _why(n, d, inp, total, shown)) for n in stated)
+        message = f"Overcome without being faced: {'; '.join(w for _, w in whys)}."
         counted = total if (wrong and not over and r.unfaced_counts) else spent
         if over:
             message += REST_OVERCOME
         points = ("unfaced_cost",) if wrong and d.cost else ()
         rest = "overcome" if over else "continue"
-        return DilemmaResult(0, d, "overcome", reasons, counted, rest, message, points=points)
+        return DilemmaResult(
+            0, d, "overcome", reasons, counted, rest, message, points=points, whys=whys
+        )
     if d.duplicate:
         message = (
             "Not allowed: your opponent cannot choose more than one copy of the same dilemma. "
@@ -288,6 +293,24 @@ def _group(
     )
 
 
+def _rest_undetermined(result: DilemmaResult, at: list[DilemmaResult]) -> str:
+    """A dilemma overcome under every reading, the rest of the stack only under some: what every
+    reading says, then what only some add (the cost check, say), as undetermined, never as fact."""
+    fewest = min(at, key=lambda res: len(res.whys))
+    agreed = {name for name, _ in fewest.whys}
+    extra = [w for res in at for name, w in res.whys if name not in agreed]
+    if not fewest.whys or not extra:
+        said = result.message.replace(REST_OVERCOME, "")
+        return (
+            f"{said} Whether the remaining dilemmas are overcome too is undetermined by the text."
+        )
+    return (
+        f"{fewest.message.replace(REST_OVERCOME, '')} Whether the cost check applies to it as well "
+        f"({'; '.join(dict.fromkeys(extra))}), overcoming the remaining dilemmas too, is "
+        "undetermined by the text."
+    )
+
+
 def _merge(runs: dict[Reading, list[DilemmaResult]], points: set[str]) -> list[DilemmaResult]:
     """The default reading's results, each marked with its basis across every reading."""
     merged, seen = [], set(points)
@@ -304,11 +327,7 @@ def _merge(runs: dict[Reading, list[DilemmaResult]], points: set[str]) -> list[D
             if len({WORDS[o] for o in outcomes}) > 1:
                 message = f"Undetermined by the text: {words}, depending on how it is read."
             else:
-                said = result.message.replace(REST_OVERCOME, "")
-                message = (
-                    f"{said} Whether the remaining dilemmas are overcome too is undetermined by "
-                    "the text."
-                )
+                message = _rest_undetermined(result, list(at.values()))
             if result.outcome == "not-allowed":
                 message = f"{result.message} {message}"
             outcome = (

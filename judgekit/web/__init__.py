@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from flask import Flask
 
-from judgekit.web import alternate, assets, errors, judges, memory, protect, slashes
+from judgekit.web import (
+    alternate,
+    assets,
+    errors,
+    judges,
+    memory,
+    protect,
+    slashes,
+    version_names,
+)
 from judgekit.web.api import cards as api_cards
 from judgekit.web.api import compare as api_compare
 from judgekit.web.api import events as api_events
@@ -51,6 +60,7 @@ def init_app(app: Flask) -> None:
     """Checks and headers first, then the blueprints and error pages, then serving from memory."""
     protect.init_app(app)
     slashes.init_app(app)
+    version_names.init_app(app)
     assets.init_app(app)
     judges.init_app(app)
     for module in BLUEPRINTS:

@@ -73,15 +73,23 @@ def _versions(
     return ordered
 
 
-def _matches(lib: Library, versions: list[Version], query: str, limit: int) -> list[Suggestion]:
+def _matches(
+    lib: Library, versions: list[Version], query: str, limit: int, kind: str | None = None
+) -> list[Suggestion]:
+    """The entries whose id or title is nearest ``query``; of ``kind`` only (by their aliases
+    too), when given."""
     scored: list[tuple[float, int, Suggestion, tuple[str, str]]] = []
     order = 0
     for version in versions:
         keys: dict[str, str] = {}
         for entry in version.walk():
+            if kind not in (None, entry.kind):
+                continue
             keys.setdefault(entry.id, entry.id)
             keys.setdefault(slug(entry.title), entry.id)
             keys.setdefault(entry.id.removeprefix("gl-"), entry.id)
+            for alias in entry.aliases if kind else ():  # a term's other names ("ability")
+                keys.setdefault(slug(alias), entry.id)
         close = nearness.close_matches(query, keys, limit=limit, cutoff=0.6)
         found = {key: nearness.ratio(query, key) for key in close}
         if len(query) >= 3:
@@ -113,6 +121,30 @@ def _matches(lib: Library, versions: list[Version], query: str, limit: int) -> l
     return out
 
 
+def _terms(lib: Library, version: Version, asked: str, limit: int) -> list[Suggestion]:
+    """For a glossary term a version lacks (``/rules/<d>/<v>/term/<term>``), the version's
+    glossary entries named nearest it; else those whose words use it, the most uses first."""
+    named = _matches(lib, [version], asked, limit, kind="glossary")
+    if named or len(asked) < 3:
+        return named
+    word = re.compile(rf"\b{re.escape(asked.replace('-', ' '))}", re.IGNORECASE)
+    uses = [(len(word.findall(lib.plain(e))), e) for e in lib.glossary(version)]
+    ranked = sorted((u for u in uses if u[0]), key=lambda u: -u[0])
+    return [Suggestion(e.title, lib.label(version), lib.entry_url(e)) for _, e in ranked[:limit]]
+
+
+def _version_in(doc: Document, rest: list[str]) -> tuple[Version | None, list[str]]:
+    """The version the path names after its document (its id, or near it), and what follows."""
+    if rest and doc.version(rest[0]) is not None:
+        return doc.version(rest[0]), rest[1:]
+    if rest:
+        ids = [v.id for v in doc.versions]
+        close = nearness.close_matches(rest[0].casefold(), ids, limit=1, cutoff=0.75)
+        if close:
+            return doc.version(close[0]), rest[1:]
+    return None, rest
+
+
 def closest_pages(
     lib: Library, path: str, limit: int = 5, areas: Mapping[str, str] | None = None
 ) -> list[Suggestion]:
@@ -121,24 +153,14 @@ def closest_pages(
     segments = [s for s in _segments(path) if s]
     doc, at = _pick_document(lib, segments)
     game = doc.edition if doc is not None else _game(segments, areas or {})
-    version = None
-    rest = segments
-    if doc is not None:
-        rest = segments[at + 1 :]
-        if rest and doc.version(rest[0]) is not None:
-            version = doc.version(rest[0])
-            rest = rest[1:]
-        elif rest:
-            close = nearness.close_matches(
-                rest[0].casefold(), [v.id for v in doc.versions], limit=1, cutoff=0.75
-            )
-            if close:
-                version = doc.version(close[0])
-                rest = rest[1:]
+    version, rest = _version_in(doc, segments[at + 1 :]) if doc is not None else (None, segments)
     words = [slug(s) for s in rest if slug(s) and slug(s) not in AREA_WORDS]
     found: list[Suggestion] = []
+    # A glossary term's address: the version's glossary first, then the rest of the rulebook.
+    terms = _terms(lib, version, words[-1], limit) if version and rest[:1] == ["term"] else []
     if words:
         found = _matches(lib, _versions(lib, doc, version, game), words[-1], limit)
+        found = terms + [f for f in found if f not in terms]
         if not found and version is not None:
             # The rule may live in another version of the document (e.g. only in the glossary of 4).
             found = _matches(lib, _versions(lib, doc, None, game), words[-1], limit)

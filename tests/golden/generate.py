@@ -166,6 +166,9 @@ def questions(texts: list[str], names: list[str], kinds: list[str]) -> list[dict
         "{} v4 or 2/28/00",
         # A release date names its version; the year inside it names no other.
         "{} (08/19/2003 rules)",
+        # Versions none held answers to: said, and no word to look for.
+        "{} v5",
+        "the 2020 rules: {}",
     ]
     for q in m.runs(20):
         out += [("named", form.format(q), {}) for form in named_forms]

@@ -41,6 +41,22 @@ const CASES = [
   { q: "dilemma", document: "book", version: "2000-01-01" },
   { q: "dilemma", document: " nope " },
   { q: "dilemma", version: "it's \\ " + "x".repeat(50) },
+  // Every character quoted as the server's repr quotes it: a no-break space, a control, a line
+  // separator, a format character beyond the first plane.
+  { q: "dilemma", version: "a\u00a0b\u0001c\u2028d\u{e0001}e\u007f" },
+  // A bad kind, edition, all_versions or limit: the server's message.
+  { q: "dilemma", kind: "zzz" },
+  { q: "dilemma", edition: " 3e" },
+  { q: "dilemma", all_versions: "maybe" },
+  { q: "dilemma", limit: "0" },
+  { q: "dilemma", limit: "1000" },
+  { q: "dilemma", limit: "x\u00a0" },
+  // A version as judges write it is the version (the server redirects to its id).
+  { q: "dilemma", version: "V2" },
+  { q: "dilemma", document: "book", version: "version-1" },
+  // Versions named that none held answers to: said, and the rest searched.
+  { q: "v5 dilemma" },
+  { q: "dilemma in the 2020 rules or version 7" },
 ];
 
 function pack() {
@@ -57,7 +73,7 @@ function serverPages() {
     "from judgekit import create_app\n" +
     "app = create_app({'TESTING': True, 'CORPUS_DIR': sys.argv[1], 'SEARCH_CACHE_DIR': '', 'SEARCH_MEANING': 'off'})\n" +
     "c = app.test_client()\n" +
-    "print(json.dumps([c.get('/search/results', query_string=p).get_data(as_text=True) for p in json.loads(sys.argv[2])]))";
+    "print(json.dumps([c.get('/search/results', query_string=p, follow_redirects=True).get_data(as_text=True) for p in json.loads(sys.argv[2])]))";
   const made = spawnSync(python(), ["-c", code, CORPUS, JSON.stringify(CASES)], { encoding: "utf-8", cwd: REPO });
   assert.equal(made.status, 0, made.stderr);
   return JSON.parse(made.stdout);
@@ -75,7 +91,7 @@ function said(html) {
   const links = [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)]
     .filter((m) => m[2].startsWith("Search without"))
     .map((m) => [text(m[2]), new URLSearchParams(text(m[1]).split("?")[1]).toString()]);
-  return { cut: one("search-cut"), summary: one("search-summary"), held: one("search-held"), chips,
+  return { cut: one("search-cut"), summary: one("search-summary"), held: one("search-held"), unheld: one("search-unheld"), chips,
     error: one("notice search-error"), links };
 }
 
@@ -103,6 +119,18 @@ test("what each case says (the cases say something)", async () => {
   assert.equal((await packSays(CASES[11])).cut, null);   // 500 characters, each two bytes: whole
   assert.deepEqual((await packSays(CASES[14])).links, [["Search without the filters", "q=dilemma"]]);
   assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");
+  const errorOf = async (params) => (await packSays(params)).error;
+  assert.ok((await errorOf(CASES[18])).startsWith("unknown version 'a\\xa0b\\x01c\\u2028d\\U000e0001e\\x7f';"));
+  assert.equal(await errorOf(CASES[19]), "unknown kind 'zzz' (known: section, glossary, ruling)");
+  assert.equal(await errorOf(CASES[20]), "unknown edition ' 3e' (known: 2E, 1E)");
+  assert.equal(await errorOf(CASES[21]), "all_versions must be 1 or 0, not 'maybe'");
+  assert.equal(await errorOf(CASES[22]), "limit must be a whole number from 1 to 100, not '0'");
+  assert.equal(await errorOf(CASES[24]), "limit must be a whole number from 1 to 100, not 'x\\xa0'");
+  assert.equal(await errorOf(CASES[25]), null);
+  assert.ok((await packSays(CASES[25])).summary.includes("with these filters"));
+  assert.equal(await errorOf(CASES[26]), null);
+  assert.equal((await packSays(CASES[27])).unheld, "“v5”: no such version is held here; the versions held: Book v2 (December 2003), Book v1 (August 2003) and Rulings 1/1/00. The rest of your question was searched.");
+  assert.ok((await packSays(CASES[28])).unheld.startsWith("“2020” and “version 7”: no such version"));
 });
 
 test("a long question asks meaning about the words the page searched: cut as typed, then cleaned", async () => {

@@ -122,10 +122,11 @@
         ? "Faced. Its cost is deducted: " + total + " spent of the " + shown + " allowed."
         : "Faced. Its cost is deducted: " + total + " of " + limit + " spent, " + (limit - total) + " left.");
     }
-    var message = "Overcome without being faced: " + reasons.map(function (n) { return why(n, d, inp, total, shown); }).join("; ") + ".";
+    var whys = reasons.map(function (n) { return [n, why(n, d, inp, total, shown)]; });
+    var message = "Overcome without being faced: " + whys.map(function (w) { return w[1]; }).join("; ") + ".";
     var rest = reasons.indexOf("cost") !== -1 ? "overcome" : "continue";
     if (rest === "overcome") message += REST_OVERCOME;
-    return result(d, "overcome", reasons, spent, rest, message, points);
+    return Object.assign(result(d, "overcome", reasons, spent, rest, message, points), {whys: whys});
   }
   function fate2003(d, inp, spent, limit, r, shown) {
     var wrong = d.type !== "dual" && d.type !== inp.mission, total = spent + d.cost;
@@ -133,10 +134,11 @@
     var reasons = [["duplicate", d.duplicate], ["type", wrong], ["cost", over]].filter(function (x) { return x[1]; }).map(function (x) { return x[0]; });
     var stated = reasons.filter(function (n) { return n !== "duplicate"; });
     if (over || wrong) {
-      var message = "Overcome without being faced: " + stated.map(function (n) { return why(n, d, inp, total, shown); }).join("; ") + ".";
+      var whys = stated.map(function (n) { return [n, why(n, d, inp, total, shown)]; });
+      var message = "Overcome without being faced: " + whys.map(function (w) { return w[1]; }).join("; ") + ".";
       var counted = wrong && !over && r.unfaced_counts ? total : spent;
       if (over) message += REST_OVERCOME;
-      return result(d, "overcome", reasons, counted, over ? "overcome" : "continue", message, wrong && d.cost ? ["unfaced_cost"] : []);
+      return Object.assign(result(d, "overcome", reasons, counted, over ? "overcome" : "continue", message, wrong && d.cost ? ["unfaced_cost"] : []), {whys: whys});
     }
     if (d.duplicate) {
       return result(d, r.copy_faced ? "faced" : "not-allowed", reasons, r.copy_faced || r.unfaced_counts ? total : spent, "continue",
@@ -190,6 +192,17 @@
     }
     return out;
   }
+  // calculator.py's _rest_undetermined: what every reading says, then what only some add (the
+  // cost check, say), as undetermined, never as fact.
+  function restUndetermined(res, at) {
+    var whysOf = function (x) { return x.whys || []; };
+    var fewest = at.reduce(function (a, b) { return whysOf(b).length < whysOf(a).length ? b : a; });
+    var agreed = whysOf(fewest).map(function (w) { return w[0]; }), extra = [];
+    at.forEach(function (x) { whysOf(x).forEach(function (w) { if (agreed.indexOf(w[0]) === -1 && extra.indexOf(w[1]) === -1) extra.push(w[1]); }); });
+    if (!whysOf(fewest).length || !extra.length) return res.message.replace(REST_OVERCOME, "") + " Whether the remaining dilemmas are overcome too is undetermined by the text.";
+    return fewest.message.replace(REST_OVERCOME, "") + " Whether the cost check applies to it as well (" + extra.join("; ") +
+      "), overcoming the remaining dilemmas too, is undetermined by the text.";
+  }
   function merge(runs, readings, points) {
     // runs[0] is the default reading's (readingsOf lists it first).
     var seen = new Set(points);
@@ -213,7 +226,7 @@
         var kinds = new Set(Array.from(outcomes).map(function (o) { return WORDS[o]; }));
         var message = kinds.size > 1
           ? "Undetermined by the text: " + words.join(" or ") + ", depending on how it is read."
-          : res.message.replace(REST_OVERCOME, "") + " Whether the remaining dilemmas are overcome too is undetermined by the text.";
+          : restUndetermined(res, at);
         if (res.outcome === "not-allowed") message = res.message + " " + message;
         merged.outcome = outcomes.size === 1 || res.outcome === "not-allowed" ? res.outcome : "undetermined";
         merged.rest = new Set(Array.from(groups.values()).map(function (g) { return g[1]; })).size === 1 ? res.rest : "undetermined";

@@ -124,6 +124,7 @@
     // most never run (vocabulary.find_raw: a question without the needle cannot match).
     D.raw = J.raw.map(function (r) { return {source: r[0], term: r[1], needle: r[2], re: null}; });
     D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
+    D.unheldVersion = new RegExp(D.settings.unheld_version, "gi");
     D.phraseSets = new Map(Object.keys(D.phrases.found).map(function (k) { return [k, new Set(D.phrases.found[k])]; }));
     D.phraseUnsure = new Set(D.phrases.unsure);
     D.items.forEach(expand);
@@ -507,7 +508,9 @@
       return !matches.some(function (o) { return o[0] <= m[0] && m[1] <= o[1] && o[1] - o[0] > m[1] - m[0]; });
     }).map(function (m) { return m[2]; });
     matches.forEach(function (m) { query = query.slice(0, m[0]) + " ".repeat(m[1] - m[0]) + query.slice(m[1]); });
-    return {query: query, mentioned: new Set(found)};
+    var unheld = [];   // query.py: unheld_versions: "v5", "the 2020 rules", read after the held
+    query = query.replace(D.unheldVersion, function (m) { if (unheld.indexOf(m) === -1) unheld.push(m); return " ".repeat(m.length); });
+    return {query: query, mentioned: new Set(found), unheld: unheld};
   }
   // A game named in the question (query.py: strip_edition): where to look, not words to find.
   function stripEdition(query) {
@@ -1227,7 +1230,8 @@
     return {
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
-      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs, filters: kept,
+      suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs,
+      versions_not_held: stripVersions(query).unheld, filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
       editions_named: found.games,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
@@ -1423,6 +1427,12 @@
     });
     return out;
   }
+  // search_notes.py: page_notes' unheld: versions the question names that none held answers to.
+  function unheldHTML(data) {
+    if (!data.versions_not_held.length) return "";
+    var words = andList(data.versions_not_held.map(function (w) { return "“" + w + "”"; }));
+    return '<p class="search-unheld" role="status">' + escapeHtml(fill(D.notes.unheld, {words: words})) + "</p>";
+  }
   // search_notes.py: held_note: the game searched (chosen, named, its document's or version's, or
   // the one game of every result), when judgekit holds no rulebook of it.
   function heldHTML(data) {
@@ -1441,22 +1451,45 @@
     var found = Array.from(games).sort().reverse().filter(function (g) { return has(D.notes.held, g); });
     return found.length ? '<p class="search-held" role="note">' + escapeHtml(D.notes.held[found[0]]) + "</p>" : "";
   }
-  // service.py: a document or version not held is answered with the server's message (its
-  // repr of the value, cut as render/text.py: quoted cuts it), the whole answer.
+  // service.py: a bad parameter is answered with the server's message (its repr of the value,
+  // cut as render/text.py: quoted cuts it), the whole answer. repr writes a character Python
+  // does not print (Unicode's control, format, private, unassigned and separator characters but
+  // the space) as \xNN, \uNNNN or \UNNNNNNNN, and \\, \n, \r, \t as such.
+  var UNPRINTED = /[\\\n\r\t]|(?! )[\p{C}\p{Z}]/gu;
+  function hexOf(code, width) { var hex = code.toString(16); return "0".repeat(Math.max(0, width - hex.length)) + hex; }
   function quoted(value) {
     var chars = Array.from(value || ""), cut = chars.length > 40 ? chars.slice(0, 40).join("") + "…" : chars.join("");
     var mark = cut.indexOf("'") !== -1 && cut.indexOf('"') === -1 ? '"' : "'";
-    var escaped = cut.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    var escaped = cut.replace(UNPRINTED, function (c) {
+      var short = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[c], code = c.codePointAt(0);
+      return short || (code < 0x100 ? "\\x" + hexOf(code, 2) : code < 0x10000 ? "\\u" + hexOf(code, 4) : "\\U" + hexOf(code, 8));
+    });
     return mark + (mark === "'" ? escaped.replace(/'/g, "\\'") : escaped) + mark;
   }
-  function unknownOf(opts) {
+  // service.py: parse_params: the first bad parameter, in its order (document, version, kind,
+  // edition, all_versions, limit); opts as optsOf read them, params as the address gives them.
+  function unknownOf(opts, params) {
     var U = D.notes.unknown, document = (opts.document || "").trim(), version = (opts.version || "").trim(), message = null, value = null;
+    var raw = function (k) { return params.get(k) || ""; };
+    var kind = raw("kind").trim(), edition = (opts.edition || "").trim(), flag = raw("all_versions").trim().toLowerCase(), limit = raw("limit").trim();
     if (document && !has(U.held, document)) {
       message = has(U.not_held, document) ? U.not_held[document] : U.document;
       value = document;
     } else if (version && !Object.keys(U.held).some(function (d) { return (!document || d === document) && U.held[d].indexOf(version) !== -1; })) {
       message = U.version[document || ""];
       value = version;
+    } else if (kind && U.kinds.indexOf(kind) === -1) {
+      message = U.kind;
+      value = raw("kind");
+    } else if (edition && U.editions.indexOf(edition) === -1) {
+      message = U.edition;
+      value = raw("edition");
+    } else if (flag && U.flags.indexOf(flag) === -1) {
+      message = U.all_versions;
+      value = raw("all_versions");
+    } else if (limit && !(/^[0-9]{1,3}$/.test(limit) && +limit >= 1 && +limit <= U.max_limit)) {
+      message = U.limit;
+      value = raw("limit");
     }
     return message === null ? null : message.split(U.value).join(quoted(value));
   }
@@ -1482,6 +1515,7 @@
       : "No results for <q>" + e(questionOf(data.query)) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") +
       readAsOf(data).map(function (said) { return ", " + e(said); }).join("") + ".</p>";
+    out += unheldHTML(data);
     out += heldHTML(data);
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
@@ -1494,9 +1528,25 @@
     }
     return out + "</div>";
   }
+  // web/version_names.py: canonical: a version as judges write it ("v4", "cta", "version-4") is
+  // the one held version it names whole (the server redirects to its id); else null.
+  function canonicalVersion(value, document) {
+    var text = (value || "").trim(), held = D.notes.unknown.held, found = new Set();
+    var docs = Object.keys(held).filter(function (d) { return !document || d === document; });
+    if (!text || Array.from(text).length > D.settings.version_chars || docs.some(function (d) { return held[d].indexOf(text) !== -1; })) return null;
+    var spaced = text.replace(/[-_+\s]+/g, " ");
+    D.versions.forEach(function (v) {
+      if (docs.indexOf(v[1]) === -1) return;
+      var whole = new RegExp("^(?:" + v[0] + ")$", "i");
+      if (whole.test(text) || whole.test(spaced)) found.add(v[2]);
+    });
+    return found.size === 1 ? found.values().next().value : null;
+  }
   function optsOf(params) {
     var opts = {};
     FILTERS.concat(["all_versions", "limit"]).forEach(function (k) { if (params.get(k)) opts[k] = params.get(k); });
+    var named = opts.version && canonicalVersion(opts.version, (opts.document || "").trim());
+    if (named) opts.version = named;
     // edition=both: both games (the server's answer to a remembered game; the pack has none).
     if (opts.edition && opts.edition.trim().toLowerCase() === "both") delete opts.edition;
     if (opts.edition) opts.edition = opts.edition.trim().toUpperCase();
@@ -1511,7 +1561,7 @@
     try {
       // The server's page searches a long question's first characters, and says so (cutHTML).
       var q = cutQuestion(params.get("q")), opts = optsOf(params), provider = api.meaning;
-      var unknown = unknownOf(opts);
+      var unknown = unknownOf(opts, params);
       if (unknown !== null) {   // templates/search/_results.html: the error, and the words without the filters
         return '<div class="search-results" data-total="0"><p class="notice search-error" role="alert">' + escapeHtml(unknown) + "</p>" +
           (q.trim() ? '<p class="search-hints">' + pageLink("Search without the filters", q, {}) + "</p>" : "") + "</div>";

@@ -153,7 +153,7 @@ def _run(template: str):
         data=data,
         error=error,
         elsewhere=other,
-        notes=page_notes(library().corpus, svc.index.versions, data, asked),
+        notes=page_notes(library(), svc.index.versions, data, asked),
         form=_form(svc, params),
         compact=request.args.get("compact") == "1",
     ), (400 if error else 200)

@@ -9,6 +9,7 @@ such page: it cannot know the laptop's address (its pages say so instead).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,11 +32,12 @@ bp = Blueprint("show", __name__)
 
 
 def _shown(
-    what: str, title: str, citation: str, path: str, handed: dict[str, Any]
+    what: str, title: str, citation: str, path: str, handed: Callable[[], dict[str, Any]]
 ) -> ResponseReturnValue:
     """The page showing ``path`` (what the player opens: "rule", "card", "ruling") as a QR code
-    of its address as other devices open it, or why there is none; then ``handed`` (what the
-    page at ``path`` says) is shown large, for the judge to hand this device over instead."""
+    of its address as other devices open it, or why there is none; then what ``handed`` builds
+    (what the page at ``path`` says) is shown large, for the judge to hand this device over
+    instead. It is built only then: a page with a code shows no text."""
     base_url = current_app.config["BASE_URL"]
     address = base_url.rstrip("/") + path
     local_host = urls.only_this_computer(base_url)
@@ -51,7 +53,7 @@ def _shown(
         local_host=local_host,
         # segno writes the markup and escapes the address in it.
         qr=Markup(qr_svg_inline(address)) if opens else None,
-        handed=handed,
+        handed=None if opens else handed(),
     )
 
 
@@ -64,8 +66,11 @@ def entry(area: str, document: str, version: str, entry_id: str) -> ResponseRetu
     kind = lib.corpus.documents[found.document].kind
     if not path.startswith(f"/{area}/"):  # the other area's address: one redirect to this one
         return redirect(urls.show_page(kind, found.document, found.version, found.id), 308)
-    body = Markup(label_external_refs(lib.html(found)))  # the corpus's sanitized HTML
-    handed = {"kind": "rule", "title": found.title, "html": body}
+
+    def handed() -> dict[str, Any]:
+        body = Markup(label_external_refs(lib.html(found)))  # the corpus's sanitized HTML
+        return {"kind": "rule", "title": found.title, "html": body}
+
     return _shown("rule", found.title, lib.citation_title(found), path, handed)
 
 
@@ -76,8 +81,11 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
     path = card_index.card_url(found)
     if path != urls.card_page(edition, card_id):  # "2E" for "2e": one redirect to its own
         return redirect("/show" + path, 308)
-    detail = card_shapes.card_detail(library(), found)
-    handed = {"kind": "card", "card": detail, "groups": card_shapes.card_groups(detail)}
+
+    def handed() -> dict[str, Any]:
+        detail = card_shapes.card_detail(library(), found)
+        return {"kind": "card", "card": detail, "groups": card_shapes.card_groups(detail)}
+
     return _shown(
         "card", found.full_title, f"{found.edition} card {found.full_title}", path, handed
     )
@@ -89,6 +97,9 @@ def published(number: int) -> ResponseReturnValue:
     not_kept()  # a ruling is shown only while it is published
     event, ruling = find_published(number)
     title = f"Ruling {number}: table {ruling.now.table}, round {ruling.now.round}"
-    handed = {"kind": "ruling", "ruling": public_ruling_dict(library(), ruling)}
     path = urls.published_ruling_page(number)
+
+    def handed() -> dict[str, Any]:
+        return {"kind": "ruling", "ruling": public_ruling_dict(library(), ruling)}
+
     return _shown("ruling", title, f"{event.name}, {title}", path, handed)
