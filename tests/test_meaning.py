@@ -3,6 +3,7 @@ where it helps, and its absence leaves search answering by words and saying so."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 
@@ -179,6 +180,25 @@ def test_fusion_keeps_tiers_reorders_close_calls_and_adds_what_words_missed():
     assert 4 in order and 5 not in order  # meaning adds the near item only
     assert order.index(4) > order.index(2)  # words still carry most of the say
     assert {item[2] for item in every} == {0, 1, 2, 3, 4}  # and it counts as a match
+
+
+@pytest.mark.parametrize(("words", "share"), [(3, 0.3), (6, 0.3), (8, 0.35), (10, 0.4), (20, 0.4)])
+def test_meaning_has_more_say_in_a_longer_question(words, share):
+    assert ranking.meaning_share(words) == pytest.approx(share)
+
+
+def test_a_long_question_is_fused_with_its_longer_share():
+    """Of two items, the first by words and the second near by meaning: a short question keeps
+    the first first, a question of ten words or more lets the nearer one pass (meaning_share)."""
+    near = [0.5, 0.62]
+
+    def first(words: int) -> int:
+        ranked = _ranked([(0, 4.0), (0, 2.2)])
+        plan = Plan([None] * words)  # only their count is read
+        question = dataclasses.replace(_question(near), plan=plan)
+        return ranking.fuse(ranked, list(ranked), question, [1.0] * 2, [1.0] * 2)[0][2]
+
+    assert (first(4), first(12)) == (0, 1)
 
 
 def test_fusion_keeps_to_the_allowed_items():

@@ -240,3 +240,11 @@ def test_an_older_steps_chip_names_its_own_step_whatever_was_asked_before(app, q
 def current_search_of(app):
     with app.app_context():
         return current_search()
+
+
+def test_a_long_question_is_answered_by_what_it_means(client):
+    """A question of many loose words gives meaning more say (ranking.meaning_share): the
+    dilemmas' cost limit is in Facing Dilemmas, which words alone put below Paying Costs."""
+    typed = "opponent picked dilemmas costing more than allowed, what happens"
+    found = client.get("/api/search", query_string={"q": typed}).get_json()["results"][0]
+    assert f"{found['version']}/{found['id']}" == "4/facing-dilemmas"

@@ -51,6 +51,12 @@ QUOTING_SHARE = 0.75
 # meaning reorders close calls and brings in what no word found, it does not outvote words.
 MEANING_SHARE = 0.3
 MEANING_SPAN = 0.1
+# A long question's words are many and loose (most of them table talk around the rule): meaning's
+# share grows with its words (groups), from MEANING_SHARE up to MEANING_SHORT_WORDS to
+# MEANING_LONG_SHARE from MEANING_LONG_WORDS, in proportion between (meaning_share).
+MEANING_LONG_SHARE = 0.4
+MEANING_SHORT_WORDS = 6
+MEANING_LONG_WORDS = 10
 MEANING_DEPTH = 30  # the nearest items by meaning that may join the results words did not find
 MEANING_FLOOR = 0.3  # and only if at least this near
 # The best answer is a guess when it holds less than half of the question's words and, where
@@ -275,9 +281,10 @@ def fuse(
     if not nearest:
         return ranked
     low = nearest[0][0] - MEANING_SPAN
+    share = meaning_share(len(q.plan.groups))
 
     def meaning(docnum: int) -> float:
-        return MEANING_SHARE * max(0.0, (q.near[docnum] * weight[docnum] - low) / MEANING_SPAN)
+        return share * max(0.0, (q.near[docnum] * weight[docnum] - low) / MEANING_SPAN)
 
     held = {item[2] for item in every}
     joined = [
@@ -287,7 +294,7 @@ def fuse(
     best = max((item[1] for item in ranked if not item[0]), default=0.0) or 1.0
     for place, item in enumerate(ranked):
         words = item[1] / best if not item[0] else 1.0
-        item[1] = (1 - MEANING_SHARE) * words + meaning(item[2])
+        item[1] = (1 - share) * words + meaning(item[2])
         item.append(place)  # its place by words (owes_to_meaning, below)
     for item in joined:
         item[1] = meaning(item[2])
@@ -299,6 +306,16 @@ def fuse(
         raised = place < was or item[2] in said
         item[BY_MEANING] = was < 0 or (raised and meaning(item[2]) > 0)
     return ranked
+
+
+def meaning_share(words: int) -> float:
+    """Meaning's share of a fused value for a question of so many words (MEANING_LONG_SHARE)."""
+    if words <= MEANING_SHORT_WORDS:
+        return MEANING_SHARE
+    if words >= MEANING_LONG_WORDS:
+        return MEANING_LONG_SHARE
+    grown = (MEANING_LONG_SHARE - MEANING_SHARE) * (words - MEANING_SHORT_WORDS)
+    return MEANING_SHARE + grown / (MEANING_LONG_WORDS - MEANING_SHORT_WORDS)
 
 
 def owes_to_meaning(item: list) -> bool:

@@ -712,9 +712,9 @@
   }
   // The final order: meaning joined (fuse), subsections and quotations placed. Each of these
   // changes the items it is given: they work on copies, the words' ranking stays as it was.
-  function rank(words, near, filters, lean, mentioned) {
+  function rank(words, near, filters, lean, mentioned, groups) {
     var ranked = words.ranked.map(function (item) { return item.slice(); }), every = words.every.slice(), away = words.away;
-    if (near) ranked = fuse(ranked, every, near, filters, lean, away, words.said, mentioned);
+    if (near) ranked = fuse(ranked, every, near, filters, lean, away, words.said, mentioned, meaningShare(groups));
     return {ranked: quotedFirst(preferSubsections(ranked)), every: every};
   }
   // The first item is only a guess (ranking.py: is_guess).
@@ -725,8 +725,16 @@
     var top = ranked[0];
     return top[3] / asked.size < D.settings.guess_share && (near ? near[top[2]] : 0) < D.settings.guess_near;
   }
+  // Meaning's share of a fused value for a question of so many words (ranking.py: meaning_share).
+  function meaningShare(words) {
+    var S = D.settings;
+    if (words <= S.meaning_short_words) return S.meaning_share;
+    if (words >= S.meaning_long_words) return S.meaning_long_share;
+    var grown = (S.meaning_long_share - S.meaning_share) * (words - S.meaning_short_words);
+    return S.meaning_share + grown / (S.meaning_long_words - S.meaning_short_words);
+  }
   // Join the value by words with the nearness by meaning (ranking.py: fuse, by_meaning); tiers stay.
-  function fuse(ranked, every, near, filters, lean, away, said, mentioned) {
+  function fuse(ranked, every, near, filters, lean, away, said, mentioned, share) {
     var S = D.settings, weight = [], nearest = [];
     D.items.forEach(function (it, d) {
       // ranking.py: _named_first: a version the question names is raised by meaning too.
@@ -737,7 +745,7 @@
     if (!nearest.length) return ranked;
     nearest.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
     var low = nearest[0][0] - S.meaning_span;
-    function meaning(d) { return S.meaning_share * Math.max(0, (near[d] * weight[d] - low) / S.meaning_span); }
+    function meaning(d) { return share * Math.max(0, (near[d] * weight[d] - low) / S.meaning_span); }
     var held = new Set(every.map(function (item) { return item[2]; })), joined = [];
     nearest.slice(0, S.meaning_depth).forEach(function (n) {
       if (n[0] >= S.meaning_floor && !held.has(n[1])) joined.push([0, 0, n[1], 0]);
@@ -747,7 +755,7 @@
     ranked.forEach(function (item) { if (!item[0] && item[1] > best) best = item[1]; });
     best = best || 1;
     ranked.forEach(function (item, place) {
-      item[1] = (1 - S.meaning_share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]);
+      item[1] = (1 - share) * (item[0] ? 1 : item[1] / best) + meaning(item[2]);
       item.push(place);   // its place by words (below)
     });
     joined.forEach(function (item) { item[1] = meaning(item[2]); item.push(-1); });
@@ -1189,7 +1197,7 @@
     var planned = words.planned, wanted = words.wanted, out = Object.assign({}, words.out, {snippets: words.snippets});
     if (!words.ranked) return out;
     near = near && planned.groups.length >= D.settings.meaning_words ? near : null;
-    var r = rank(words.ranked, near, words.filters, words.lean, words.mentioned);
+    var r = rank(words.ranked, near, words.filters, words.lean, words.mentioned, planned.groups.length);
     var found = collapse(r.ranked, r.every, allVersions, limit, words.mentioned);
     out.total = found.total;
     // A result whose place owes to meaning shows the sentences its nearest chunk holds (index.py:
