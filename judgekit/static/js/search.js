@@ -18,6 +18,7 @@
   var controller = null;
   var active = -1;
   var shownFor = null;   // the question whose results the list holds
+  var sent = null;       // the parameters of the latest question asked
   var KEY = "judgekitSearch";   // its place in history.state (elsewhere than /search)
   var NO_ANSWER_MS = 8000;
   var NO_CONNECTION = "No connection to the laptop: search needs the venue’s Wi-Fi. Try again when it is back.";
@@ -90,6 +91,7 @@
     var query = box.value;
     if (!page && query.trim() === "") { open(false); remember(null); return; }
     var number = ++asked;
+    sent = params(false).toString();
     if (!page) {
       // Kept as it is asked: Back before its answer came (a tap on an earlier one) asks it again.
       var fields = [];
@@ -140,6 +142,20 @@
   }
 
   box.addEventListener("input", later);
+  // A judge pack's search page answers in place: a question sent (Enter, the Search button) is
+  // answered at once, not after the typing pause, and without opening the page again, which
+  // would load its index and the model of meaning again (seconds on a phone: an answer by
+  // words, by meaning much later). On a phone the keyboard steps aside for the answer, as it
+  // did for the page opened. The server's page opens its own answer, as without JavaScript.
+  if (page) {
+    form.addEventListener("submit", function (ev) {
+      if (!(window.judgekit && window.judgekit.searchResultsHTML)) return;
+      ev.preventDefault();
+      clearTimeout(timer);
+      if (params(false).toString() !== sent) update();
+      if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) box.blur();
+    });
+  }
   form.querySelectorAll("select, input[type=checkbox]").forEach(function (el) {
     el.addEventListener("change", later);
   });
