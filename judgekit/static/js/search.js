@@ -87,6 +87,24 @@
     if (list) list.setAttribute("role", "listbox");
   }
 
+  // The search page's address follows the answer shown: written once the answer is drawn (on a
+  // slow phone history.replaceState holds the page's thread as long as a search's ranking), the
+  // latest only, and not again when it is the address already (the answer by meaning after the
+  // answer by words to the same question).
+  var addressNext = null;
+  function address(url) {
+    var waiting = addressNext !== null;
+    addressNext = url;
+    if (waiting) return;
+    (window.requestAnimationFrame || setTimeout)(function () {
+      setTimeout(function () {
+        var next = addressNext;
+        addressNext = null;
+        if (new URL(next, window.location.href).href !== window.location.href) history.replaceState(null, "", next);
+      }, 0);
+    });
+  }
+
   function update() {
     var query = box.value;
     if (!page && query.trim() === "") { open(false); remember(null); return; }
@@ -113,8 +131,7 @@
       render(html);
       shownFor = query;
       if (page) {
-        var shown = form.getAttribute("action") + "?" + params(true).toString();
-        history.replaceState(null, "", shown);
+        address(form.getAttribute("action") + "?" + params(true).toString());
       } else {
         open(true);
       }
