@@ -78,11 +78,18 @@
     try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
   }
 
+  // The results past the first screenful are laid out and painted only when scrolled near
+  // (content-visibility): a slow phone draws the answer in a fraction of the time its whole list
+  // takes. Each keeps its place meanwhile (an estimate, then its own size once drawn).
+  var FIRST_SCREEN = 4;
   function render(html) {
     target.innerHTML = html;
     active = -1;
     box.removeAttribute("aria-activedescendant");
-    items().forEach(function (li) { li.setAttribute("role", "option"); });
+    items().forEach(function (li, i) {
+      li.setAttribute("role", "option");
+      if (i >= FIRST_SCREEN) { li.style.contentVisibility = "auto"; li.style.containIntrinsicSize = "auto 9rem"; }
+    });
     var list = target.querySelector(".results");
     if (list) list.setAttribute("role", "listbox");
   }
