@@ -169,6 +169,9 @@ SLOW_WORKER = """(ms) => {
       window.__jkShown.push(shown.hasAttribute('data-by-meaning'));
   }))).observe(target, {childList: true});
   window.__jkSamePage = true;
+  const replace = history.replaceState;
+  window.__jkAddresses = 0;
+  history.replaceState = function () { window.__jkAddresses++; return replace.apply(this, arguments); };
 }"""
 
 
@@ -213,10 +216,22 @@ def test_a_question_sent_is_answered_at_once_in_place_and_first_by_meaning(
         state = page.evaluate(
             "() => [window.__jkSamePage, window.__jkShown, window.__jkAsked,"
             " new URLSearchParams(location.search).get('q'),"
-            " document.activeElement === document.getElementById('q')]"
+            " document.activeElement === document.getElementById('q'), window.__jkAddresses]"
         )
+        # The results past the first four are not laid out until scrolled near; then they are.
+        drawn = "(i) => document.querySelectorAll('#search-results .result')[i].firstElementChild"
+        drawn += ".checkVisibility({contentVisibilityAuto: true})"
+        count = page.locator("#search-results .result").count()
+        page.set_viewport_size({"width": PHONE["width"], "height": 150})  # the last one far
+        page.wait_for_timeout(100)
+        laid_out = [page.evaluate(drawn, i) for i in (0, count - 1)]
+        page.locator("#search-results .result").last.scroll_into_view_if_needed()
+        page.wait_for_timeout(100)
+        laid_out.append(page.evaluate(drawn, count - 1))
         assert off == []
-    same_page, seen, asked, address, focused = state
+    same_page, seen, asked, address, focused, addresses = state
+    assert count > 4 and laid_out == [True, False, True]  # the first 4 at once (search.js)
+    assert addresses == 1  # the answer by meaning after the words': the same address, kept
     assert same_page is True
     assert seen == shown
     assert len(asked) == 1 and QUESTION.startswith(asked[0])
