@@ -1133,7 +1133,17 @@
             mentioned: !filters.version && !filters.document ? stripped.mentioned : new Set()};
   }
   // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
+  // Kept for the questions asked last: a question sent is read for meaning more than once.
+  var questionsKept = new Map(), QUESTIONS_KEPT = 32;
   function meaningQuestion(q, opts) {
+    var key = JSON.stringify([q, opts || {}]);
+    if (questionsKept.has(key)) return questionsKept.get(key);
+    var asked = meaningQuestionOf(q, opts);   // may throw MORE: nothing kept
+    if (questionsKept.size >= QUESTIONS_KEPT) questionsKept.delete(questionsKept.keys().next().value);
+    questionsKept.set(key, asked);
+    return asked;
+  }
+  function meaningQuestionOf(q, opts) {
     var query = cleanQuery(cutQuestion(q));
     var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
     var chosen = filters.edition || filters.document || filters.version;
