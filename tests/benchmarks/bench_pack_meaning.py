@@ -11,6 +11,10 @@ phone. Measured in the page (``performance.now()``):
 - words 1st / first: from the first question typed to its answer by words, then by meaning, on
   the screen (both after search.js's pause of 120 ms after the last key);
 - words / later: the same for each later question (each a new one: nothing is kept between);
+- drawn 1st / drawn: until the frame that shows the answer by meaning is drawn (the judge sees
+  it: its style, layout and paint done; timed after the frame, at the next task);
+- enter (--enter): each later question typed at once and sent with Enter, from the key until
+  its answer by meaning is drawn, whether the page answers in place or opens again;
 - worker: the worker's own milliseconds per question (pack-meaning.js: timings).
 
 DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
@@ -19,6 +23,7 @@ figure a phone 4x slower than this machine would take. Record the machine's load
 shared machine the times are longer than on an idle one.
 
 Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
+[--enter]
 """
 
 from __future__ import annotations
