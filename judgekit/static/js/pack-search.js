@@ -1069,7 +1069,7 @@
   }
 
   /* -- stage 5, shape the answer like /api/search (service.py: SearchService.shape) ------------- */
-  // Each address made once (new URL is most of a result's shaping on a slow phone).
+  // Each address made once (new URL is slow).
   var absoluteKept = new Map();
   function absolute(rel) {
     if (!rel) return rel;
@@ -1133,7 +1133,7 @@
             mentioned: !filters.version && !filters.document ? stripped.mentioned : new Set()};
   }
   // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
-  // Kept for the questions asked last: a question sent is read for meaning more than once.
+  // Kept: a question is read for meaning more than once.
   var questionsKept = new Map(), QUESTIONS_KEPT = 32;
   function meaningQuestion(q, opts) {
     var key = JSON.stringify([q, opts || {}]);
@@ -1228,15 +1228,14 @@
   function filtersOf(opts) {
     return {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
   }
-  // What run searches: the question as searched, its filters, all versions or not, how many.
+  // What run searches.
   function searchOf(q, opts) {
     opts = opts || {};
     var S = D.settings, limit = parseInt(opts.limit, 10);
     return {query: cleanQuery(cutQuestion(q)), filters: filtersOf(opts), allVersions: truthy(opts.all_versions),
             limit: isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit))};
   }
-  // run's words' stage, searched ahead and kept (wordsFor): while the worker finds the nearness,
-  // so that the answer by meaning then only joins it (finish).
+  // run's words' stage, searched (and kept) while the worker finds the nearness.
   function wordsAhead(q, opts) {
     var a = searchOf(q, opts);
     if (wordsFor(a.query, a.filters, a.allVersions, a.limit, true).out.suggestion) wordsFor(a.query, a.filters, a.allVersions, a.limit, false);
@@ -1566,7 +1565,7 @@
     var meaning = null, working = null;
     return load().then(function () {
       // The model ready: the worker starts on the question now (or goes on with it: asked as
-      // typed), while this thread searches the words' stage (the two overlap).
+      // typed), while this thread searches the words' stage.
       var provider = api.meaning;
       if (provider && provider.state === "ready") {
         try {
@@ -1586,9 +1585,8 @@
       });
       var answer = function () { return settled(function () { return {html: pageHTML(params), pending: pending, byMeaning: byMeaning}; }); };
       if (!working) return answer();
-      // The worker at work on it (a question sent with Enter, or a phone's slower worker): the
-      // first answer shown waits for its nearness, one search and one rendering, not the answer
-      // by words and then the same again by meaning; past NEAR_WAIT_MS, by words first.
+      // The worker at work on it: the first answer waits for its nearness (one rendering, by
+      // meaning); past NEAR_WAIT_MS, by words first.
       try { wordsAhead(params.get("q") || "", optsOf(params)); } catch (e) { /* searched in pageHTML */ }
       return Promise.race([working, new Promise(function (resolve) { setTimeout(resolve, NEAR_WAIT_MS); })]).then(answer);
     }).then(function (shown) {

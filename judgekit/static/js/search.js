@@ -78,9 +78,8 @@
     try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
   }
 
-  // The results past the first screenful are laid out and painted only when scrolled near
-  // (content-visibility): a slow phone draws the answer in a fraction of the time its whole list
-  // takes. Each keeps its place meanwhile (an estimate, then its own size once drawn).
+  // Results past the first screenful are laid out when scrolled near: a slow phone draws the
+  // answer sooner.
   var FIRST_SCREEN = 4;
   function render(html) {
     target.innerHTML = html;
@@ -94,10 +93,8 @@
     if (list) list.setAttribute("role", "listbox");
   }
 
-  // The search page's address follows the answer shown: written once the answer is drawn (on a
-  // slow phone history.replaceState holds the page's thread as long as a search's ranking), the
-  // latest only, and not again when it is the address already (the answer by meaning after the
-  // answer by words to the same question).
+  // The address follows the answer, written after it is drawn (replaceState is slow on a phone),
+  // and only if it changed.
   var addressNext = null;
   function address(url) {
     var waiting = addressNext !== null;
@@ -166,11 +163,9 @@
   }
 
   box.addEventListener("input", later);
-  // A judge pack's search page answers in place: a question sent (Enter, the Search button) is
-  // answered at once, not after the typing pause, and without opening the page again, which
-  // would load its index and the model of meaning again (seconds on a phone: an answer by
-  // words, by meaning much later). On a phone the keyboard steps aside for the answer, as it
-  // did for the page opened. The server's page opens its own answer, as without JavaScript.
+  // The pack's search page answers a question sent at once and in place: opened again, it would
+  // load its index and model again (seconds). On a phone the keyboard steps aside. The server's
+  // page opens its own answer.
   if (page) {
     form.addEventListener("submit", function (ev) {
       if (!(window.judgekit && window.judgekit.searchResultsHTML)) return;
