@@ -111,9 +111,14 @@ AFTER_ENTER = """(() => {
     watch.observe(target, {childList: true, subtree: true, attributes: true});
   });
 })()"""
-ENTER_AT = """() => window.addEventListener('keydown', (ev) => {
-  if (ev.key === 'Enter') sessionStorage.setItem('jkEnter', String(performance.timeOrigin + performance.now()));
-}, {capture: true, once: true})"""
+# The time of the Enter key; a page left for another (the search page opened again) is marked:
+# an answer it draws meanwhile is not the one the judge is left with.
+ENTER_AT = """() => {
+  window.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') sessionStorage.setItem('jkEnter', String(performance.timeOrigin + performance.now()));
+  }, {capture: true, once: true});
+  window.addEventListener('beforeunload', () => { window.__jkLeaving = true; }, {once: true});
+}"""
 
 
 def _ask(page, question: str) -> tuple[float, float, float]:
@@ -139,15 +144,18 @@ def _enter(page, question: str) -> float:
     deadline = time.monotonic() + 180
     while True:
         try:
-            page.evaluate("() => window.__jkDone")
-            return page.evaluate(
-                "() => window.__jkPainted - Number(sessionStorage.getItem('jkEnter'))"
+            drawn = page.evaluate(
+                "async () => { await window.__jkDone; return window.__jkLeaving ? null :"
+                " window.__jkPainted - Number(sessionStorage.getItem('jkEnter')); }"
             )
+            if drawn is not None:
+                return drawn
+            page.wait_for_timeout(20)  # drawn by the page being left: wait for the next
         except PlaywrightError:
             # The page was replaced under the wait (Enter opened the search page again).
-            if time.monotonic() > deadline:
-                raise
             page.wait_for_load_state("domcontentloaded")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no answer by meaning drawn after Enter: {question}")
 
 
 def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
