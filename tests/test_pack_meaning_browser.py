@@ -151,3 +151,89 @@ def test_meaning_from_a_folder_says_plainly_it_answers_by_words(browser, meaning
         page.fill("#q", QUESTION)
         wait_until(page, "() => !!document.querySelector('#search-results .search-by-words')")
         assert "Found by words only: search by meaning cannot run from a folder" in _results(page)
+
+
+# The worker's answers held back a little (the real nearness, later: a phone's slower worker),
+# each question it is asked recorded; and what the results region shows, answer by answer.
+SLOW_WORKER = """(ms) => {
+  const m = judgekit.meaning, own = m.nearness;
+  window.__jkAsked = [];
+  m.nearness = (q) => {
+    window.__jkAsked.push(q);
+    return own(q).then((near) => new Promise((resolve) => setTimeout(() => resolve(near), ms)));
+  };
+  const target = document.getElementById('search-results');
+  window.__jkShown = [];
+  new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((shown) => {
+    if (shown.classList && shown.classList.contains('search-results'))
+      window.__jkShown.push(shown.hasAttribute('data-by-meaning'));
+  }))).observe(target, {childList: true});
+  window.__jkSamePage = true;
+  const replace = history.replaceState;
+  window.__jkAddresses = 0;
+  history.replaceState = function () { window.__jkAddresses++; return replace.apply(this, arguments); };
+}"""
+
+
+@pytest.mark.skipif(not _installed(), reason="the model's package is not installed")
+@pytest.mark.parametrize(
+    ("touch", "worker_ms", "shown"),
+    [(False, 150, [True]), (True, 150, [True]), (False, 900, [False, True])],
+)
+def test_a_question_sent_is_answered_at_once_in_place_and_first_by_meaning(
+    browser, meaning_pack, touch, worker_ms, shown
+):
+    """Enter answers in the page (not by opening it again: its index and model loaded again) and
+    without the typing pause: the box holds a question no key typed (no input event, no pause
+    started), and Enter answers it. The worker at work on it, the first answer shown waits for
+    its nearness: one answer, by meaning, not by words and then by meaning; a worker slower than
+    half a second is not waited for: by words, then by meaning. On a phone the keyboard steps
+    aside (the box loses focus); with a mouse the box keeps it (arrow keys)."""
+    result = meaning_pack
+    options = {"has_touch": True, "is_mobile": True} if touch else {}
+    with (
+        static_server(result.out) as base,
+        guarded_context(browser, PHONE, **options) as (ctx, off),
+    ):
+        page = ctx.new_page()
+        page.goto(f"{base}/search/index.html")
+        wait_until(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() !== 'checking'")
+        page.evaluate("() => JudgekitMeaning.store()")
+        wait_until(page, "() => JudgekitMeaning.state() === 'ready'", timeout=120)
+        page.evaluate(SLOW_WORKER, worker_ms)
+        page.evaluate(
+            "(q) => { const box = document.getElementById('q'); box.focus(); box.value = q; }",
+            QUESTION,
+        )
+        page.keyboard.press("Enter")
+        wait_until(
+            page,
+            "() => !!document.querySelector('#search-results .search-results[data-by-meaning]')"
+            " && location.search.includes('q=')",
+            timeout=60,
+        )
+        page.wait_for_timeout(300)  # the worker's answer came: nothing more is shown
+        state = page.evaluate(
+            "() => [window.__jkSamePage, window.__jkShown, window.__jkAsked,"
+            " new URLSearchParams(location.search).get('q'),"
+            " document.activeElement === document.getElementById('q'), window.__jkAddresses]"
+        )
+        # The results past the first four are not laid out until scrolled near; then they are.
+        drawn = "(i) => document.querySelectorAll('#search-results .result')[i].firstElementChild"
+        drawn += ".checkVisibility({contentVisibilityAuto: true})"
+        count = page.locator("#search-results .result").count()
+        page.set_viewport_size({"width": PHONE["width"], "height": 150})  # the last one far
+        page.wait_for_timeout(100)
+        laid_out = [page.evaluate(drawn, i) for i in (0, count - 1)]
+        page.locator("#search-results .result").last.scroll_into_view_if_needed()
+        page.wait_for_timeout(100)
+        laid_out.append(page.evaluate(drawn, count - 1))
+        assert off == []
+    same_page, seen, asked, address, focused, addresses = state
+    assert count > 4 and laid_out == [True, False, True]  # the first 4 at once (search.js)
+    assert addresses == 1  # the answer by meaning after the words': the same address, kept
+    assert same_page is True
+    assert seen == shown
+    assert len(asked) == 1 and QUESTION.startswith(asked[0])
+    assert address == QUESTION
+    assert focused is (not touch)

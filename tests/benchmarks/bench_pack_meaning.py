@@ -11,6 +11,10 @@ phone. Measured in the page (``performance.now()``):
 - words 1st / first: from the first question typed to its answer by words, then by meaning, on
   the screen (both after search.js's pause of 120 ms after the last key);
 - words / later: the same for each later question (each a new one: nothing is kept between);
+- drawn 1st / drawn: until the frame that shows the answer by meaning is drawn (the judge sees
+  it: its style, layout and paint done; timed after the frame, at the next task);
+- enter (--enter): each later question typed at once and sent with Enter, from the key until
+  its answer by meaning is drawn, whether the page answers in place or opens again;
 - worker: the worker's own milliseconds per question (pack-meaning.js: timings).
 
 DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
@@ -19,6 +23,7 @@ figure a phone 4x slower than this machine would take. Record the machine's load
 shared machine the times are longer than on an idle one.
 
 Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
+[--enter]
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
 from judgekit.pack.build import build, pack_app  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -58,40 +66,96 @@ def _poll(page, expression: str, timeout: float = 180.0) -> None:
         time.sleep(0.01)
 
 
-# In the page: when the results region first changes after the question (its answer by words)
-# and when an answer by meaning is in it.
+# In the page: when the results region first changes after the question (its answer by words),
+# when an answer by meaning is in it, and when the frame that shows it has been drawn (the
+# judge sees it: its style, layout and paint done). Epoch milliseconds (timeOrigin + now), so
+# that an answer shown by another page (Enter reloading the search page) is timed the same.
 WATCH = """() => {
+  const epoch = () => performance.timeOrigin + performance.now();
   const box = document.getElementById('q'); box.focus(); box.value = '';
   const target = document.getElementById('search-results');
   const old = target.querySelector('.search-results');
   if (old) old.removeAttribute('data-by-meaning');
-  window.__jkWords = window.__jkMeaning = 0;
-  if (window.__jkObserver) window.__jkObserver.disconnect();
+  window.__jkWords = window.__jkMeaning = window.__jkPainted = 0;
   // Awaited once (not polled: each poll would take the slowed page's thread from the search).
   let done;
   window.__jkDone = new Promise((resolve) => { done = resolve; });
+  sessionStorage.removeItem('jkEnter');
+  if (window.__jkObserver) window.__jkObserver.disconnect();
   window.__jkObserver = new MutationObserver(() => {
-    const now = performance.now();
+    const now = epoch();
     if (!window.__jkWords) window.__jkWords = now;
     if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
       window.__jkMeaning = now;
-      done();
+      requestAnimationFrame(() => setTimeout(() => { window.__jkPainted = epoch(); done(); }, 0));
     }
   });
   window.__jkObserver.observe(target, {childList: true, subtree: true, attributes: true});
-  window.__jkAsked = performance.now();
+  window.__jkAsked = epoch();
+}"""
+# A page opened by Enter (the search page reloaded with the question in its address): when its
+# answer by meaning is drawn, as WATCH times it.
+AFTER_ENTER = """(() => {
+  if (!sessionStorage.getItem('jkEnter')) return;
+  const epoch = () => performance.timeOrigin + performance.now();
+  let done;
+  window.__jkDone = new Promise((resolve) => { done = resolve; });
+  document.addEventListener('DOMContentLoaded', () => {
+    const target = document.getElementById('search-results');
+    const seen = () => target.querySelector('.search-results[data-by-meaning]');
+    const watch = new MutationObserver(() => {
+      if (window.__jkMeaning || !seen()) return;
+      window.__jkMeaning = epoch();
+      requestAnimationFrame(() => setTimeout(() => { window.__jkPainted = epoch(); done(); }, 0));
+    });
+    watch.observe(target, {childList: true, subtree: true, attributes: true});
+  });
+})()"""
+# The time of the Enter key; a page left for another (the search page opened again) is marked:
+# an answer it draws meanwhile is not the one the judge is left with.
+ENTER_AT = """() => {
+  window.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') sessionStorage.setItem('jkEnter', String(performance.timeOrigin + performance.now()));
+  }, {capture: true, once: true});
+  window.addEventListener('beforeunload', () => { window.__jkLeaving = true; }, {once: true});
 }"""
 
 
-def _ask(page, question: str) -> tuple[float, float]:
-    """Type a question at once; ms until its answer by words, and by meaning, are on the screen
-    (both counting search.js's pause of 120 ms after the last key)."""
+def _ask(page, question: str) -> tuple[float, float, float]:
+    """Type a question at once; ms until its answer by words, and by meaning, are in the page,
+    and until the answer by meaning is drawn (all counting search.js's pause of 120 ms after
+    the last key)."""
     page.evaluate(WATCH)
     page.keyboard.insert_text(question)
     page.evaluate("() => window.__jkDone")
     return page.evaluate(
-        "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked]"
+        "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked,"
+        " window.__jkPainted - window.__jkAsked]"
     )
+
+
+def _enter(page, question: str) -> float:
+    """Type a question at once and press Enter: ms from the key until its answer by meaning is
+    drawn, whether the page answers in place or opens the search page again."""
+    page.evaluate(WATCH)
+    page.evaluate(ENTER_AT)
+    page.keyboard.insert_text(question)
+    page.keyboard.press("Enter")
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            drawn = page.evaluate(
+                "async () => { await window.__jkDone; return window.__jkLeaving ? null :"
+                " window.__jkPainted - Number(sessionStorage.getItem('jkEnter')); }"
+            )
+            if drawn is not None:
+                return drawn
+            page.wait_for_timeout(20)  # drawn by the page being left: wait for the next
+        except PlaywrightError:
+            # The page was replaced under the wait (Enter opened the search page again).
+            page.wait_for_load_state("domcontentloaded")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no answer by meaning drawn after Enter: {question}")
 
 
 def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
@@ -106,14 +170,20 @@ def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
     return sorted(((ms, name) for name, ms in spent.items()), reverse=True)[:top]
 
 
-def run(browser, base: str, runs: int, profile: bool = False) -> dict[str, list[float]]:
+def run(
+    browser, base: str, runs: int, profile: bool = False, enter: bool = False
+) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
+    context.add_init_script(AFTER_ENTER)
     out: dict[str, list[float]] = {
         "loaded": [],
         "words 1st": [],
         "first": [],
+        "drawn 1st": [],
         "words": [],
         "later": [],
+        "drawn": [],
+        "enter": [],
         "worker": [],
     }
     try:
@@ -130,17 +200,22 @@ def run(browser, base: str, runs: int, profile: bool = False) -> dict[str, list[
             page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
             _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
             out["loaded"].append(page.evaluate("() => performance.now()"))
-            words, meaning = _ask(page, QUESTIONS[0])
+            words, meaning, drawn = _ask(page, QUESTIONS[0])
             out["words 1st"].append(words)
             out["first"].append(meaning)
+            out["drawn 1st"].append(drawn)
             if profile:
                 cdp.send("Profiler.enable")
                 cdp.send("Profiler.setSamplingInterval", {"interval": 200})
                 cdp.send("Profiler.start")
             for question in QUESTIONS[1:]:
-                words, meaning = _ask(page, question)
+                if enter:
+                    out["enter"].append(_enter(page, question))
+                    continue
+                words, meaning, drawn = _ask(page, question)
                 out["words"].append(words)
                 out["later"].append(meaning)
+                out["drawn"].append(drawn)
             if profile:
                 # The later questions' main thread (4x slowed), by function: where the time goes.
                 print("later questions, the page's thread, self time (ms, all 4 questions):")
@@ -161,8 +236,12 @@ def main() -> None:
     parser.add_argument(
         "--profile", action="store_true", help="print where the first run's later questions spend"
     )
+    parser.add_argument(
+        "--enter",
+        action="store_true",
+        help="send each later question with Enter (timed from the key), not by the typing pause",
+    )
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.pack) if args.pack else Path(tmp) / "pack"
@@ -172,7 +251,7 @@ def main() -> None:
         with serve_folder(folder) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                times = run(browser, base, args.runs, args.profile)
+                times = run(browser, base, args.runs, args.profile, args.enter)
             finally:
                 browser.close()
     load = os.getloadavg()

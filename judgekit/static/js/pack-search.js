@@ -1080,7 +1080,17 @@
   }
 
   /* -- stage 5, shape the answer like /api/search (service.py: SearchService.shape) ------------- */
-  function absolute(rel) { return rel ? new URL(rel, root).href : rel; }
+  // Each address made once (new URL is slow).
+  var absoluteKept = new Map();
+  function absolute(rel) {
+    if (!rel) return rel;
+    var href = absoluteKept.get(rel);
+    if (href === undefined) {
+      if (absoluteKept.size >= 20000) absoluteKept.clear();
+      absoluteKept.set(rel, href = new URL(rel, root).href);
+    }
+    return href;
+  }
   // A page's first results may show before the texts are here: their snippets follow.
   // kept: the snippets already made for this question's words (the answer by meaning shows
   // mostly the same items as the answer by words before it).
@@ -1134,7 +1144,17 @@
             mentioned: !filters.version && !filters.document ? stripped.mentioned : new Set()};
   }
   // The words meaning is asked about, or null when it is not (too few words: index.py: _nearness).
+  // Kept: a question is read for meaning more than once.
+  var questionsKept = new Map(), QUESTIONS_KEPT = 32;
   function meaningQuestion(q, opts) {
+    var key = JSON.stringify([q, opts || {}]);
+    if (questionsKept.has(key)) return questionsKept.get(key);
+    var asked = meaningQuestionOf(q, opts);   // may throw MORE: nothing kept
+    if (questionsKept.size >= QUESTIONS_KEPT) questionsKept.delete(questionsKept.keys().next().value);
+    questionsKept.set(key, asked);
+    return asked;
+  }
+  function meaningQuestionOf(q, opts) {
     var query = cleanQuery(cutQuestion(q));
     var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
     var chosen = filters.edition || filters.document || filters.version;
@@ -1147,13 +1167,16 @@
   // and the other game's counts are not searched again. Keyed by all it depends on.
   var wordsKept = new Map(), WORDS_KEPT = 32;
   function find(query, filters, allVersions, limit, fuzzy, near) {
+    return finish(wordsFor(query, filters, allVersions, limit, fuzzy), near, allVersions, limit);
+  }
+  function wordsFor(query, filters, allVersions, limit, fuzzy) {
     var key = JSON.stringify([query, filters, allVersions, limit, fuzzy]), words = wordsKept.get(key);
     if (!words) {
       words = wordsOf(query, Object.assign({}, filters), allVersions, limit, fuzzy);   // may throw MORE: nothing kept
       if (wordsKept.size >= WORDS_KEPT) wordsKept.delete(wordsKept.keys().next().value);
       wordsKept.set(key, words);
     }
-    return finish(words, near, allVersions, limit);
+    return words;
   }
   function wordsOf(query, filters, allVersions, limit, fuzzy) {
     var S = D.settings, typed = query;
@@ -1216,15 +1239,21 @@
   function filtersOf(opts) {
     return {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
   }
+  // What run searches.
+  function searchOf(q, opts) {
+    opts = opts || {};
+    var S = D.settings, limit = parseInt(opts.limit, 10);
+    return {query: cleanQuery(cutQuestion(q)), filters: filtersOf(opts), allVersions: truthy(opts.all_versions),
+            limit: isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit))};
+  }
+  // run's words' stage, searched (and kept) while the worker finds the nearness.
+  function wordsAhead(q, opts) {
+    var a = searchOf(q, opts);
+    if (wordsFor(a.query, a.filters, a.allVersions, a.limit, true).out.suggestion) wordsFor(a.query, a.filters, a.allVersions, a.limit, false);
+  }
   // near: each item's nearness to meaningQuestion(q, opts) by meaning (pack-meaning.js), or none.
   function run(q, opts, near, meaning) {
-    opts = opts || {};
-    var S = D.settings;
-    var query = cleanQuery(cutQuestion(q));
-    var limit = parseInt(opts.limit, 10);
-    limit = isNaN(limit) ? S.default_limit : Math.max(1, Math.min(limit, S.max_limit));
-    var filters = filtersOf(opts);
-    var allVersions = truthy(opts.all_versions);
+    var a = searchOf(q, opts), query = a.query, filters = a.filters, allVersions = a.allVersions, limit = a.limit;
     var found = find(query, filters, allVersions, limit, true, near);
     // "Did you mean" only when the correction changes the answer (index.py: search).
     if (found.suggestion && top3(find(query, filters, allVersions, limit, false, near)) === top3(found)) found.suggestion = null;
@@ -1351,7 +1380,7 @@
   }
   /* -- search by meaning in the page (pack-meaning.js is api.meaning's provider: judgekit.meaning) */
   // A question's nearness once known (re-renders: the snippets that follow, say), and on its way.
-  var nearKnown = new Map(), nearAsked = new Map(), NEAR_KEPT = 16;
+  var nearKnown = new Map(), nearAsked = new Map(), NEAR_KEPT = 16, NEAR_WAIT_MS = 500;
   function nearOf(provider, question) {
     if (nearKnown.has(question)) return Promise.resolve(nearKnown.get(question));
     if (!nearAsked.has(question)) {
@@ -1563,9 +1592,11 @@
   // search.js asks this instead of the server's /search/results. The first results may come
   // before search-more.js, without their snippets; then `better` gets the whole answer.
   // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
+  var byMeaning = false;   // whether pageHTML's latest answer was by meaning
   function pageHTML(params) {
     partial = true;
     pending = false;
+    byMeaning = false;
     try {
       // The server's page searches a long question's first characters, and says so (cutHTML).
       var q = cutQuestion(params.get("q")), opts = optsOf(params), provider = api.meaning;
@@ -1579,6 +1610,7 @@
       var near = question ? nearKnown.get(question) || null : null;
       var state = provider ? provider.state : api.meaningCode ? "checking" : undefined;
       var data = run(q, opts, near, near ? "ready" : state);
+      byMeaning = !!near;
       return resultsHTML(data, params, question !== null ? data.meaning : null);
     } finally {
       partial = false;
@@ -1588,15 +1620,15 @@
   // blank list between. The worker starts on the question before the words are searched: the
   // two overlap.
   api.searchResultsHTML = function (params, better) {
-    var meaning = null;
+    var meaning = null, working = null;
     return load().then(function () {
-      // The model ready: the worker starts on the question now, while this thread finds the
-      // answer by words (the two overlap).
+      // The model ready: the worker starts on the question now (or goes on with it: asked as
+      // typed), while this thread searches the words' stage.
       var provider = api.meaning;
       if (provider && provider.state === "ready") {
         try {
           var asked = meaningQuestion(params.get("q") || "", optsOf(params));
-          if (asked && !nearKnown.has(asked)) meaning = nearOf(provider, asked);
+          if (asked && !nearKnown.has(asked)) meaning = working = nearOf(provider, asked);
           else if (asked) meaning = Promise.resolve(null);   // by meaning already
         } catch (e) { /* search-more.js is needed first: asked below */ }
       }
@@ -1609,7 +1641,12 @@
           return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
         });
       });
-      return settled(function () { return {html: pageHTML(params), pending: pending}; });
+      var answer = function () { return settled(function () { return {html: pageHTML(params), pending: pending, byMeaning: byMeaning}; }); };
+      if (!working) return answer();
+      // The worker at work on it: the first answer waits for its nearness (one rendering, by
+      // meaning); past NEAR_WAIT_MS, by words first.
+      try { wordsAhead(params.get("q") || "", optsOf(params)); } catch (e) { /* searched in pageHTML */ }
+      return Promise.race([working, new Promise(function (resolve) { setTimeout(resolve, NEAR_WAIT_MS); })]).then(answer);
     }).then(function (shown) {
       if (shown.pending && better) {
         loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
@@ -1619,7 +1656,7 @@
         meaning.then(function (near) {
           // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
           var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
-          if (near || told) return settled(function () { return pageHTML(params); }).then(better);
+          if ((near && !shown.byMeaning) || told) return settled(function () { return pageHTML(params); }).then(better);
         }).catch(function () {});
       }
       return shown.html;

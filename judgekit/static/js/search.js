@@ -18,6 +18,7 @@
   var controller = null;
   var active = -1;
   var shownFor = null;   // the question whose results the list holds
+  var sent = null;       // the parameters of the latest question asked
   var KEY = "judgekitSearch";   // its place in history.state (elsewhere than /search)
   var NO_ANSWER_MS = 8000;
   var NO_CONNECTION = "No connection to the laptop: search needs the venue’s Wi-Fi. Try again when it is back.";
@@ -77,19 +78,42 @@
     try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
   }
 
+  // Results past the first screenful are laid out when scrolled near: a slow phone draws the
+  // answer sooner.
+  var FIRST_SCREEN = 4;
   function render(html) {
     target.innerHTML = html;
     active = -1;
     box.removeAttribute("aria-activedescendant");
-    items().forEach(function (li) { li.setAttribute("role", "option"); });
+    items().forEach(function (li, i) {
+      li.setAttribute("role", "option");
+      if (i >= FIRST_SCREEN) { li.style.contentVisibility = "auto"; li.style.containIntrinsicSize = "auto 9rem"; }
+    });
     var list = target.querySelector(".results");
     if (list) list.setAttribute("role", "listbox");
+  }
+
+  // The address follows the answer, written after it is drawn (replaceState is slow on a phone),
+  // and only if it changed.
+  var addressNext = null;
+  function address(url) {
+    var waiting = addressNext !== null;
+    addressNext = url;
+    if (waiting) return;
+    (window.requestAnimationFrame || setTimeout)(function () {
+      setTimeout(function () {
+        var next = addressNext;
+        addressNext = null;
+        if (new URL(next, window.location.href).href !== window.location.href) history.replaceState(null, "", next);
+      }, 0);
+    });
   }
 
   function update() {
     var query = box.value;
     if (!page && query.trim() === "") { open(false); remember(null); return; }
     var number = ++asked;
+    sent = params(false).toString();
     if (!page) {
       // Kept as it is asked: Back before its answer came (a tap on an earlier one) asks it again.
       var fields = [];
@@ -111,8 +135,7 @@
       render(html);
       shownFor = query;
       if (page) {
-        var shown = form.getAttribute("action") + "?" + params(true).toString();
-        history.replaceState(null, "", shown);
+        address(form.getAttribute("action") + "?" + params(true).toString());
       } else {
         open(true);
       }
@@ -140,6 +163,18 @@
   }
 
   box.addEventListener("input", later);
+  // The pack's search page answers a question sent at once and in place: opened again, it would
+  // load its index and model again (seconds). On a phone the keyboard steps aside. The server's
+  // page opens its own answer.
+  if (page) {
+    form.addEventListener("submit", function (ev) {
+      if (!(window.judgekit && window.judgekit.searchResultsHTML)) return;
+      ev.preventDefault();
+      clearTimeout(timer);
+      if (params(false).toString() !== sent) update();
+      if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) box.blur();
+    });
+  }
   form.querySelectorAll("select, input[type=checkbox]").forEach(function (el) {
     el.addEventListener("change", later);
   });
