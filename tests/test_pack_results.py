@@ -9,6 +9,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 import pytest
 
+from judgekit import create_app
 from tests.conftest import wait_until
 from tests.test_pack_browser import PHONE, guarded_context, static_server
 
@@ -104,15 +105,21 @@ CASES = [
 ]
 
 
-def test_pack_results_look_like_the_servers(browser, app, real_pack):
+@pytest.fixture(scope="module")
+def words_app():
+    """The app on the real corpus searching by words alone, as the pack does until a judge
+    stores its meaning part (the page reads no `meaning` parameter: the app must be so)."""
+    return create_app({"TESTING": True, "SEARCH_MEANING": "off"})
+
+
+def test_pack_results_look_like_the_servers(browser, words_app, real_pack):
     """Every case in one page, one after the other, as a judge asks one question after another."""
-    client = app.test_client()
+    client = words_app.test_client()
     with static_server(real_pack.parent) as base, guarded_context(browser, PHONE) as (ctx, off):
         page = ctx.new_page()
         for params, shows in CASES:
             # The pack answers by words until a judge stores its meaning part: so does the server.
-            words = {**params, "meaning": "0"}
-            fragment = client.get("/search/results", query_string=words).get_data(as_text=True)
+            fragment = client.get("/search/results", query_string=params).get_data(as_text=True)
             page.goto(f"{base}/judgekit-pack/search/index.html?{urlencode(params)}")
             # The whole answer: not the first results, shown while their snippets come.
             wait_until(
