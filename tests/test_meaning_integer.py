@@ -32,6 +32,24 @@ def test_integer_products_are_exact_at_the_extremes():
     assert got[0, 0] == 255 * 127 * 1536 and got[1, 0] == -255 * 127 * 1536
 
 
+def test_the_products_come_from_the_sessions_own_run(monkeypatch):
+    """halves calls the session's C++ run below its Python wrapper (a pass's 24 products each
+    skip its checks): the wrapper's very answer, and the wrapper is not called."""
+    rng = np.random.default_rng(15)
+    w = rng.integers(-127, 128, (384, 24)).astype(np.int8)
+    halves = rng.integers(0, 32, (6, 384)).astype(np.uint8)
+    expected = integer.IntegerProduct(w)._session.run(None, {"x": halves})[0]
+
+    def refused(*_args, **_kwargs):
+        raise AssertionError("the wrapper's run was called")
+
+    session_class = type(integer.IntegerProduct(w)._session)
+    monkeypatch.setattr(session_class, "run", refused)
+    got = integer.IntegerProduct(w).halves(halves)
+    assert got.dtype == np.int32 and np.array_equal(got, expected)
+    assert np.array_equal(got, (halves.astype(np.int64) - integer.ZERO) @ w.astype(np.int64))
+
+
 def test_vectors_by_integer_products_equal_float32_ones_bit_for_bit():
     """1,050 texts, alone and in passes of up to 7: every vector of the integer products equals
     the float32 products' to the last bit."""

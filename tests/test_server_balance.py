@@ -43,6 +43,22 @@ def test_a_worker_holding_more_lets_the_others_accept_first_for_a_while():
     assert second.may_accept(0, 300.0, waiting) and second.held() == [5, 0]
 
 
+def test_a_worker_started_again_says_it_holds_none():
+    """A worker says its count only when it changes (it is asked at every turn of waitress's
+    loop), yet one started again in a slot holding its predecessor's count says 0 at once."""
+    parent = Balance(2)
+    worker = copy.copy(parent)  # forked: the shared memory, and what the parent last said
+    worker.join(1)
+    worker.say(5)
+    assert parent.held() == [5, 0]
+    worker.say(5)
+    assert parent.held() == [5, 0]
+    again = copy.copy(parent)  # the dead worker's successor, forked from the parent again
+    again.join(1)
+    assert parent.held() == [0, 0]
+    assert again.may_accept(0, 0.0, lambda: True)
+
+
 def test_a_single_process_always_accepts():
     alone = Balance(1)
     alone.join(1)

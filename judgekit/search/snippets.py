@@ -198,14 +198,22 @@ def _occurrences(flat: _Flat, words: tuple[Word, ...]) -> list[tuple[int, int, f
 
 
 def _credit(
-    found: list[tuple[int, int, float, float]], lo: int, hi: int, count: int
+    found: list[tuple[int, int, float, float]],
+    places: list[int],
+    lo: int,
+    hi: int,
+    count: int,
 ) -> tuple[float, float]:
     """How much of the question the words lo to hi hold: each word asked by its best weight, and
-    by its best share; summed in the question's order, one addition at a time (as the pack)."""
+    by its best share; summed in the question's order, one addition at a time (as the pack).
+    places: each occurrence's place (found's first items), searched instead of found's tuples."""
     weights, shares = [0.0] * count, [0.0] * count
-    for _place, n, weight, share in found[bisect_left(found, (lo,)) : bisect_left(found, (hi,))]:
-        weights[n] = max(weights[n], weight)
-        shares[n] = max(shares[n], share)
+    for i in range(bisect_left(places, lo), bisect_left(places, hi)):
+        _place, n, weight, share = found[i]
+        if weight > weights[n]:
+            weights[n] = weight
+        if share > shares[n]:
+            shares[n] = share
     cover = rare = 0.0
     for n in range(count):
         cover += weights[n]
@@ -216,13 +224,8 @@ def _credit(
 def _holding(flat: _Flat, found: list[tuple[int, int, float, float]]) -> list[int]:
     """The sentences, in order, where a word asked stands (no other holds any of the question:
     best_sentence need not weigh them)."""
-    return sorted(
-        {
-            k
-            for place, *_ in found
-            if (k := bisect_right(flat.sentences, flat.starts[place]) - 1) >= 0
-        }
-    )
+    sentence = flat.sentence_of
+    return sorted({sentence[place] for place, *_ in found})
 
 
 def best_sentence(flat: _Flat, words: tuple[Word, ...], width: int) -> int:
@@ -245,15 +248,16 @@ def _best(
     # sentence its places and the question's words (at most analysis.MAX_GROUPS).
     best, best_key = -1, (0.0, 0.0, 0.0, 0.0)
     ends = (*flat.sentences[1:], len(flat.text))
+    places = [place for place, *_ in found]
     for k in _holding(flat, found):
         if within is not None and not within[0] <= k <= within[1]:
             continue
         begin = flat.sentences[k]
         lo = bisect_left(flat.starts, begin)
-        cover, rare = _credit(found, lo, bisect_left(flat.starts, ends[k]), count)
+        cover, rare = _credit(found, places, lo, bisect_left(flat.starts, ends[k]), count)
         if not cover:
             continue
-        seen = _credit(found, lo, bisect_left(flat.starts, begin + width - 30), count)
+        seen = _credit(found, places, lo, bisect_left(flat.starts, begin + width - 30), count)
         key = (cover, rare, *seen)
         if key > best_key:
             best, best_key = k, key

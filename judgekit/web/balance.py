@@ -25,31 +25,40 @@ class Balance:
     def __init__(self, count: int) -> None:
         self.count = count
         self._held = mmap.mmap(-1, _SLOT.size * count)  # shared with the forked workers
+        self._all = struct.Struct(f"<{count}i")  # every slot, read at once
         self.number = 0  # this process's worker number (1 to count), once it has joined
+        self._said = 0  # what this worker last said it holds
         self._since: float | None = None  # when this worker first let the others go first
 
     def join(self, number: int) -> None:
         """Be worker number (in the worker, after forking); it holds no connection yet."""
         self.number = number
         self._since = None
+        self._said = -1  # said again, whatever a worker started before in this slot said
         self.say(0)
 
     def say(self, held: int) -> None:
         """Tell the others how many connections this worker holds."""
-        if self.number:
+        # Asked at every turn of waitress's loop (may_accept): written only when it changed.
+        if self.number and held != self._said:
             _SLOT.pack_into(self._held, _SLOT.size * (self.number - 1), held)
+            self._said = held
 
     def held(self) -> list[int]:
         """The connections each worker holds, by worker number."""
-        return [_SLOT.unpack_from(self._held, _SLOT.size * i)[0] for i in range(self.count)]
+        return list(self._all.unpack_from(self._held))
 
     def may_accept(self, held: int, now: float, waiting: Callable[[], bool]) -> bool:
         """Whether this worker, holding held connections, should accept one now: when no other
         holds fewer, or when a connection has waited (waiting()) for DEFER seconds while it let
         the others go first."""
+        # Asked at every turn of waitress's loop, several times a request: kept to a few
+        # operations (BENCHMARKS.md, session 15).
         self.say(held)
-        others = [h for number, h in enumerate(self.held(), 1) if number != self.number]
-        if not self.number or not others or held <= min(others):
+        every = self._all.unpack_from(self._held)
+        mine = self.number - 1
+        others = every[:mine] + every[mine + 1 :] if self.number else ()
+        if not others or held <= min(others):
             self._since = None
             return True
         if not waiting():
