@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -510,3 +511,17 @@ def test_card_paths_are_every_card_page_and_its_json(cards_client, corpus):
     assert paths[:4] == ["/cards", "/api/cards", "/cards/2e/uss-galaxy", "/api/cards/2e/uss-galaxy"]
     assert len(paths) == 2 + 2 * 6
     assert all(cards_client.get(p).status_code == 200 for p in paths)
+
+
+@pytest.mark.parametrize(("typed", "edition"), [("2e", "2E"), ("1E", "1E"), ("2e/", "2E")])
+def test_an_edition_typed_as_an_address_opens_its_index(client, typed, edition):
+    """/cards/2e, as a judge types it, is that edition's card index (not a bare 404)."""
+    answer = client.get(f"/cards/{typed}")
+    assert answer.status_code == 308
+    assert answer.headers["Location"].endswith(f"/cards?edition={edition}")
+
+
+def test_an_unknown_card_edition_names_those_held(client):
+    answer = client.get("/cards/3e")
+    assert answer.status_code == 404
+    assert "unknown card edition '3e' (known: 2e, 1e)" in unescape(answer.get_data(as_text=True))

@@ -61,6 +61,7 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "timing.sequence": ({"sequence_id": "mission-attempt"}, {}, 200),
     "static": ({"filename": "css/judgekit.css"}, {}, 200),
     "cards.index": ({}, {"q": "borg", "edition": "2e"}, 200),
+    "cards.edition_index": ({"edition": "2e"}, {}, 308),
     "cards.card": ({"edition": "2e", "card_id": "uss-galaxy"}, {}, 200),
     "api_cards.cards": ({}, {}, 200),
     "api_cards.card": ({"edition": "1e", "card_id": "devidian-door"}, {}, 200),
@@ -304,7 +305,7 @@ def test_page_404_messages_are_escaped(client, path, message):
         ("/history/2e-rulebook/", 404, None),
         ("/history/2e-rulebook/beaming/", 308, "/history/2e-rulebook/beaming"),
         ("/cards/", 308, "/cards"),
-        ("/cards/2e/", 404, None),
+        ("/cards/2e/", 308, "/cards?edition=2E"),
         ("/search/?q=beam&edition=2E", 308, "/search?q=beam&edition=2E"),
         (
             "/timing/mission-attempt/?version=4&step=2",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
 from judgekit import urls
@@ -53,6 +53,16 @@ def index() -> ResponseReturnValue:
     return render_template(
         "cards/index.html", editions=editions, q=query, chosen=chosen, error=error, shown=shown
     ), (400 if error else 200)
+
+
+@bp.get("/cards/<edition>", strict_slashes=False)
+def edition_index(edition: str) -> ResponseReturnValue:
+    """GET /cards/<edition> (an address a judge types, "/cards/2e"): the index of that edition's
+    cards; an unknown edition is a 404 naming those held."""
+    if edition.upper() not in CARD_FILES:
+        known = ", ".join(card_index.edition_slug(ed) for ed in CARD_FILES)
+        abort(404, description=f"unknown card edition {quoted(edition, 80)} (known: {known})")
+    return redirect(urls.cards_page(edition=edition.upper()), 308)
 
 
 @bp.get("/cards/<edition>/<card_id>")
