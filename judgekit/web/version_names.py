@@ -15,11 +15,10 @@ from urllib.parse import urlencode
 from flask import Flask, Response, redirect, request, url_for
 
 from judgekit.corpus.model import Document
-from judgekit.render.library import Library, Memo
+from judgekit.render.library import Library
 from judgekit.search.query import VersionName, version_names
 from judgekit.web.context import current_library
 
-_NAMES: Memo[str, tuple[VersionName, ...]] = Memo(__name__, "how judges name each version")
 # Longer than any version's name as judges write it ("Version 1.1 from 08/19/2003"): not one.
 MOST_CHARS = 64
 PAIR = ".."
@@ -27,14 +26,10 @@ VERSION_ARGS = ("version", "old", "new")  # the parts of a route that are a vers
 
 
 def names_of(lib: Library) -> tuple[VersionName, ...]:
-    """How judges name each held version, read once per library."""
-    memo = lib.memo(_NAMES)
-    if "names" not in memo:
-        versions = [v for doc in lib.corpus.held() for v in doc.versions]
-        memo["names"] = version_names(
-            [(v.document, v.id, v.short_title, v.released) for v in versions]
-        )
-    return memo["names"]
+    """How judges name each held version. Made when asked (a value that is no version's id, at
+    most MOST_CHARS long: rare), not kept: caches belong to the layers below (shapes, render)."""
+    versions = [v for doc in lib.corpus.held() for v in doc.versions]
+    return version_names([(v.document, v.id, v.short_title, v.released) for v in versions])
 
 
 def canonical(lib: Library, value: str, document: str | None) -> str | None:
@@ -83,18 +78,20 @@ def redirect_version_names() -> Response | None:
         found = _pair(lib, doc, values["pair"])
         if found:
             values["pair"], changed = found, True
-    args = list(request.args.items(multi=True))
-    asked = request.args.get("version")
+    # Only "version" (and "document", when it names one) is read: a page is kept in memory under
+    # the parameters it read (pagekey.py), so every other one is read only to redirect.
+    asked, found = request.args.get("version"), None
     if asked:
         within = request.args.get("document") or (doc.id if held else None)
         found = canonical(
             lib, asked, within if within in {d.id for d in lib.corpus.held()} else None
         )
-        if found:
-            args = [(k, found if k == "version" else v) for k, v in args]
-            changed = True
+        changed = changed or found is not None
     if not changed:
         return None
+    args = list(request.args.items(multi=True))
+    if found:
+        args = [(k, found if k == "version" else v) for k, v in args]
     query = urlencode(args)
     return redirect(url_for(request.endpoint, **values) + (f"?{query}" if query else ""), 308)
 
