@@ -89,7 +89,7 @@ CASES = [
     ({"q": "battle in Call to Arms", "edition": "1E"}, "Your question names 2E, but 1E was"),
     ({"q": "stopped under call to arms"}, "stopped"),
     # Issue #27: a version named keeps to its game; naming both games searches both.
-    ({"q": "battle in CTA"}, "in 2E only (named in your question; search both games)."),
+    ({"q": "battle in CTA"}, "search both games), “CTA” read as Call to Arms, each result showing"),
     ({"q": "1E rules battle in CTA"}, "in both games (your question names 2E and 1E; search 2E"),
     # What the page says it did (shapes/search_notes.py): a 1E search holds only the rulings, a
     # name of several versions read as them, a chip of another kind, a long question cut.

@@ -108,12 +108,22 @@ def test_and_list():
                 " passage first"
             ],
         ),
-        ("battle in CTA", {}, []),  # one version named: nothing to say
-        ("battle in the 08/19/2003 rules", {}, []),  # a name inside a longer one: 1.1 alone
+        # One version named: said too (the tryout: "1.1 unique personnel" said only "in 2E").
+        (
+            "battle in CTA",
+            {},
+            ["“CTA” read as Call to Arms, each result showing its Call to Arms passage first"],
+        ),
+        (  # a name inside a longer one: 1.1 alone
+            "battle in the 08/19/2003 rules",
+            {},
+            ["“08/19/2003” read as v1.1, each result showing its v1.1 passage first"],
+        ),
+        ("battle in v4", {}, []),  # its own name: nothing the judge did not type
         ("battle in the 2003 rules", {"version": "4"}, []),  # a version chosen wins
     ],
 )
-def test_a_name_of_several_versions_says_what_it_was_read_as(corpus, query, filters, said):
+def test_a_version_name_says_what_it_was_read_as(corpus, query, filters, said):
     names = version_names(
         [(v.document, v.id, v.short_title, v.released) for v in corpus.versions()]
     )

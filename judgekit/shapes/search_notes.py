@@ -40,8 +40,8 @@ CUT = (
     "Your question is {length} characters long: it was cut at {limit} characters and "
     "searched on its first {limit}."
 )
-# A version name that names several versions ("the 2003 rules", "Aug 2003"): what the words
-# were read as, and which version's passage each result shows (collapse.py shows the newest).
+# A version name ("CTA", "the 2003 rules", "Aug 2003"): what the words were read as, and which
+# version's passage each result shows (of several named, collapse.py shows the newest).
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
 # Versions the question names that judgekit holds none of ("v5", "the 2020 rules"): what the
 # page says, with the versions held as citations name them (the pack fills in {words}).
@@ -105,8 +105,9 @@ def held_note(notes: Mapping[str, str], data: Mapping[str, Any], corpus: Corpus)
 def read_as(
     query: str, names: Sequence[VersionName], corpus: Corpus, filters: Mapping[str, str]
 ) -> list[str]:
-    """For each name in the question that names several versions, what it was read as and which
-    version's passage shows first (READ_AS); none when a version or document was chosen."""
+    """For each version name in the question, what it was read as and which version's passage
+    shows first (READ_AS): a name of several versions ("the 2003 rules") or of one ("CTA",
+    "08/19/2003"); none when a version or document was chosen."""
     if filters.get("version") or filters.get("document"):
         return []
     mentioned = strip_versions(query, names)[1]
@@ -118,11 +119,11 @@ def read_as(
             said.setdefault(max(found, key=len), []).append(key)
     out = []
     for words, keys in said.items():
-        if len(keys) < 2:
-            continue
         versions = [corpus.version(document, version) for document, version in keys]
         doc = corpus.documents[keys[0][0]]
         ordered = sorted(versions, key=lambda v: doc.versions.index(v) if v in doc.versions else -1)
+        if len(ordered) == 1 and words.casefold() == ordered[0].short_title.casefold():
+            continue  # "v4" read as v4: nothing the judge did not type
         out.append(
             READ_AS.format(
                 words=words,

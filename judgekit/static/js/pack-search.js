@@ -1439,7 +1439,7 @@
     }
     return D.versionOrder;
   }
-  // search_notes.py: read_as: each name of several versions, what it was read as and which shows first.
+  // search_notes.py: read_as: each version name, what it was read as and which shows first.
   function readAsOf(data) {
     if (data.filters.version || data.filters.document) return [];
     var query = data.query, mentioned = stripVersions(query).mentioned, said = new Map(), known = versionOrder();
@@ -1457,8 +1457,8 @@
     });
     var out = [];
     said.forEach(function (keys, words) {
-      if (keys.length < 2) return;
       var ordered = keys.map(function (k) { return known.get(k); }).sort(function (a, b) { return a.order - b.order; });
+      if (ordered.length === 1 && words.toLowerCase() === ordered[0].title.toLowerCase()) return;   // "v4" read as v4
       out.push(fill(D.notes.read_as, {words: words, versions: andList(ordered.map(function (v) { return v.title; })),
         first: ordered[ordered.length - 1].title}));
     });
