@@ -158,6 +158,10 @@ def test_join_cite_record_see_overturn_export_and_a_draft_kept_offline(lan_brows
         # before it went: the new form stays the new one (the unsent ruling is not merged into
         # it, nor sent with its citation); it is listed apart, and Sam sends it from there.
         _record_offline(sam, sam_ctx, lan, "4", "9", "Unsent question")
+        # Sam leaves the form before it is back online: its retry (every 10 s, while online)
+        # would otherwise send the draft and open its ruling between the two steps below under
+        # a slow machine's load (a clean-clone CI run timed out so).
+        sam.goto("about:blank")
         sam_ctx.set_offline(False)
         sam.goto(f"{lan}{RULE}")
         sam.click("[data-cite-in-ruling]")
