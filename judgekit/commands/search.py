@@ -47,7 +47,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from judgekit.render.library import Library
     from judgekit.search.service import SearchParamError, run_search
     from judgekit.search.snippets import snippet_plain
-    from judgekit.shapes.search_notes import unheld_said
+    from judgekit.shapes.search_notes import unheld_said, unquoted_said
 
     corpus = corpus_or_exit(args.root)
     params = {
@@ -77,6 +77,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     print(f"{result['total']} result(s) for {result['query']!r}{more}")
     if result.get("versions_not_held"):  # as the results page says it
         print(unheld_said(Library(corpus), result["versions_not_held"]))
+    if result.get("unquoted"):
+        print(unquoted_said(result["unquoted"]))
     if result.get("edition_set_aside"):
         print(_set_aside_line(result, args))
     if result.get("suggestion"):

@@ -160,7 +160,9 @@ class QueryPart:
     end: int = 0
 
 
-_PART_RE = re.compile(r'"([^"]*)"|' + TOKEN_PATTERN)
+QUOTED_PATTERN = r'"([^"]*)"'  # a quoted phrase (clean_query made every quote mark plain)
+QUOTED = re.compile(QUOTED_PATTERN)
+_PART_RE = re.compile(QUOTED_PATTERN + "|" + TOKEN_PATTERN)
 
 
 def parse_query(query: str) -> list[QueryPart]:

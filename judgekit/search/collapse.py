@@ -36,10 +36,19 @@ class Hit(NamedTuple):
     focus: tuple[int, int] | None = None
 
 
-def _fold(items: Items, topics: dict[str, list], live: set[str]) -> dict[str, list]:
-    """A rule gone from the version in force joins the rule it was merged into, if found.
+def _fold(
+    items: Items,
+    topics: dict[str, list],
+    live: set[str],
+    named: dict[str, set[tuple[str, str]]] | None = None,
+) -> dict[str, list]:
+    """A rule gone from the version in force joins the rule it was merged into, if found; not
+    where the question names a version holding both: there they are two sections ("same dilemma
+    twice in Call to Arms": When Your Attempt Fails and Facing Dilemmas, two results, not one
+    shown with the other as a chip).
 
-    live: the topics with an item in force among those matched.
+    live: the topics with an item in force among those matched; named: the versions named in
+    the question each topic matched in (named_in).
     """
     if len(live) == len(topics):
         return topics  # every topic is in force: nothing to fold
@@ -50,6 +59,8 @@ def _fold(items: Items, topics: dict[str, list], live: set[str]) -> dict[str, li
         heirs = [s for it in topics[topic] for s in successors[it[2]] if s in live]
         if heirs:
             heir = min(heirs, key=place.__getitem__)
+            if named and named.get(topic, set()) & named.get(heir, set()):
+                continue
             topics[heir].extend(topics.pop(topic))
             place[heir] = min(place[heir], place.pop(topic))
             moved = True
@@ -58,7 +69,25 @@ def _fold(items: Items, topics: dict[str, list], live: set[str]) -> dict[str, li
     return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
 
 
-def count_topics(items: Items, ranked: list, all_versions: bool) -> int:
+def named_in(
+    items: Items, ranked: list, mentioned: frozenset[tuple[str, str]]
+) -> dict[str, set[tuple[str, str]]]:
+    """Each topic's versions named in the question (document, version) that it matched in."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    if mentioned:
+        topics, places = items.topics, items.places
+        for item in ranked:
+            if places[item[2]] in mentioned:
+                out.setdefault(topics[item[2]], set()).add(places[item[2]])
+    return out
+
+
+def count_topics(
+    items: Items,
+    ranked: list,
+    all_versions: bool,
+    mentioned: frozenset[tuple[str, str]] = frozenset(),
+) -> int:
     """How many results a full collapse of every match would give (without collapsing it)."""
     docs = list(map(NUMBER, ranked))
     if all_versions:
@@ -74,6 +103,14 @@ def count_topics(items: Items, ranked: list, all_versions: bool) -> int:
         for d in docs
         if successors[d] and names[d] in dead and not live.isdisjoint(successors[d])
     }
+    named = named_in(items, ranked, mentioned)
+    if named and folded:  # as _fold: not where a named version holds both
+        folded -= {
+            names[d]
+            for d in docs
+            if names[d] in named
+            and any(s in live and named[names[d]] & named.get(s, set()) for s in successors[d])
+        }
     return len(matched) - len(folded)
 
 
@@ -102,12 +139,12 @@ def collapse(
             found.append(item)
     if not all_versions:
         live = items.live(map(NUMBER, ranked))
-        topics = _fold(items, topics, live)
+        topics = _fold(items, topics, live, named_in(items, every or ranked, mentioned))
     total = len(topics)
     if every is not None and len(every) > len(ranked):
         # ranked is the best of every match: count every match's topics, and give the topics
         # shown their other versions that ranked below the cut.
-        total = count_topics(items, every, all_versions)
+        total = count_topics(items, every, all_versions, mentioned)
         shown = {topic: topics[topic] for topic in list(topics)[:limit]}
         seen = set(map(NUMBER, ranked))
         for item in [it for it in every if names[it[2]] in shown and it[2] not in seen]:

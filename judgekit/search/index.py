@@ -32,10 +32,12 @@ from judgekit.search.query import (
     VersionName,
     concepts,
     games_named,
+    lost,
     not_in_rules,
     strip_named,
     strip_versions,
     suggest,
+    unquote,
     word_groups,
     wordings,
 )
@@ -87,6 +89,7 @@ class Outcome:
     by_meaning: bool = False  # whether meaning took part in the ranking
     guess: bool = False  # the first result is only a guess (ranking.is_guess)
     games: tuple[str, ...] = ()  # every game the question names, by name or version (2E first)
+    unquoted: tuple[str, ...] = ()  # quoted phrases no passage holds, searched as words (lost)
 
 
 class SearchIndex:
@@ -237,6 +240,7 @@ class SearchIndex:
         limit: int,
         fuzzy: bool = True,
         meaning: bool = True,
+        unquoted: tuple[str, ...] = (),
     ) -> Outcome:
         typed = query  # plan the query
         # A version named in the question is no word to look for: it says where to look.
@@ -257,12 +261,28 @@ class SearchIndex:
         terms |= frozenset(s for c in plan.concepts for seq in c.phrases for s in seq)
         asked = asked_of(plan)
         found = Outcome(
-            0, (), terms, suggestion, plan.unknown, plan.read_as, named, unnamed, asked, games=games
+            0,
+            (),
+            terms,
+            suggestion,
+            plan.unknown,
+            plan.read_as,
+            named,
+            unnamed,
+            asked,
+            games=games,
+            unquoted=unquoted,
         )
         if not wanted:
             return found
         allowed = self.scores.allowed(filters)  # score
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
+        gone = lost(plan, acc)
+        if (
+            gone and not unquoted
+        ):  # the judge's quote is not the rulebook's wording: search its words
+            again = unquote(typed, gone)
+            return self._search(again, filters, all_versions, limit, fuzzy, meaning, gone)
         # rank
         said = wordings(query, suggestion, plan) + self._card_completions(query)
         seq = [s for g in plan.groups if g.part and not g.part.phrase for s in stems(g.part.text)]

@@ -4,10 +4,10 @@ a judge's words to weighted index terms: completions, corrections and the judge'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from judgekit.search.analysis import ORDINARY, QueryPart, Speller, stems
+from judgekit.search.analysis import ORDINARY, QUOTED, QueryPart, Speller, stems
 from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
@@ -381,3 +381,26 @@ def suggest(query: str, groups: list[Group]) -> str | None:
         pos = group.part.end
     out.append(query[pos:])
     return "".join(out).strip()
+
+
+def lost(plan: Plan, acc: Mapping[int, list]) -> tuple[str, ...]:
+    """The judge's quoted phrases (of two words or more) that no item searched holds: a judge
+    quoting a card's wording ("at the end of your turn") where the rulebook words it otherwise
+    ("at the end of each of your turns") means its words, not nothing."""
+    found = 0
+    for entry in acc.values():
+        found |= entry[1]
+    return tuple(
+        g.part.text
+        for i, g in enumerate(plan.groups)
+        if g.part.phrase and len(g.terms) > 1 and not found >> i & 1
+    )
+
+
+def unquote(query: str, phrases: Collection[str]) -> str:
+    """The query with the quotes around these phrases (as parse_query reads them) made spaces."""
+
+    def plain(m: re.Match[str]) -> str:
+        return f" {m.group(1)} " if m.group(1).strip().lower() in phrases else m.group()
+
+    return QUOTED.sub(plain, query)

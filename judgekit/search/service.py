@@ -305,6 +305,8 @@ class SearchService:
             "read_as": [{"words": said, "means": list(means)} for said, means in outcome.read_as],
             # Versions the question names that none held answers to ("v5"): searched without.
             "versions_not_held": list(unheld_versions(parsed.q, self.index.versions)),
+            # Quoted phrases no passage holds word for word: searched as words.
+            "unquoted": list(outcome.unquoted),
             # The game searched, chosen (a parameter) or named in the question ("2e battle").
             "filters": {k: v for k, v in filters.items() if v},
             "edition_from": "question" if named else "filter" if filters["edition"] else None,

@@ -46,6 +46,9 @@ READ_AS = "“{words}” read as {versions}, each result showing its {first} pas
 # Versions the question names that judgekit holds none of ("v5", "the 2020 rules"): what the
 # page says, with the versions held as citations name them (the pack fills in {words}).
 UNHELD = "{words}: no such version is held here; the versions held: {held}. The rest of your question was searched."
+# Quoted phrases no passage holds word for word ("beam up"): searched as words; the pack fills
+# in {words} as unquoted_said does.
+UNQUOTED = "No passage holds {words} word for word: its words were searched without the quotes."
 # The summary quotes the question up to this many characters ("…" for the rest): a question
 # pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
 QUOTE_CHARS = 120
@@ -151,6 +154,11 @@ def unheld_said(lib: Library, names: Sequence[str]) -> str | None:
     return unheld_note(lib).replace("{words}", unheld_words(names)) if names else None
 
 
+def unquoted_said(phrases: Sequence[str]) -> str | None:
+    """What the page (and `judgekit search`) says of quoted phrases searched as words."""
+    return UNQUOTED.replace("{words}", unheld_words(phrases)) if phrases else None
+
+
 def cut_note(length: int) -> str:
     """What the page says of a question longer than the search reads."""
     return CUT.format(length=length, limit=MAX_QUERY_CHARS)
@@ -171,11 +179,13 @@ def page_notes(
         "cut": cut_note(asked_chars) if asked_chars > MAX_QUERY_CHARS else None,
         "read_as": [],
         "unheld": None,
+        "unquoted": None,
         "held": None,
     }
     if data and data["query"]:
         out["read_as"] = read_as(data["query"], names, corpus, data["filters"])
         out["unheld"] = unheld_said(lib, data["versions_not_held"])
+        out["unquoted"] = unquoted_said(data["unquoted"])
         out["held"] = held_note(held_notes(corpus), data, corpus)
     return out
 
@@ -189,6 +199,7 @@ def pack_notes(lib: Library, kinds: Sequence[str]) -> dict[str, Any]:
         "cut": CUT,
         "read_as": READ_AS,
         "unheld": unheld_note(lib),
+        "unquoted": UNQUOTED,
         "held": held_notes(corpus),
         "chip_kinds": CHIP_KINDS,
         "limit": MAX_QUERY_CHARS,

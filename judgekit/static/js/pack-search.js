@@ -236,7 +236,8 @@
   }
 
   // Compiled once: a Unicode pattern costs a phone milliseconds to compile.
-  var QUOTED_OR_TOKEN = new RegExp('"([^"]*)"|' + TOKEN.source, "gu");
+  var QUOTED = /"([^"]*)"/g;   // analysis.py: QUOTED
+  var QUOTED_OR_TOKEN = new RegExp(QUOTED.source + "|" + TOKEN.source, "gu");
   var A_TOKEN = new RegExp(TOKEN.source, "u");
   var TOKENS = new RegExp(TOKEN.source, "gu");   // for exec() loops: lastIndex reset before each
   function parseQuery(query) {
@@ -594,6 +595,17 @@
       e[1] |= mask;
     });
   }
+  // query.py: lost: the judge's quoted phrases (two words or more) that no item searched holds.
+  function lostPhrases(planned, acc) {
+    var found = 0;
+    acc.forEach(function (e) { found |= e[1]; });
+    return planned.groups.filter(function (g, i) { return g.part.phrase && g.terms.size > 1 && !((found >> i) & 1); })
+      .map(function (g) { return g.part.text; });
+  }
+  // query.py: unquote: the query with the quotes around these phrases made spaces.
+  function unquote(query, phrases) {
+    return query.replace(QUOTED, function (m, inner) { return phrases.indexOf(inner.trim().toLowerCase()) !== -1 ? " " + inner + " " : m; });
+  }
   function score(all, filters) {
     var acc = new Map();
     all.forEach(function (g, gi) {
@@ -834,7 +846,23 @@
   }
 
   /* -- stage 4, collapse versions: one hit per topic (collapse.py: collapse, _fold, count_topics) - */
-  function fold(topics, order) {
+  function inNamed(it, mentioned) { return mentioned.size > 0 && mentioned.has(it.result.document + "\u0000" + it.result.version); }
+  // collapse.py: named_in: each topic's versions named in the question that it matched in.
+  function namedIn(ranked, mentioned) {
+    var out = new Map();
+    if (mentioned.size) ranked.forEach(function (item) {
+      var it = D.items[item[2]];
+      if (!inNamed(it, mentioned)) return;
+      if (!out.has(it.topic)) out.set(it.topic, new Set());
+      out.get(it.topic).add(it.result.version);
+    });
+    return out;
+  }
+  function shareNamed(named, a, b) {
+    var A = named.get(a), B = named.get(b);
+    return !!A && !!B && Array.from(A).some(function (v) { return B.has(v); });
+  }
+  function fold(topics, order, named) {   // not where the question names a version holding both
     var place = new Map();
     order.forEach(function (t, i) { place.set(t, i); });
     var live = new Set(order.filter(function (t) { return topics.get(t).some(function (it) { return D.items[it[2]].current; }); }));
@@ -844,6 +872,7 @@
       topics.get(topic).forEach(function (it) { D.items[it[2]].successors.forEach(function (s) { if (live.has(s)) heirs.push(s); }); });
       if (!heirs.length) return;
       var heir = heirs.reduce(function (a, b) { return place.get(b) < place.get(a) ? b : a; });
+      if (shareNamed(named, topic, heir)) return;
       topics.set(heir, topics.get(heir).concat(topics.get(topic)));
       place.set(heir, Math.min(place.get(heir), place.get(topic)));
       topics.delete(topic);
@@ -851,7 +880,7 @@
     });
     return Array.from(topics.keys()).sort(function (a, b) { return place.get(a) - place.get(b); });
   }
-  function countTopics(every, allVersions) {
+  function countTopics(every, allVersions, mentioned) {
     var live = new Map(), field = allVersions ? "key" : "topic";
     every.forEach(function (item) { var it = D.items[item[2]]; live.set(it[field], live.get(it[field]) || it.current); });
     if (allVersions) return live.size;
@@ -860,6 +889,13 @@
       var it = D.items[item[2]];
       if (!live.get(it.topic) && it.successors.some(function (s) { return live.get(s); })) folded.add(it.topic);
     });
+    var named = namedIn(every, mentioned);
+    if (named.size && folded.size) {   // as fold: not where a named version holds both
+      every.forEach(function (item) {
+        var it = D.items[item[2]];
+        if (it.successors.some(function (s) { return live.get(s) && shareNamed(named, it.topic, s); })) folded.delete(it.topic);
+      });
+    }
     return live.size - folded.size;
   }
   function collapse(ranked, every, allVersions, limit, mentioned) {
@@ -869,10 +905,10 @@
       if (!topics.has(key)) { topics.set(key, []); keys.push(key); }
       topics.get(key).push(item);
     });
-    if (!allVersions) keys = fold(topics, keys);
+    if (!allVersions) keys = fold(topics, keys, namedIn(every.length ? every : ranked, mentioned));
     var total = keys.length;
     if (every.length > ranked.length) {
-      total = countTopics(every, allVersions);
+      total = countTopics(every, allVersions, mentioned);
       var shown = new Set(keys.slice(0, limit)), seen = new Set(ranked.map(function (it) { return it[2]; }));
       every.forEach(function (item) {
         var key = D.items[item[2]][field];
@@ -881,7 +917,7 @@
     }
     var rankOf = function (it) {
       var m = D.items[it[2]];
-      return [mentioned.has(m.result.document + "\u0000" + m.result.version) ? 1 : 0, m.current ? 1 : 0, m.vorder];
+      return [inNamed(m, mentioned) ? 1 : 0, m.current ? 1 : 0, m.vorder];
     };
     var hits = keys.slice(0, limit).map(function (key) {
       var items = topics.get(key);
@@ -1155,12 +1191,9 @@
     return asked;
   }
   function meaningQuestionOf(q, opts) {
-    var query = cleanQuery(cutQuestion(q));
-    var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
-    var chosen = filters.edition || filters.document || filters.version;
-    var named = namedGame(query, searched.named, gamesOf(searched.stripped.mentioned), chosen).edition;
-    var groups = plan(searched.query, filters.edition || named, true).groups.length;
-    return groups >= D.settings.meaning_words ? searched.query : null;
+    // The words' stage planned it (and unquoted a phrase no passage holds): its words are asked.
+    var a = searchOf(q, opts), words = wordsFor(a.query, a.filters, a.allVersions, a.limit, true);
+    return words.planned.groups.length >= D.settings.meaning_words ? words.asked : null;
   }
   // The words' stage of a question (wordsOf), kept for the questions asked last: the answer by
   // meaning that follows the answer by words, a re-render when the snippets come, "did you mean"
@@ -1178,8 +1211,8 @@
     }
     return words;
   }
-  function wordsOf(query, filters, allVersions, limit, fuzzy) {
-    var S = D.settings, typed = query;
+  function wordsOf(query, filters, allVersions, limit, fuzzy, unquoted) {
+    var S = D.settings, typed = query, given = filters;
     var searched = asSearched(query, filters), stripped = searched.stripped, mentioned = searched.mentioned;
     var named = searched.named, before = searched.before;
     query = named.query;
@@ -1201,11 +1234,14 @@
     planned.all.forEach(function (g) { g.terms.forEach(function (w, s) { terms.add(s); }); });
     planned.concepts.forEach(function (c) { c.phrases.forEach(function (seq) { seq.forEach(function (s) { terms.add(s); }); }); });
     var out = {total: 0, hits: [], terms: terms, asked: askedOf(planned), suggestion: suggested, unknown: planned.unknown, readAs: planned.readAs,
-               named: where.edition, aside: aside, games: games,
+               named: where.edition, aside: aside, games: games, unquoted: unquoted || [],
                unnamed: where.edition ? where.unnamed : aside ? withoutEdition(typed, before, query) : null};
-    var words = {out: out, planned: planned, wanted: wanted, filters: filters, mentioned: mentioned, ranked: null, snippets: new Map()};
+    var words = {out: out, planned: planned, wanted: wanted, filters: filters, mentioned: mentioned, ranked: null, snippets: new Map(),
+                 asked: query};
     if (!wanted.size) return words;
     var acc = score(planned.all, filters);
+    var gone = unquoted ? [] : lostPhrases(planned, acc);   // index.py: _search: the judge's quote is not the rulebook's wording
+    if (gone.length) return wordsOf(unquote(typed, gone), given, allVersions, limit, fuzzy, gone);
     var seq = [];
     planned.groups.forEach(function (g) { if (!g.part.phrase) stems(g.part.text).forEach(function (s) { seq.push(s); }); });
     var exact = exactOf(wordings(query, suggested, planned).concat(cardCompletions(query)));
@@ -1268,7 +1304,7 @@
       query: query.trim(), total: found.total,
       results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs,
-      versions_not_held: stripVersions(query).unheld, filters: kept,
+      versions_not_held: stripVersions(query).unheld, unquoted: found.unquoted || [], filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
       editions_named: found.games,
       // Whether meaning took part, and how it stands here: "not stored" until the judge stores
@@ -1470,6 +1506,12 @@
     var words = andList(data.versions_not_held.map(function (w) { return "“" + w + "”"; }));
     return '<p class="search-unheld" role="status">' + escapeHtml(fill(D.notes.unheld, {words: words})) + "</p>";
   }
+  // search_notes.py: unquoted_said: quoted phrases no passage holds, searched as words.
+  function unquotedHTML(data) {
+    if (!data.unquoted.length) return "";
+    var words = andList(data.unquoted.map(function (w) { return "“" + w + "”"; }));
+    return '<p class="search-unquoted" role="status">' + escapeHtml(fill(D.notes.unquoted, {words: words})) + "</p>";
+  }
   // search_notes.py: held_note: the game searched (chosen, named, its document's or version's, or
   // the one game of every result), when judgekit holds no rulebook of it.
   function heldHTML(data) {
@@ -1553,6 +1595,7 @@
         pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") +
       readAsOf(data).map(function (said) { return ", " + e(said); }).join("") + ".</p>";
     out += unheldHTML(data);
+    out += unquotedHTML(data);
     out += heldHTML(data);
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
