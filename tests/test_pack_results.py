@@ -95,7 +95,9 @@ CASES = [
     # name of several versions read as them, a chip of another kind, a long question cut.
     ({"q": "commandeer"}, "no 1E rulebook (the 1E Rulebook and 1E Glossary are not held here)"),
     ({"q": "battle in the 2003 rules"}, "“2003” read as v1.1 and Call to Arms, each result"),
-    ({"q": "staffing ships cta"}, "Call to Arms: moving a ship (glossary)"),
+    ({"q": "staffing ships"}, "Call to Arms: moving a ship (glossary)"),
+    # A quoted phrase no passage holds: searched as words, and said.
+    ({"q": '"beam up" my away team'}, "No passage holds “beam up” word for word: its words were"),
     ({"q": "beam personnel " * 40}, "it was cut at 500 characters and searched on its first 500"),
     # A version none held answers to: said, naming those held, and the rest searched.
     ({"q": "battle in v5"}, "“v5”: no such version is held here; the versions held: 2E Rulebook"),

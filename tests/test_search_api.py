@@ -43,6 +43,7 @@ def test_the_answer_has_the_documented_shape(sc):
         "not_in_rules",
         "read_as",
         "versions_not_held",
+        "unquoted",
         "filters",
         "edition_from",
         "edition_set_aside",

@@ -160,7 +160,11 @@ def test_commandeer_does_not_find_command(index):
 
 def test_phrase_queries_need_the_words_together(index):
     assert ids(index.search('"planet mission"')) == ["beaming"]
-    assert ids(index.search('"mission planet"')) == []
+    # No item holds "mission planet": a judge's quote that is not the rulebook's wording is
+    # searched as words, and says so (unquoted).
+    reversed_words = index.search('"mission planet"')
+    assert reversed_words.unquoted == ("mission planet",)
+    assert ids(reversed_words) == ids(index.search("mission planet"))
     assert ids(index.search('"stopped or killed"')) == ["facing-dilemmas"]
 
 
