@@ -13,6 +13,8 @@ phone. Measured in the page (``performance.now()``):
 - words / later: the same for each later question (each a new one: nothing is kept between);
 - drawn 1st / drawn: until the frame that shows the answer by meaning is drawn (the judge sees
   it: its style, layout and paint done; timed after the frame, at the next task);
+- whole / whole enter: until every result of that answer is in the list and drawn (the pack's
+  search page draws its first screenful first and adds the rest after that frame);
 - enter (--enter): each later question typed at once and sent with Enter, from the key until
   its answer by meaning is drawn, whether the page answers in place or opens again;
 - worker: the worker's own milliseconds per question (pack-meaning.js: timings).
@@ -76,10 +78,19 @@ WATCH = """() => {
   const target = document.getElementById('search-results');
   const old = target.querySelector('.search-results');
   if (old) old.removeAttribute('data-by-meaning');
-  window.__jkWords = window.__jkMeaning = window.__jkPainted = 0;
+  window.__jkWords = window.__jkMeaning = window.__jkPainted = window.__jkWhole = 0;
   // Awaited once (not polled: each poll would take the slowed page's thread from the search).
-  let done;
+  let done, whole;
   window.__jkDone = new Promise((resolve) => { done = resolve; });
+  window.__jkWholeDone = new Promise((resolve) => { whole = resolve; });
+  // Every result of the answer by meaning: as many as its summary says it shows.
+  const all = () => {
+    const answer = target.querySelector('.search-results[data-by-meaning]');
+    const summary = answer && answer.querySelector('.search-summary');
+    if (!summary) return false;
+    const first = /showing the first (\\d+)/.exec(summary.textContent);
+    return answer.querySelectorAll('.result').length >= (first ? Number(first[1]) : Number(answer.dataset.total));
+  };
   sessionStorage.removeItem('jkEnter');
   if (window.__jkObserver) window.__jkObserver.disconnect();
   window.__jkObserver = new MutationObserver(() => {
@@ -88,6 +99,10 @@ WATCH = """() => {
     if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
       window.__jkMeaning = now;
       requestAnimationFrame(() => setTimeout(() => { window.__jkPainted = epoch(); done(); }, 0));
+    }
+    if (window.__jkMeaning && !window.__jkWhole && all()) {
+      window.__jkWhole = now;
+      requestAnimationFrame(() => setTimeout(() => { window.__jkWhole = epoch(); whole(); }, 0));
     }
   });
   window.__jkObserver.observe(target, {childList: true, subtree: true, attributes: true});
@@ -121,22 +136,23 @@ ENTER_AT = """() => {
 }"""
 
 
-def _ask(page, question: str) -> tuple[float, float, float]:
+def _ask(page, question: str) -> tuple[float, float, float, float]:
     """Type a question at once; ms until its answer by words, and by meaning, are in the page,
-    and until the answer by meaning is drawn (all counting search.js's pause of 120 ms after
-    the last key)."""
+    until the answer by meaning is drawn, and until all its results are (all counting
+    search.js's pause of 120 ms after the last key)."""
     page.evaluate(WATCH)
     page.keyboard.insert_text(question)
-    page.evaluate("() => window.__jkDone")
+    page.evaluate("async () => { await window.__jkDone; await window.__jkWholeDone; }")
     return page.evaluate(
         "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked,"
-        " window.__jkPainted - window.__jkAsked]"
+        " window.__jkPainted - window.__jkAsked, window.__jkWhole - window.__jkAsked]"
     )
 
 
-def _enter(page, question: str) -> float:
+def _enter(page, question: str) -> tuple[float, float | None]:
     """Type a question at once and press Enter: ms from the key until its answer by meaning is
-    drawn, whether the page answers in place or opens the search page again."""
+    drawn, whether the page answers in place or opens the search page again; and until all its
+    results are drawn (None when the page opened again)."""
     page.evaluate(WATCH)
     page.evaluate(ENTER_AT)
     page.keyboard.insert_text(question)
@@ -149,7 +165,11 @@ def _enter(page, question: str) -> float:
                 " window.__jkPainted - Number(sessionStorage.getItem('jkEnter')); }"
             )
             if drawn is not None:
-                return drawn
+                whole = page.evaluate(
+                    "async () => { if (!window.__jkWholeDone) return null; await window.__jkWholeDone;"
+                    " return window.__jkWhole - Number(sessionStorage.getItem('jkEnter')); }"
+                )
+                return drawn, whole
             page.wait_for_timeout(20)  # drawn by the page being left: wait for the next
         except PlaywrightError:
             # The page was replaced under the wait (Enter opened the search page again).
@@ -183,7 +203,9 @@ def run(
         "words": [],
         "later": [],
         "drawn": [],
+        "whole": [],
         "enter": [],
+        "whole enter": [],
         "worker": [],
     }
     try:
@@ -200,7 +222,7 @@ def run(
             page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
             _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
             out["loaded"].append(page.evaluate("() => performance.now()"))
-            words, meaning, drawn = _ask(page, QUESTIONS[0])
+            words, meaning, drawn, _ = _ask(page, QUESTIONS[0])
             out["words 1st"].append(words)
             out["first"].append(meaning)
             out["drawn 1st"].append(drawn)
@@ -210,12 +232,16 @@ def run(
                 cdp.send("Profiler.start")
             for question in QUESTIONS[1:]:
                 if enter:
-                    out["enter"].append(_enter(page, question))
+                    drawn, whole = _enter(page, question)
+                    out["enter"].append(drawn)
+                    if whole is not None:
+                        out["whole enter"].append(whole)
                     continue
-                words, meaning, drawn = _ask(page, question)
+                words, meaning, drawn, whole = _ask(page, question)
                 out["words"].append(words)
                 out["later"].append(meaning)
                 out["drawn"].append(drawn)
+                out["whole"].append(whole)
             if profile:
                 # The later questions' main thread (4x slowed), by function: where the time goes.
                 print("later questions, the page's thread, self time (ms, all 4 questions):")

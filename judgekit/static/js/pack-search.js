@@ -65,7 +65,13 @@
       pageHTML(new URLSearchParams({q: "rule"}));
     } catch (e) { /* the texts are not in yet: what ran is compiled all the same */ }
     pending = false;
-    warmRaw(D.raw.slice());
+    // Once the model is in (or none is): never on the way of its loading.
+    Promise.resolve(api.meaningCode).then(function () { return api.meaning ? api.meaning.ready() : null; })
+      .then(function () { idle(function () { warmRaw(D.raw.slice()); }); }, function () {});
+  }
+  function idle(task) {
+    if (window.requestIdleCallback) window.requestIdleCallback(task);
+    else setTimeout(task, 0);
   }
   // The judges' multi-word sayings (D.raw) are Unicode patterns that a question runs only when
   // it holds their words; each compiles on its first two runs (bytecode, then machine code:
@@ -79,7 +85,7 @@
     re.exec(" ");
     re.lastIndex = 0;
     re.exec(" ");
-    whenIdle(function () { warmRaw(left); });
+    idle(function () { warmRaw(left); });
   }
   function loadMore() {
     if (moreLoading) return moreLoading;
