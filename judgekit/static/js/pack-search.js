@@ -69,9 +69,14 @@
     Promise.resolve(api.meaningCode).then(function () { return api.meaning ? api.meaning.ready() : null; })
       .then(function () { idle(function () { warmRaw(D.raw.slice()); }); }, function () {});
   }
+  // A task for when the page is idle a while (no frame or timer due for 40 ms: the typing pause
+  // ending, the next answer drawn). A task runs whole: an answer it finds at work waits for it.
+  var IDLE_MS = 40;
   function idle(task) {
-    if (window.requestIdleCallback) window.requestIdleCallback(task);
-    else setTimeout(task, 0);
+    if (!window.requestIdleCallback) { setTimeout(task, 0); return; }
+    window.requestIdleCallback(function (deadline) {
+      if (deadline.timeRemaining() >= IDLE_MS) task(); else idle(task);
+    });
   }
   // The judges' multi-word sayings (D.raw) are Unicode patterns that a question runs only when
   // it holds their words; each compiles on its first two runs (bytecode, then machine code:
