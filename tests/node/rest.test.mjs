@@ -57,6 +57,22 @@ test("an answer drawn in two parts is the whole answer", async () => {
   assert.match(first, /Show up to 100 results/);
 });
 
+test("an answer made again when its texts come (better) is in two parts too", async () => {
+  // A new page: its first answer comes before search-more.js (no snippets, busy), then again.
+  const fresh = packPage(DIR);
+  let better, add;
+  const again = new Promise((resolve) => { better = resolve; });
+  const rest = new Promise((resolve) => { add = resolve; });
+  const first = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), better, { count: 4, add });
+  assert.match(first, /aria-busy="true"/);
+  const [second, later] = await Promise.all([again, rest]);
+  assert.equal(results(second), 4);
+  const whole = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }));
+  assert.doesNotMatch(whole, /aria-busy/);
+  const end = second.lastIndexOf("</ol>");
+  assert.equal(second.slice(0, end) + later + second.slice(end), whole);
+});
+
 test("an answer of a screenful or less comes whole, with nothing to add", async () => {
   for (const params of [{ q: "mission" }, { q: "dilemma", limit: "4" }, { q: "zzzzqqq" }]) {
     const whole = await page.judgekit.searchResultsHTML(new URLSearchParams(params));

@@ -1688,37 +1688,48 @@
           return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
         });
       });
-      var answer = function () {
-        return settled(function () { return {html: pageHTML(params, upto), pending: pending, byMeaning: byMeaning, rest: restHTML}; });
-      };
+      var answer = function () { return made(params, upto); };
       if (!working) return answer();
       // The worker at work on it: the first answer waits for its nearness (one rendering, by
       // meaning); past NEAR_WAIT_MS, by words first.
       try { wordsAhead(params.get("q") || "", optsOf(params)); } catch (e) { /* searched in pageHTML */ }
       return Promise.race([working, new Promise(function (resolve) { setTimeout(resolve, NEAR_WAIT_MS); })]).then(answer);
     }).then(function (shown) {
-      if (shown.rest) {
+      // Each answer handed over (the first, then `better`'s): its rest once it is drawn, unless
+      // another answer to this question was handed over since.
+      var handed = 0;
+      var withRest = function (one) {
+        var mine = ++handed;
+        if (!one.rest) return one.html;
         afterDrawn(function () {
-          settled(shown.rest).then(later.add, function () {
+          if (mine !== handed) return;
+          settled(one.rest).then(later.add, function () {
             // The rest could not be made: the whole answer instead, never a list cut short.
-            if (better) settled(function () { return pageHTML(params); }).then(better, function () {});
+            if (better) settled(function () { return pageHTML(params); }).then(function (html) { handed++; better(html); }, function () {});
           });
         });
-      }
+        return one.html;
+      };
+      var improve = function (one) { better(withRest(one)); };
       if (shown.pending && better) {
-        loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
+        loadMore().then(function () { return made(params, upto); }).then(improve, function () {});
       }
       if (meaning && better) {
         var before = api.meaning ? api.meaning.state : "checking";
         meaning.then(function (near) {
           // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
           var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
-          if ((near && !shown.byMeaning) || told) return settled(function () { return pageHTML(params); }).then(better);
+          if ((near && !shown.byMeaning) || told) return made(params, upto).then(improve);
         }).catch(function () {});
       }
-      return shown.html;
+      return withRest(shown);
     });
   };
+  // pageHTML's answer for the page, with what it says of itself (settled: search-more.js first
+  // if it needs it).
+  function made(params, upto) {
+    return settled(function () { return {html: pageHTML(params, upto), pending: pending, byMeaning: byMeaning, rest: restHTML}; });
+  }
 
   // The pack's search page: the query is in the address, the answer is made here.
   var opened = window.location.href;   // search.js writes the address of each answer it shows

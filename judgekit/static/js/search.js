@@ -141,10 +141,12 @@
     var asking = controller, gaveUp = false;
     var watch = !local && asking && setTimeout(function () { gaveUp = true; asking.abort(); }, NO_ANSWER_MS);
     var url = form.getAttribute("action") + "/results?" + params(false).toString();
+    var mine = -1;   // the rendering of this question's latest answer
     function show(html) {
       clearTimeout(watch);
       if (number !== asked) return;
       render(html);
+      mine = drawn;
       shownFor = query;
       if (page) {
         address(form.getAttribute("action") + "?" + params(true).toString());
@@ -154,9 +156,8 @@
     }
     // The pack may answer before its snippets have come: then it shows the whole answer too. On
     // the search page it answers with the first screenful, and the rest follows once drawn.
-    var mine = -1;
     var rest = page && {count: FIRST_SCREEN, add: function (html) { if (number === asked && drawn === mine) renderRest(html); }};
-    (local ? local(params(false), show, rest).then(function (html) { show(html); mine = drawn; return null; }) :
+    (local ? local(params(false), show, rest).then(show) :
       fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
         .then(function (response) { return response.text(); }).then(show))
       .catch(function (error) {
