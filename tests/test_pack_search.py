@@ -15,7 +15,7 @@ import pytest
 from judgekit import create_app
 from judgekit.pack.paths import pack_file
 from tests.conftest import wait_until
-from tests.test_pack_browser import guarded_context, static_server
+from tests.test_pack_browser import LAPTOP, guarded_context, static_server
 
 pytestmark = pytest.mark.browser
 
@@ -339,3 +339,102 @@ def test_query_typed_as_the_page_ends_is_answered_once(browser, fixture_pack, ad
     assert asked == ["dilemma"]
     assert box == "dilemma"
     assert titles == _server_titles("dilemma")[: len(titles)] and titles
+
+
+SEARCH_CORPUS = HERE / "data" / "search"
+# Each answer the results region shows: how many results it held when it first appeared.
+WATCH_ANSWERS = """() => {
+  window.__firsts = [];
+  const target = document.getElementById('search-results');
+  new MutationObserver(() => {
+    const answer = target.querySelector('.search-results');
+    if (answer && answer !== window.__seen) {
+      window.__seen = answer;
+      window.__firsts.push(answer.querySelectorAll('.result').length);
+    }
+  }).observe(target, {childList: true, subtree: true});
+}"""
+# Frames held back until released: what waits for the answer's frame to be drawn waits too.
+HOLD_FRAMES = """window.__frames = [];
+window.requestAnimationFrame = (task) => { window.__frames.push(task); return window.__frames.length; };
+window.__release = () => { const held = window.__frames; window.__frames = []; held.forEach((t) => t(performance.now())); };"""
+
+
+def _server_answer(q: str) -> list[str]:
+    """The titles of the server's results for q on the search fixture corpus, by words."""
+    app = create_app({"TESTING": True, "CORPUS_DIR": str(SEARCH_CORPUS), "SEARCH_MEANING": "off"})
+    answer = app.test_client().get("/api/search", query_string={"q": q}).get_json()
+    return [r["title"] for r in answer["results"]]
+
+
+@pytest.mark.parametrize(
+    ("viewport", "sent"), [(PHONE, "typed"), (PHONE, "enter"), (LAPTOP, "typed")]
+)
+def test_an_answer_draws_its_first_screenful_then_the_rest(browser, packs, viewport, sent):
+    """On the pack's search page an answer longer than a screenful is drawn with its first four
+    results, and the rest join the same list after that frame: the judge ends with the server's
+    results in order, the arrow keys reach past the first four, and those past them are laid
+    out when scrolled near. Typed (the pause) or sent with Enter alike."""
+    pack = packs(SEARCH_CORPUS).out
+    server = _server_answer("dilemma")
+    assert len(server) > 4
+    with static_server(pack) as base, guarded_context(browser, viewport) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/search/index.html")
+        page.evaluate("() => window.judgekit.search('dilemma')")  # the index and texts are in
+        page.evaluate(WATCH_ANSWERS)
+        page.fill("#q", "dilemma")
+        if sent == "enter":
+            page.press("#q", "Enter")
+        wait_until(
+            page, f"document.querySelectorAll('#search-results .result').length === {len(server)}"
+        )
+        firsts = page.evaluate("window.__firsts")
+        titles = _shown_titles(page)
+        later = page.eval_on_selector_all(
+            "#search-results .result",
+            "items => items.slice(4).map(li => [li.getAttribute('role'), li.style.contentVisibility])",
+        )
+        page.focus("#q")
+        for _ in range(5):
+            page.keyboard.press("ArrowDown")
+        fifth = page.evaluate(
+            "() => { const box = document.getElementById('q'), li = document.querySelectorAll('#search-results .result')[4];"
+            " return li.classList.contains('is-active') && box.getAttribute('aria-activedescendant') === li.id; }"
+        )
+        address = page.evaluate("() => new URLSearchParams(location.search).get('q')")
+        assert off == []
+    assert firsts == [4]
+    assert titles == server
+    assert later == [["option", "auto"]] * (len(server) - 4)
+    assert fifth is True
+    assert address == "dilemma"
+
+
+def test_an_answers_rest_never_joins_a_newer_answer(browser, packs):
+    """The rest of an answer comes after its frame is drawn: if the judge has asked another
+    question by then, it is dropped, and the newer answer shows its own results only."""
+    pack = packs(SEARCH_CORPUS).out
+    newer = _server_answer("personnel")
+    with static_server(pack) as base, guarded_context(browser, PHONE) as (ctx, off):
+        page = ctx.new_page()
+        page.add_init_script(HOLD_FRAMES)
+        page.goto(f"{base}/search/index.html")
+        page.evaluate("() => window.judgekit.search('dilemma')")
+        page.fill("#q", "dilemma")
+        page.press("#q", "Enter")
+        wait_until(page, "!!document.querySelector('#search-results .result')")
+        first = len(_shown_titles(page))
+        page.fill("#q", "personnel")
+        page.press("#q", "Enter")
+        wait_until(page, "document.querySelector('#search-results q')?.textContent === 'personnel'")
+        page.evaluate(
+            "() => { window.__release(); return new Promise((r) => setTimeout(r, 200)); }"
+        )
+        page.evaluate(
+            "() => { window.__release(); return new Promise((r) => setTimeout(r, 200)); }"
+        )
+        titles = _shown_titles(page)
+        assert off == []
+    assert first == 4
+    assert titles == newer

@@ -13,9 +13,17 @@ phone. Measured in the page (``performance.now()``):
 - words / later: the same for each later question (each a new one: nothing is kept between);
 - drawn 1st / drawn: until the frame that shows the answer by meaning is drawn (the judge sees
   it: its style, layout and paint done; timed after the frame, at the next task);
+- whole / whole enter: until every result of that answer is in the list and drawn (the pack's
+  search page draws its first screenful first and adds the rest after that frame);
 - enter (--enter): each later question typed at once and sent with Enter, from the key until
   its answer by meaning is drawn, whether the page answers in place or opens again;
-- worker: the worker's own milliseconds per question (pack-meaning.js: timings).
+- worker: the worker's own milliseconds per question (pack-meaning.js: timings);
+- cpu enter / cpu whole (--enter --cpu): the page's main thread's own CPU time (a Chrome trace's
+  thread time of its tasks) from the key until the answer is drawn, and until all of it is: the
+  page's work, which the machine's load does not lengthen as it does wall-clock times.
+With --enter, a question the typing pause answered before the key came (a loaded machine) is not
+a figure of Enter: counted apart ("answered before the key"). --read MS waits after each answer
+(the judge reads it) before the next question.
 
 DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
 its own, which it may not slow: so the worker's times are also given ×4 ("worker ×4"), the
@@ -23,12 +31,13 @@ figure a phone 4x slower than this machine would take. Record the machine's load
 shared machine the times are longer than on an idle one.
 
 Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
-[--enter]
+[--enter [--cpu]] [--read MS]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -76,10 +85,19 @@ WATCH = """() => {
   const target = document.getElementById('search-results');
   const old = target.querySelector('.search-results');
   if (old) old.removeAttribute('data-by-meaning');
-  window.__jkWords = window.__jkMeaning = window.__jkPainted = 0;
+  window.__jkWords = window.__jkMeaning = window.__jkPainted = window.__jkWhole = 0;
   // Awaited once (not polled: each poll would take the slowed page's thread from the search).
-  let done;
+  let done, whole;
   window.__jkDone = new Promise((resolve) => { done = resolve; });
+  window.__jkWholeDone = new Promise((resolve) => { whole = resolve; });
+  // Every result of the answer by meaning: as many as its summary says it shows.
+  const all = () => {
+    const answer = target.querySelector('.search-results[data-by-meaning]');
+    const summary = answer && answer.querySelector('.search-summary');
+    if (!summary) return false;
+    const first = /showing the first (\\d+)/.exec(summary.textContent);
+    return answer.querySelectorAll('.result').length >= (first ? Number(first[1]) : Number(answer.dataset.total));
+  };
   sessionStorage.removeItem('jkEnter');
   if (window.__jkObserver) window.__jkObserver.disconnect();
   window.__jkObserver = new MutationObserver(() => {
@@ -87,7 +105,15 @@ WATCH = """() => {
     if (!window.__jkWords) window.__jkWords = now;
     if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
       window.__jkMeaning = now;
-      requestAnimationFrame(() => setTimeout(() => { window.__jkPainted = epoch(); done(); }, 0));
+      requestAnimationFrame(() => setTimeout(() => {
+        window.__jkPainted = epoch(); performance.mark('jk-drawn'); done();
+      }, 0));
+    }
+    if (window.__jkMeaning && !window.__jkWhole && all()) {
+      window.__jkWhole = now;
+      requestAnimationFrame(() => setTimeout(() => {
+        window.__jkWhole = epoch(); performance.mark('jk-whole'); whole();
+      }, 0));
     }
   });
   window.__jkObserver.observe(target, {childList: true, subtree: true, attributes: true});
@@ -115,28 +141,30 @@ AFTER_ENTER = """(() => {
 # an answer it draws meanwhile is not the one the judge is left with.
 ENTER_AT = """() => {
   window.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') performance.mark('jk-key');
     if (ev.key === 'Enter') sessionStorage.setItem('jkEnter', String(performance.timeOrigin + performance.now()));
   }, {capture: true, once: true});
   window.addEventListener('beforeunload', () => { window.__jkLeaving = true; }, {once: true});
 }"""
 
 
-def _ask(page, question: str) -> tuple[float, float, float]:
+def _ask(page, question: str) -> tuple[float, float, float, float]:
     """Type a question at once; ms until its answer by words, and by meaning, are in the page,
-    and until the answer by meaning is drawn (all counting search.js's pause of 120 ms after
-    the last key)."""
+    until the answer by meaning is drawn, and until all its results are (all counting
+    search.js's pause of 120 ms after the last key)."""
     page.evaluate(WATCH)
     page.keyboard.insert_text(question)
-    page.evaluate("() => window.__jkDone")
+    page.evaluate("async () => { await window.__jkDone; await window.__jkWholeDone; }")
     return page.evaluate(
         "() => [window.__jkWords - window.__jkAsked, window.__jkMeaning - window.__jkAsked,"
-        " window.__jkPainted - window.__jkAsked]"
+        " window.__jkPainted - window.__jkAsked, window.__jkWhole - window.__jkAsked]"
     )
 
 
-def _enter(page, question: str) -> float:
+def _enter(page, question: str) -> tuple[float, float | None]:
     """Type a question at once and press Enter: ms from the key until its answer by meaning is
-    drawn, whether the page answers in place or opens the search page again."""
+    drawn, whether the page answers in place or opens the search page again; and until all its
+    results are drawn (None when the page opened again)."""
     page.evaluate(WATCH)
     page.evaluate(ENTER_AT)
     page.keyboard.insert_text(question)
@@ -149,13 +177,61 @@ def _enter(page, question: str) -> float:
                 " window.__jkPainted - Number(sessionStorage.getItem('jkEnter')); }"
             )
             if drawn is not None:
-                return drawn
+                whole = page.evaluate(
+                    "async () => { if (!window.__jkWholeDone) return null; await window.__jkWholeDone;"
+                    " return window.__jkWhole - Number(sessionStorage.getItem('jkEnter')); }"
+                )
+                return drawn, whole
             page.wait_for_timeout(20)  # drawn by the page being left: wait for the next
         except PlaywrightError:
             # The page was replaced under the wait (Enter opened the search page again).
             page.wait_for_load_state("domcontentloaded")
         if time.monotonic() > deadline:
             raise TimeoutError(f"no answer by meaning drawn after Enter: {question}")
+
+
+TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"]
+
+
+def _cpu(events: list[dict]) -> tuple[float, float] | None:
+    """The page's main thread's CPU ms (its top-level tasks' thread time) from the key (mark
+    jk-key) until the answer was drawn (jk-drawn), and until all of it was (jk-whole)."""
+    marks = {e["name"]: e["ts"] for e in events if e.get("name", "").startswith("jk-")}
+    if "jk-key" not in marks or "jk-drawn" not in marks:
+        return None
+    threads = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M"
+        and e.get("name") == "thread_name"
+        and e["args"].get("name") == "CrRendererMain"
+    }
+    busy: dict[tuple, float] = {}
+    for e in events:
+        if e.get("ph") == "X" and (e["pid"], e["tid"]) in threads:
+            busy[e["pid"], e["tid"]] = busy.get((e["pid"], e["tid"]), 0) + e.get("dur", 0)
+    main = max(busy, key=busy.get)
+    tasks = sorted(
+        (e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) == main and "dur" in e),
+        key=lambda e: e["ts"],
+    )
+    top, end = [], -1.0
+    for e in tasks:  # the outermost events: each task once
+        if e["ts"] >= end:
+            top.append(e)
+            end = e["ts"] + e["dur"]
+
+    def until(stop: float) -> float:
+        return (
+            sum(
+                e.get("tdur", 0)
+                for e in top
+                if e["ts"] + e["dur"] >= marks["jk-key"] and e["ts"] <= stop
+            )
+            / 1000
+        )
+
+    return until(marks["jk-drawn"]), until(marks.get("jk-whole", marks["jk-drawn"]))
 
 
 def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
@@ -171,7 +247,13 @@ def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
 
 
 def run(
-    browser, base: str, runs: int, profile: bool = False, enter: bool = False
+    browser,
+    base: str,
+    runs: int,
+    profile: bool = False,
+    enter: bool = False,
+    cpu: bool = False,
+    read_ms: int = 0,
 ) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
     context.add_init_script(AFTER_ENTER)
@@ -183,7 +265,12 @@ def run(
         "words": [],
         "later": [],
         "drawn": [],
+        "whole": [],
         "enter": [],
+        "whole enter": [],
+        "cpu enter": [],
+        "cpu whole": [],
+        "answered before the key": [],
         "worker": [],
     }
     try:
@@ -200,22 +287,39 @@ def run(
             page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
             _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
             out["loaded"].append(page.evaluate("() => performance.now()"))
-            words, meaning, drawn = _ask(page, QUESTIONS[0])
+            words, meaning, drawn, _ = _ask(page, QUESTIONS[0])
             out["words 1st"].append(words)
             out["first"].append(meaning)
             out["drawn 1st"].append(drawn)
+            page.wait_for_timeout(read_ms)
             if profile:
                 cdp.send("Profiler.enable")
                 cdp.send("Profiler.setSamplingInterval", {"interval": 200})
                 cdp.send("Profiler.start")
             for question in QUESTIONS[1:]:
                 if enter:
-                    out["enter"].append(_enter(page, question))
+                    if cpu:
+                        browser.start_tracing(page=page, categories=TRACED)
+                    drawn, whole = _enter(page, question)
+                    traced = json.loads(browser.stop_tracing()) if cpu else None
+                    page.wait_for_timeout(read_ms)
+                    if drawn <= 0:  # the typing pause answered it before the key came
+                        out["answered before the key"].append(drawn)
+                        continue
+                    out["enter"].append(drawn)
+                    if whole is not None:
+                        out["whole enter"].append(whole)
+                    spent = traced and _cpu(traced["traceEvents"])
+                    if spent:
+                        out["cpu enter"].append(spent[0])
+                        out["cpu whole"].append(spent[1])
                     continue
-                words, meaning, drawn = _ask(page, question)
+                words, meaning, drawn, whole = _ask(page, question)
                 out["words"].append(words)
                 out["later"].append(meaning)
                 out["drawn"].append(drawn)
+                out["whole"].append(whole)
+                page.wait_for_timeout(read_ms)
             if profile:
                 # The later questions' main thread (4x slowed), by function: where the time goes.
                 print("later questions, the page's thread, self time (ms, all 4 questions):")
@@ -237,6 +341,14 @@ def main() -> None:
         "--profile", action="store_true", help="print where the first run's later questions spend"
     )
     parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --enter: the page's main-thread CPU time for each answer (a Chrome trace)",
+    )
+    parser.add_argument(
+        "--read", type=int, default=0, help="ms to wait after each answer (the judge reads it)"
+    )
+    parser.add_argument(
         "--enter",
         action="store_true",
         help="send each later question with Enter (timed from the key), not by the typing pause",
@@ -251,7 +363,7 @@ def main() -> None:
         with serve_folder(folder) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                times = run(browser, base, args.runs, args.profile, args.enter)
+                times = run(browser, base, args.runs, args.profile, args.enter, args.cpu, args.read)
             finally:
                 browser.close()
     load = os.getloadavg()
@@ -260,6 +372,10 @@ def main() -> None:
         f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; CPU {CPU_SLOWDOWN}x slower"
     )
     for name, values in times.items():
+        if name == "answered before the key":
+            if values:
+                print(f"  answered before the key (not counted): {len(values)}")
+            continue
         if values:
             print(
                 f"  {name:<8} median {statistics.median(values):7.0f} ms  "

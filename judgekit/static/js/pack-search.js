@@ -65,6 +65,32 @@
       pageHTML(new URLSearchParams({q: "rule"}));
     } catch (e) { /* the texts are not in yet: what ran is compiled all the same */ }
     pending = false;
+    // Once the model is in (or none is): never on the way of its loading.
+    Promise.resolve(api.meaningCode).then(function () { return api.meaning ? api.meaning.ready() : null; })
+      .then(function () { idle(function () { warmRaw(D.raw.slice()); }); }, function () {});
+  }
+  // A task for when the page is idle a while (no frame or timer due for 40 ms: the typing pause
+  // ending, the next answer drawn). A task runs whole: an answer it finds at work waits for it.
+  var IDLE_MS = 40;
+  function idle(task) {
+    if (!window.requestIdleCallback) { setTimeout(task, 0); return; }
+    window.requestIdleCallback(function (deadline) {
+      if (deadline.timeRemaining() >= IDLE_MS) task(); else idle(task);
+    });
+  }
+  // The judges' multi-word sayings (D.raw) are Unicode patterns that a question runs only when
+  // it holds their words; each compiles on its first two runs (bytecode, then machine code:
+  // 10-15 ms each on a slow phone), so a later question held them up by tens of ms. Compiled
+  // here one at a time when the page is idle (the engine keeps a pattern's code by its source).
+  function warmRaw(left) {
+    var r = left.shift();
+    if (!r) return;
+    var re = rawPattern(r);
+    re.lastIndex = 0;
+    re.exec(" ");
+    re.lastIndex = 0;
+    re.exec(" ");
+    idle(function () { warmRaw(left); });
   }
   function loadMore() {
     if (moreLoading) return moreLoading;
@@ -1288,21 +1314,23 @@
     if (wordsFor(a.query, a.filters, a.allVersions, a.limit, true).out.suggestion) wordsFor(a.query, a.filters, a.allVersions, a.limit, false);
   }
   // near: each item's nearness to meaningQuestion(q, opts) by meaning (pack-meaning.js), or none.
-  function run(q, opts, near, meaning) {
+  // upto: the page's first screenful, shaped now (the rest in data.rest, shaped when asked).
+  function run(q, opts, near, meaning, upto) {
     var a = searchOf(q, opts), query = a.query, filters = a.filters, allVersions = a.allVersions, limit = a.limit;
     var found = find(query, filters, allVersions, limit, true, near);
     // "Did you mean" only when the correction changes the answer (index.py: search).
     if (found.suggestion && top3(find(query, filters, allVersions, limit, false, near)) === top3(found)) found.suggestion = null;
     found.meaning = meaning;
-    return shape(query, filters, found);
+    return shape(query, filters, found, upto);
   }
-  function shape(query, filters, found) {
-    var kept = {};
+  function shape(query, filters, found, upto) {
+    var kept = {}, make = function (h) { return resultOf(h, found.terms, found.asked, found.snippets); };
+    var first = upto ? found.hits.slice(0, upto) : found.hits;
     filters.edition = filters.edition || found.named;   // the game searched
     ["document", "version", "kind", "edition"].forEach(function (k) { if (filters[k]) kept[k] = filters[k]; });
-    return {
+    var data = {
       query: query.trim(), total: found.total,
-      results: found.hits.map(function (h) { return resultOf(h, found.terms, found.asked, found.snippets); }),
+      results: first.map(make),
       suggestion: found.suggestion, not_in_rules: found.unknown, read_as: found.readAs,
       versions_not_held: stripVersions(query).unheld, unquoted: found.unquoted || [], filters: kept,
       edition_from: found.named ? "question" : filters.edition ? "filter" : null, edition_set_aside: found.aside, query_without_edition: found.unnamed,
@@ -1311,6 +1339,9 @@
       // the pack's meaning part (the server's states otherwise: service.py, shape).
       by_meaning: !!found.byMeaning, guess: !!found.guess, meaning: found.meaning || "not stored"
     };
+    // The page's results past its first screenful: shaped (their snippets made) when asked.
+    if (first.length < found.hits.length) data.rest = {hits: found.hits.slice(first.length), make: make};
+    return data;
   }
 
   /* -- the results as the server renders them (templates/search/_results.html and _macros.html:
@@ -1413,6 +1444,10 @@
     }
     if (data.guess) out += '<p class="search-guess" role="status">No rule matches your question closely: these are the nearest topics, not an answer. Try the rulebook\'s own words for it.</p>';
     return out;
+  }
+  // After the frame that shows what was just rendered (the next task after it is drawn).
+  function afterDrawn(task) {
+    (window.requestAnimationFrame || setTimeout)(function () { setTimeout(task, 0); });
   }
   /* -- search by meaning in the page (pack-meaning.js is api.meaning's provider: judgekit.meaning) */
   // A question's nearness once known (re-renders: the snippets that follow, say), and on its way.
@@ -1524,7 +1559,7 @@
       });
     } else {
       (data.editions_named || []).forEach(function (g) { games.add(g); });
-      var shown = new Set(data.results.map(function (r) { return r.edition; }));
+      var shown = new Set(data.results.map(function (r) { return r.edition; }).concat(restOf(data).map(function (h) { return h.item.result.edition; })));
       if (!games.size && shown.size === 1) games = shown;
     }
     var found = Array.from(games).sort().reverse().filter(function (g) { return has(D.notes.held, g); });
@@ -1572,8 +1607,9 @@
     }
     return message === null ? null : message.split(U.value).join(quoted(value));
   }
+  function restOf(data) { return data.rest ? data.rest.hits : []; }
   function resultsHTML(data, params, meaningState) {
-    var e = escapeHtml, compact = params.get("compact") === "1";
+    var e = escapeHtml, compact = params.get("compact") === "1", count = data.results.length + restOf(data).length;
     var kept = {};
     FILTERS.concat(["all_versions"]).forEach(function (k) { var v = (params.get(k) || "").trim(); if (v && v !== "0") kept[k] = v; });
     var filtered = FILTERS.some(function (k) { var v = (params.get(k) || "").trim(); return v && v.toLowerCase() !== "both"; });
@@ -1590,7 +1626,7 @@
     out += cutHTML(params.get("q") || "");
     out += '<p class="search-summary" role="status">' + (data.total
       ? data.total + " result" + (data.total !== 1 ? "s" : "") + " for <q>" + e(questionOf(data.query)) + "</q>" +
-        (data.total > data.results.length ? ", showing the first " + data.results.length : "")
+        (data.total > count ? ", showing the first " + count : "")
       : "No results for <q>" + e(questionOf(data.query)) + "</q>") + (data.edition_from === "question" ? " in " + e(data.filters.edition) + " only (named in your question; " +
         pageLink("search both games", data.query_without_edition, kept) + ")" : bothNamed(data, filtered, kept)) + (filtered ? " with these filters" : "") +
       readAsOf(data).map(function (said) { return ", " + e(said); }).join("") + ".</p>";
@@ -1599,9 +1635,9 @@
     out += heldHTML(data);
     out += notesHTML(data, kept);
     out += wordsOnlyHTML(data, meaningState);
-    if (data.results.length) {
+    if (count) {
       out += '<ol class="results' + (compact ? " results-compact" : "") + '">' + data.results.map(function (r) { return resultHTML(r, compact); }).join("") + "</ol>";
-      if (data.total > data.results.length && !compact) out += "<p>" + pageLink("Show up to 100 results", data.query, Object.assign({}, kept, {limit: 100})) + "</p>";
+      if (data.total > count && !compact) out += "<p>" + pageLink("Show up to 100 results", data.query, Object.assign({}, kept, {limit: 100})) + "</p>";
     } else {
       out += '<ul class="search-hints">' + (filtered ? "<li>" + pageLink("Search without the filters", data.query, {}) + "</li>" : "") +
         "<li>Use fewer or other words: the card's or rule's name, or a glossary term.</li><li>Try: " + exampleLinks({}) + "</li></ul>";
@@ -1636,10 +1672,12 @@
   // before search-more.js, without their snippets; then `better` gets the whole answer.
   // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
   var byMeaning = false;   // whether pageHTML's latest answer was by meaning
-  function pageHTML(params) {
+  var restHTML = null;     // its results past `upto` (their list items), made when called; or null
+  function pageHTML(params, upto) {
     partial = true;
     pending = false;
     byMeaning = false;
+    restHTML = null;
     try {
       // The server's page searches a long question's first characters, and says so (cutHTML).
       var q = cutQuestion(params.get("q")), opts = optsOf(params), provider = api.meaning;
@@ -1652,18 +1690,27 @@
       var question = api.meaningCode ? meaningQuestion(q, opts) : null;
       var near = question ? nearKnown.get(question) || null : null;
       var state = provider ? provider.state : api.meaningCode ? "checking" : undefined;
-      var data = run(q, opts, near, near ? "ready" : state);
+      var data = run(q, opts, near, near ? "ready" : state, upto);
       byMeaning = !!near;
-      return resultsHTML(data, params, question !== null ? data.meaning : null);
+      var html = resultsHTML(data, params, question !== null ? data.meaning : null);
+      // Snippets still on their way (pending): the whole answer follows anyway (`better`).
+      if (data.rest && !pending) {
+        var rest = data.rest, compact = params.get("compact") === "1";
+        restHTML = function () { return rest.hits.map(function (h) { return resultHTML(rest.make(h), compact); }).join(""); };
+      }
+      return html;
     } finally {
       partial = false;
     }
   }
   // The answer by words at once; then the answer by meaning replaces it (`better`), never a
   // blank list between. The worker starts on the question before the words are searched: the
-  // two overlap.
-  api.searchResultsHTML = function (params, better) {
-    var meaning = null, working = null;
+  // two overlap. later ({count, add}, search.js on the search page): the answer holds its first
+  // `count` results, and the rest's list items are given to `add` once it is drawn (their
+  // snippets, markup and layout are not on the way of the first screenful; a slow phone draws
+  // it sooner).
+  api.searchResultsHTML = function (params, better, later) {
+    var meaning = null, working = null, upto = later && later.count > 0 ? later.count : 0;
     return load().then(function () {
       // The model ready: the worker starts on the question now (or goes on with it: asked as
       // typed), while this thread searches the words' stage.
@@ -1684,27 +1731,48 @@
           return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
         });
       });
-      var answer = function () { return settled(function () { return {html: pageHTML(params), pending: pending, byMeaning: byMeaning}; }); };
+      var answer = function () { return made(params, upto); };
       if (!working) return answer();
       // The worker at work on it: the first answer waits for its nearness (one rendering, by
       // meaning); past NEAR_WAIT_MS, by words first.
       try { wordsAhead(params.get("q") || "", optsOf(params)); } catch (e) { /* searched in pageHTML */ }
       return Promise.race([working, new Promise(function (resolve) { setTimeout(resolve, NEAR_WAIT_MS); })]).then(answer);
     }).then(function (shown) {
+      // Each answer handed over (the first, then `better`'s): its rest once it is drawn, unless
+      // another answer to this question was handed over since.
+      var handed = 0;
+      var withRest = function (one) {
+        var mine = ++handed;
+        if (!one.rest) return one.html;
+        afterDrawn(function () {
+          if (mine !== handed) return;
+          settled(one.rest).then(later.add, function () {
+            // The rest could not be made: the whole answer instead, never a list cut short.
+            if (better) settled(function () { return pageHTML(params); }).then(function (html) { handed++; better(html); }, function () {});
+          });
+        });
+        return one.html;
+      };
+      var improve = function (one) { better(withRest(one)); };
       if (shown.pending && better) {
-        loadMore().then(function () { return pageHTML(params); }).then(better, function () {});
+        loadMore().then(function () { return made(params, upto); }).then(improve, function () {});
       }
       if (meaning && better) {
         var before = api.meaning ? api.meaning.state : "checking";
         meaning.then(function (near) {
           // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
           var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
-          if ((near && !shown.byMeaning) || told) return settled(function () { return pageHTML(params); }).then(better);
+          if ((near && !shown.byMeaning) || told) return made(params, upto).then(improve);
         }).catch(function () {});
       }
-      return shown.html;
+      return withRest(shown);
     });
   };
+  // pageHTML's answer for the page, with what it says of itself (settled: search-more.js first
+  // if it needs it).
+  function made(params, upto) {
+    return settled(function () { return {html: pageHTML(params, upto), pending: pending, byMeaning: byMeaning, rest: restHTML}; });
+  }
 
   // The pack's search page: the query is in the address, the answer is made here.
   var opened = window.location.href;   // search.js writes the address of each answer it shows

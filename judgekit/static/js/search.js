@@ -81,16 +81,28 @@
   // Results past the first screenful are laid out when scrolled near: a slow phone draws the
   // answer sooner.
   var FIRST_SCREEN = 4;
+  var drawn = 0;   // answers rendered so far: a question's later results join its own answer only
+  function dress(li, i) {
+    li.setAttribute("role", "option");
+    if (i >= FIRST_SCREEN) { li.style.contentVisibility = "auto"; li.style.containIntrinsicSize = "auto 9rem"; }
+  }
   function render(html) {
     target.innerHTML = html;
+    drawn++;
     active = -1;
     box.removeAttribute("aria-activedescendant");
-    items().forEach(function (li, i) {
-      li.setAttribute("role", "option");
-      if (i >= FIRST_SCREEN) { li.style.contentVisibility = "auto"; li.style.containIntrinsicSize = "auto 9rem"; }
-    });
+    items().forEach(dress);
     var list = target.querySelector(".results");
     if (list) list.setAttribute("role", "listbox");
+  }
+  // The pack's results past the first screenful, made after it is drawn: added to its list.
+  function renderRest(html) {
+    var list = target.querySelector(".results");
+    if (!list) return;
+    var before = items().length;
+    list.insertAdjacentHTML("beforeend", html);
+    var all = items();
+    for (var i = before; i < all.length; i++) dress(all[i], i);
   }
 
   // The address follows the answer, written after it is drawn (replaceState is slow on a phone),
@@ -129,10 +141,12 @@
     var asking = controller, gaveUp = false;
     var watch = !local && asking && setTimeout(function () { gaveUp = true; asking.abort(); }, NO_ANSWER_MS);
     var url = form.getAttribute("action") + "/results?" + params(false).toString();
+    var mine = -1;   // the rendering of this question's latest answer
     function show(html) {
       clearTimeout(watch);
       if (number !== asked) return;
       render(html);
+      mine = drawn;
       shownFor = query;
       if (page) {
         address(form.getAttribute("action") + "?" + params(true).toString());
@@ -140,11 +154,12 @@
         open(true);
       }
     }
-    // The pack may answer before its snippets have come: then it shows the whole answer too.
-    (local ? local(params(false), show) :
+    // The pack may answer before its snippets have come: then it shows the whole answer too. On
+    // the search page it answers with the first screenful, and the rest follows once drawn.
+    var rest = page && {count: FIRST_SCREEN, add: function (html) { if (number === asked && drawn === mine) renderRest(html); }};
+    (local ? local(params(false), show, rest).then(show) :
       fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
-        .then(function (response) { return response.text(); }))
-      .then(show)
+        .then(function (response) { return response.text(); }).then(show))
       .catch(function (error) {
         // A newer question took over: nothing to say. Otherwise the laptop could not be reached
         // (the venue's Wi-Fi dropped): say so where the results go, never an empty list.

@@ -1,0 +1,99 @@
+// The pack's search page draws an answer's first screenful first and adds the rest of its
+// results once that is drawn (search.js asks pack-search.js with later = {count, add}): the
+// two parts together are the whole answer, markup for markup; an answer of a screenful or
+// less comes whole. And the judges' sayings' patterns are compiled once the page is idle, not
+// by a later question. On the fixture corpus tests/data/search. Run with `node --test tests/node/`.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import vm from "node:vm";
+
+import { packPage, REPO } from "./lib.mjs";
+
+const FIXTURE = path.join(REPO, "tests", "data", "search");
+
+function fixturePack() {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "judgekit-node-rest-")), "pack");
+  const bin = process.env.JUDGEKIT_BIN || path.join(REPO, ".venv", "bin", "judgekit");
+  const made = spawnSync(bin, ["--root", FIXTURE, "build", "--no-meaning", "--out", out], { encoding: "utf-8" });
+  assert.equal(made.status, 0, `judgekit build failed: ${made.stderr}`);
+  process.on("exit", () => fs.rmSync(path.dirname(out), { recursive: true, force: true }));
+  return out;
+}
+
+const DIR = fixturePack();
+const page = packPage(DIR);
+// Its texts in (search-more.js): an answer with all its snippets at once.
+await page.judgekit.search("dilemma", {});
+const results = (html) => (html.match(/<li class="result /g) || []).length;
+
+// The answer in two parts: the first (what the page draws first) and the rest's list items,
+// or null when none came within a while.
+async function inTwo(params, count) {
+  let add;
+  const rest = new Promise((resolve) => { add = resolve; });
+  const first = await page.judgekit.searchResultsHTML(new URLSearchParams(params), null, { count, add });
+  const later = await Promise.race([rest, new Promise((resolve) => setTimeout(() => resolve(null), 500))]);
+  return { first, later };
+}
+
+test("an answer drawn in two parts is the whole answer", async () => {
+  // "dilemma": 6 results; with limit=5, "showing the first 5" and "Show up to 100 results".
+  for (const params of [{ q: "dilemma" }, { q: "dilemma", limit: "5" }, { q: "personnel" }]) {
+    const whole = await page.judgekit.searchResultsHTML(new URLSearchParams(params));
+    const { first, later } = await inTwo(params, 4);
+    assert.equal(results(first), 4, JSON.stringify(params));
+    assert.ok(later && results(later) === results(whole) - 4, JSON.stringify(params));
+    // The rest goes at the end of the results' list (its own `</ol>`: the last one).
+    const end = first.lastIndexOf("</ol>");
+    assert.equal(first.slice(0, end) + later + first.slice(end), whole, JSON.stringify(params));
+  }
+  // The summary counts every result shown, not the first part's.
+  const { first } = await inTwo({ q: "dilemma", limit: "5" }, 4);
+  assert.match(first, /6 results for <q>dilemma<\/q>, showing the first 5/);
+  assert.match(first, /Show up to 100 results/);
+});
+
+test("an answer made again when its texts come (better) is in two parts too", async () => {
+  // A new page: its first answer comes before search-more.js (no snippets, busy), then again.
+  const fresh = packPage(DIR);
+  let better, add;
+  const again = new Promise((resolve) => { better = resolve; });
+  const rest = new Promise((resolve) => { add = resolve; });
+  const first = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), better, { count: 4, add });
+  assert.match(first, /aria-busy="true"/);
+  const [second, later] = await Promise.all([again, rest]);
+  assert.equal(results(second), 4);
+  const whole = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }));
+  assert.doesNotMatch(whole, /aria-busy/);
+  const end = second.lastIndexOf("</ol>");
+  assert.equal(second.slice(0, end) + later + second.slice(end), whole);
+});
+
+test("an answer of a screenful or less comes whole, with nothing to add", async () => {
+  for (const params of [{ q: "mission" }, { q: "dilemma", limit: "4" }, { q: "zzzzqqq" }]) {
+    const whole = await page.judgekit.searchResultsHTML(new URLSearchParams(params));
+    const { first, later } = await inTwo(params, 4);
+    assert.equal(first, whole, JSON.stringify(params));
+    assert.equal(later, null, JSON.stringify(params));
+  }
+});
+
+test("the sayings' patterns are compiled when the page is idle, before a question needs them", async () => {
+  // The fixture's vocabulary has no saying with a stop word in it: two of the real one's.
+  const fresh = packPage(DIR);
+  vm.runInContext(fs.readFileSync(path.join(DIR, "search-index.js"), "utf-8"), fresh);
+  fresh.JUDGEKIT_SEARCH.judge.raw.push(["(?<!\\w)at\\W+least(?!\\w)", 0, "least"], ["(?<!\\w)pay\\W+for(?!\\w)", 0, "pay"]);
+  await fresh.judgekit.searchIndexLoaded();
+  const raw = fresh.JUDGEKIT_SEARCH.raw;
+  assert.equal(raw.length, 2);
+  const deadline = Date.now() + 10000;
+  while (raw.some((r) => !r.re) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(Array.from(raw, (r) => String(r.re)), [
+    "/(?<![\\p{L}\\p{N}_])at[^\\p{L}\\p{N}_]+least(?![\\p{L}\\p{N}_])/giu",
+    "/(?<![\\p{L}\\p{N}_])pay[^\\p{L}\\p{N}_]+for(?![\\p{L}\\p{N}_])/giu",
+  ]);
+});
