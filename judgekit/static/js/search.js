@@ -78,17 +78,13 @@
     try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
   }
 
-  // Results past the first screenful are laid out when scrolled near: a slow phone draws the
-  // answer sooner.
-  var FIRST_SCREEN = 4;
+  // Results past the first four are laid out when scrolled near: search.css
+  // (.results > .result:nth-child(n+5)).
   function render(html) {
     target.innerHTML = html;
     active = -1;
     box.removeAttribute("aria-activedescendant");
-    items().forEach(function (li, i) {
-      li.setAttribute("role", "option");
-      if (i >= FIRST_SCREEN) { li.style.contentVisibility = "auto"; li.style.containIntrinsicSize = "auto 9rem"; }
-    });
+    items().forEach(function (li) { li.setAttribute("role", "option"); });
     var list = target.querySelector(".results");
     if (list) list.setAttribute("role", "listbox");
   }
