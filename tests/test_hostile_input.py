@@ -484,13 +484,18 @@ def test_hostile_query_values(client, path, fixed, param, status, overrides):
 
 
 LONG = "9" * 40 + "…"
+TOO_LONG = (
+    "the question is too long to search: {} characters, and a search reads at most 500. Ask it "
+    "in fewer words (a card's name, or a few words of the rule), or send its first part: the "
+    "search page searches the first 500 characters and says what it left out"
+)
 VERSIONS_2E = (
     "2E Rulebook v4 (April 2015) as version=4, 2E Rulebook Call to Arms (August 2003) as"
     " version=call-to-arms, 2E Rulebook v1.1 (Version 1.1 from 08/19/2003) as version=1.1"
 )
 SEARCH_MESSAGES = [
-    ({"q": "a" * 5000}, "query is too long: 5000 characters (the limit is 500)"),
-    ({"q": "a" * 501}, "query is too long: 501 characters (the limit is 500)"),
+    ({"q": "a" * 5000}, TOO_LONG.format("5,000")),
+    ({"q": "a" * 501}, TOO_LONG.format("501")),
     ({"limit": "1e100"}, "limit must be a whole number from 1 to 100, not '1e100'"),
     ({"limit": "9" * 400}, f"limit must be a whole number from 1 to 100, not '{LONG}'"),
     ({"limit": "0"}, "limit must be a whole number from 1 to 100, not '0'"),
@@ -529,7 +534,7 @@ def test_search_400_messages(client, params, message):
         body = sane(response, page)
         if "q" in params:  # the pages search its first 500 characters, and say so
             assert response.status_code == 200
-            assert "it was cut at 500 characters and searched on its first 500." in body
+            assert "is longer than a search reads (500 characters): it was searched up to" in body
             continue
         assert response.status_code == 400
         assert f'<p class="notice search-error" role="alert">{escape(message)}</p>' in body

@@ -96,7 +96,7 @@ CASES = [
     ({"q": "commandeer"}, "no 1E rulebook (the 1E Rulebook and 1E Glossary are not held here)"),
     ({"q": "battle in the 2003 rules"}, "“2003” read as v1.1 and Call to Arms, each result"),
     ({"q": "staffing ships cta"}, "Call to Arms: moving a ship (glossary)"),
-    ({"q": "beam personnel " * 40}, "it was cut at 500 characters and searched on its first 500"),
+    ({"q": "beam personnel " * 40}, "it was searched up to “…beam personnel beam personnel beam”"),
     # A version none held answers to: said, naming those held, and the rest searched.
     ({"q": "battle in v5"}, "“v5”: no such version is held here; the versions held: 2E Rulebook"),
     # A bad parameter: the server's message, the value quoted as the server's repr quotes it.
