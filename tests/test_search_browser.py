@@ -122,7 +122,7 @@ def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
         with page.expect_navigation():
             page.locator(".search-filters button").click()
         assert "kind=ruling" in page.url and "q=dilema" in page.url
-        kinds = page.locator("#search-results .badge-kind").all_inner_texts()
+        kinds = page.locator("#search-results .badge-kind").all_text_contents()
         assert kinds and set(kinds) == {"Ruling"}
     finally:
         context.close()
