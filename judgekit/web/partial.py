@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from flask import Flask, Response, abort, current_app, redirect, request, url_for
+from flask import Flask, Response, abort, current_app, request, url_for
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException, NotFound
 
@@ -27,6 +27,7 @@ from judgekit.render.library import Library
 from judgekit.web.context import current_library
 from judgekit.web.errors import Nearest, not_found_near
 from judgekit.web.lookup import find_document, find_version
+from judgekit.web.slashes import redirect_keeping_query
 
 # A route's part that is a value: <name>, <converter:name>, <converter(args):name>.
 VARIABLE = re.compile(r"<(?:(\w+)(?:\((.*)\))?:)?(\w+)>")
@@ -291,9 +292,7 @@ def answer_cut_short() -> Response | None:
     if not parts or len(parts) > MOST_PARTS:
         return None
     if tuple(parts) in OBVIOUS:
-        query = request.query_string.decode("latin-1")
-        target = url_for(OBVIOUS[tuple(parts)])
-        return redirect(target + (f"?{query}" if query else ""), 308)
+        return redirect_keeping_query(url_for(OBVIOUS[tuple(parts)]))
     if parts == ["api"]:
         not_found_near(
             "This address is cut short: the API's addresses are listed.", _api_addresses()

@@ -22,6 +22,7 @@ from judgekit.web.lookup import (
     pairs_with,
     typography_arg,
 )
+from judgekit.web.slashes import redirect_keeping_query
 from judgekit.web.version_names import canonical
 
 bp = Blueprint("diff", __name__)
@@ -125,9 +126,7 @@ def _one_version(doc: Document, version: Version) -> ResponseReturnValue:
             pairs_with(doc, version, "from"),
         )
     pair = f"{doc.versions[at - 1].id}..{version.id}"
-    query = request.query_string.decode("latin-1")
-    target = url_for("diff.compare", document=doc.id, pair=pair)
-    return redirect(target + (f"?{query}" if query else ""), 308)
+    return redirect_keeping_query(url_for("diff.compare", document=doc.id, pair=pair))
 
 
 @bp.get("/diff/<document>/<pair>")
