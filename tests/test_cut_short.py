@@ -215,3 +215,25 @@ def test_the_ruling_forms_address_opened_is_the_events_page(client):
     response = client.get("/event/rulings")
     assert (response.status_code, response.location) == (302, "/event")
     assert client.get("/event/rulings/", follow_redirects=True).request.path == "/event"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/show/cards/%3Cscript%3E",
+        "/show/event/published/",
+        "/history/" + "x" * 500,
+        "/api/entries/2e-rulebook/" + "%3Cb%3E" * 60,
+        "/show/rules/2e-rulebook/" + "é" * 400,
+        "/api/history/%00",
+        "/api/cards/" + "y" * 500,
+        "/api/events/1/rulings/%3Cb%3E" + "z" * 300,
+    ],
+)
+def test_a_hostile_address_cut_short_is_a_short_escaped_404(client, path):
+    """What the address gave is quoted cut to 80 characters, escaped, never a 500."""
+    response = client.get(path)
+    body = sane(response, path)
+    assert response.status_code == 404
+    assert "<script>" not in body and "<b>" not in body
+    assert len(_message(response)) < 400, _message(response)

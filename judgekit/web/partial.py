@@ -21,12 +21,13 @@ from werkzeug.exceptions import HTTPException, NotFound
 
 from judgekit import urls
 from judgekit.corpus.cards import CARD_FILES
-from judgekit.corpus.model import Document
+from judgekit.corpus.model import Document, Version
 from judgekit.render import card_index
 from judgekit.render.library import Library
+from judgekit.render.text import clipped
 from judgekit.web.context import current_library
 from judgekit.web.errors import Nearest, not_found_near
-from judgekit.web.lookup import find_document, find_version
+from judgekit.web.lookup import ECHO_CHARS, echo, find_document, find_version
 from judgekit.web.slashes import redirect_keeping_query
 
 # A route's part that is a value: <name>, <converter:name>, <converter(args):name>.
@@ -60,7 +61,7 @@ class Cut:
 
     endpoint: str
     rule: str
-    values: dict[str, str]
+    values: Mapping[str, str]
 
     def shape(self) -> str:
         """The route's address with the values given and the rest named: "/history/x/<rule id>"."""
@@ -70,7 +71,8 @@ class Cut:
             said = SAID.get(name, name)
             if name == "entry_id" and self.rule.startswith("/api/"):
                 said = "entry id"  # the JSON's own word; a judge reads "rule"
-            return self.values.get(name) or f"<{said}>"
+            given = self.values.get(name)
+            return clipped(given, ECHO_CHARS) if given else f"<{said}>"
 
         return VARIABLE.sub(part, self.rule)
 
@@ -123,7 +125,7 @@ def _document(lib: Library, cut: Cut) -> Document | None:
     return find_document(name) if name else None
 
 
-def _versions(lib: Library, cut: Cut, glossary: bool = False) -> list:
+def _versions(lib: Library, cut: Cut, glossary: bool = False) -> list[Version]:
     doc = _document(lib, cut)
     if doc is not None and cut.values.get("version"):
         return [find_version(doc.id, cut.values["version"])]
@@ -132,11 +134,11 @@ def _versions(lib: Library, cut: Cut, glossary: bool = False) -> list:
     return [v for v in held if lib.glossary(v)] if glossary else held
 
 
-def _version_pages(lib: Library, versions: list) -> list[Nearest]:
+def _version_pages(lib: Library, versions: list[Version]) -> list[Nearest]:
     return [Nearest(lib.label(v), "read it whole", lib.version_url(v)) for v in versions]
 
 
-def _version_jsons(lib: Library, versions: list, where: str) -> list[Nearest]:
+def _version_jsons(lib: Library, versions: list[Version], where: str) -> list[Nearest]:
     return [Nearest(lib.label(v), where, lib.version_api_url(v)) for v in versions]
 
 
@@ -149,7 +151,7 @@ def _comparisons(lib: Library, cut: Cut) -> list[Nearest]:
     ]
 
 
-def _latest(lib: Library, cut: Cut | None) -> list:
+def _latest(lib: Library, cut: Cut | None) -> list[Version]:
     """The newest version of the document named, else of each held."""
     doc = _document(lib, cut) if cut is not None else None
     docs = [doc] if doc is not None else list(lib.corpus.held())
@@ -172,11 +174,20 @@ def _show_card(lib: Library, cut: Cut) -> tuple[str, list[Nearest]]:
     return "Open the card and tap “Show to a player”.", _card_indexes(cut)
 
 
+def _editions(cut: Cut) -> list[str]:
+    """The card edition the address gave, else both; an unknown one is a 404 naming them."""
+    asked = cut.values.get("edition")
+    editions = [e for e in CARD_FILES if card_index.edition_slug(e) == asked]
+    if asked and not editions:
+        known = ", ".join(card_index.edition_slug(e) for e in CARD_FILES)
+        abort(404, description=f"unknown edition {echo(asked)} (known: {known})")
+    return editions or list(CARD_FILES)
+
+
 def _card_indexes(cut: Cut) -> list[Nearest]:
-    editions = [e for e in CARD_FILES if card_index.edition_slug(e) == cut.values.get("edition")]
     return [
         Nearest(f"The {e} cards", "every card the rules name", urls.cards_page(edition=e))
-        for e in editions or CARD_FILES
+        for e in _editions(cut)
     ]
 
 
@@ -235,6 +246,7 @@ def _history_json(lib: Library, cut: Cut) -> tuple[str, list[Nearest]]:
 
 
 def _card_json(lib: Library, cut: Cut) -> tuple[str, list[Nearest]]:
+    _editions(cut)
     return "Every card's id is in /api/cards.", [Nearest("Every card", "JSON", urls.cards_api())]
 
 
