@@ -70,6 +70,8 @@ CASES = [
     # A First Edition word, judging Second Edition.
     ({"q": "commandeer ship", "edition": "2E"}, "not in the 2E rules"),
     ({"q": "commandeer", "edition": "2E"}, "First Edition has"),
+    # Judging First Edition: an ordinary word ("put") is not one Second Edition "has".
+    ({"q": "put a headquarters mission", "edition": "1E"}, "not in the 1E rules; Second"),
     # Words the rules never use: the nearest rules instead.
     ({"q": "mulligan"}, "not in the rules"),
     ({"q": "hand size"}, "result"),

@@ -315,3 +315,17 @@ def test_the_page_searches_the_words_before_the_cut(real_client):
     assert cut == whole.get_data(as_text=True).replace(
         f"for <q>{('x ' * 245 + 'beam ')[:120]}…</q>", f"for <q>{question[:120]}…</q>"
     )
+
+
+def test_an_ordinary_word_is_never_one_the_other_game_has(real_client):
+    """Judging 1E, "put" is in no 1E rule and in 2E's table talk: not a word Second Edition
+    "has" (the tryout's words: "put", "gets"); a game's own word still is."""
+    params = {"q": "put a headquarters mission", "edition": "1E"}
+    body = real_client.get("/search/results", query_string=params).get_data(as_text=True)
+    said = re.search(r'<p class="not-in-edition">(.*?)</p>', body, re.S).group(1)
+    assert html.unescape(re.sub(r"<[^>]+>", "", said)).startswith(
+        "headquarters: not in the 1E rules; Second Edition has it"
+    )
+    params = {"q": "gets put on the table", "edition": "1E"}
+    body = real_client.get("/search/results", query_string=params).get_data(as_text=True)
+    assert "not-in-edition" not in body

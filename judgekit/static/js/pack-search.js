@@ -1354,7 +1354,7 @@
     var other = edition === "2E" ? "1E" : "2E";
     var total = function (q, ed) { return run(q, {edition: ed, limit: 1}).total; };
     var words = [];
-    (query.toLowerCase().match(WORD) || []).forEach(function (w) { if (Array.from(w).length >= 3 && words.indexOf(w) === -1) words.push(w); });
+    (query.toLowerCase().match(WORD) || []).forEach(function (w) { if (Array.from(w).length >= 3 && words.indexOf(w) === -1 && !D.ordinarySet.has(w)) words.push(w); });
     var missing = words.slice(0, 8).filter(function (w) { return !total(w, edition) && total(w, other); });
     return {edition: edition, other: other, other_title: EDITIONS[other], other_total: total(query, other), missing: missing};
   }
