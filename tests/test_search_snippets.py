@@ -49,7 +49,7 @@ def test_ordinary_words_no_rule_uses_are_not_announced(svc):
 
 
 def test_shorthand_typed_on_a_phone_is_not_announced(svc):
-    """"hw" is "how" as a phone types it (issue #27's tryout: "“hw”: not in the rules")."""
+    """A phone's "hw" is "how" (issue #27's tryout: "“hw”: not in the rules")."""
     assert svc.search({"q": "hw do i face an obstacle"})["not_in_rules"] == []
     assert svc.search({"q": "obstacle stack thx"})["not_in_rules"] == []
 
