@@ -252,7 +252,13 @@ KNOWN = "(known: 1.0, 1.1, 2)"
         (
             "/diff/demo-book/1.0",
             404,
-            "expected two versions as <from>..<to>, e.g. /diff/demo-book/1.0..2; got '1.0'",
+            "a comparison names two versions, from..to: v1.0 is the first held here, so nothing"
+            " came before it; its comparisons with each later version are linked",
+        ),
+        (
+            "/diff/demo-book/nope",
+            404,
+            "expected two versions as <from>..<to>, e.g. /diff/demo-book/1.0..2; got 'nope'",
         ),
         (
             "/diff/demo-book/%3Cscript%3E..2",

@@ -101,6 +101,19 @@ def test_summary_boxes_filter_and_the_jump_list_jumps(page, live_server, blocked
     assert len(blocked) == 0
 
 
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_the_summary_box_chosen_is_dark_to_its_edge(page, live_server, viewport):
+    """Each box's link fills it: "show all", with no number, was a short dark box over a
+    dashed one at the row's height."""
+    page.set_viewport_size(viewport)
+    page.goto(f"{live_server}{CTA_4}")
+    sizes = page.eval_on_selector_all(
+        ".df-count",
+        "els => els.map(li => [li.clientHeight, li.querySelector('a').offsetHeight])",
+    )
+    assert len(sizes) == 6 and all(box == link for box, link in sizes), sizes
+
+
 def test_filters_work_without_javascript(browser, live_server):
     context = browser.new_context(java_script_enabled=False)
     context.route(

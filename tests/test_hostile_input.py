@@ -84,7 +84,8 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "events.join": ({}, {}, 405),
     "events.leave": ({}, {}, 405),
     "events.new_ruling": ({}, {"cite": "entry:2e-rulebook/4/beaming"}, 401),
-    "events.record": ({}, {}, 405),
+    "events.record": ({}, {}, 302),  # its GET is rulings': the event's page
+    "events.rulings": ({}, {}, 302),
     "events.ruling": ({"number": "1"}, {}, 401),
     "events.revise": ({"number": "1"}, {}, 405),
     "events.published": ({}, {}, 200),
@@ -293,7 +294,7 @@ def test_page_404_messages_are_escaped(client, path, message):
         ("/rules/2e-rulebook/4/beaming/", 308, "/rules/2e-rulebook/4/beaming"),  # issue #12
         ("/rules/2e-rulebook/1.1./", 404, None),
         ("/rules/2e-rulebook/1..1/", 404, None),
-        ("/rules//", 404, None),
+        ("/rules//", 308, "/"),  # the list of what is held (web/partial.py)
         ("/api/documents/", 404, None),
         ("/api/diff/2e-rulebook/1.1/4/", 404, None),
         ("/api/timing/mission-attempt/calculate/", 404, None),
@@ -316,7 +317,7 @@ def test_page_404_messages_are_escaped(client, path, message):
         ("/timing/" + "x" * 512 + "/", 308, "/timing/" + "x" * 512),
         ("/timing/" + "x" * 513 + "/", 404, None),  # the request limits hold (web/limits.py)
         ("/api/timing/", 404, None),
-        ("/rules/", 404, None),
+        ("/rules/", 308, "/"),
         ("/static/", 404, None),
         ("/static/..%2f..%2fpyproject.toml", 404, None),
         ("/static/css/../../__init__.py", 404, None),
@@ -332,6 +333,7 @@ def test_slashes_and_dotted_ids(client, path, status, location):
 
 # -- /diff/<doc>/<a>..<b> -----------------------------------------------------------------------
 KNOWN_2E = "(known: 1.1, call-to-arms, 4)"
+LINKED = "its comparisons with each other version held are linked here"
 
 
 @pytest.mark.parametrize(
@@ -344,22 +346,21 @@ KNOWN_2E = "(known: 1.1, call-to-arms, 4)"
         ("..", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
         ("...", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
         ("....", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
-        ("4..", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
-        ("..4", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        # One side given: that version's comparisons linked (web/lookup.py: find_pair).
+        ("4..", 404, f"a comparison names two versions, from..to: '4..' names one; {LINKED}"),
+        ("..4", 404, f"a comparison names two versions, from..to: '..4' names one; {LINKED}"),
         ("4..4..4", 404, f"unknown version '4..4' of '2e-rulebook' {KNOWN_2E}"),
         ("1.1...4", 404, f"unknown version '.4' of '2e-rulebook' {KNOWN_2E}"),
         ("1.1..1.1..4", 404, f"unknown version '1.1..4' of '2e-rulebook' {KNOWN_2E}"),
         ("x..4", 404, f"unknown version 'x' of '2e-rulebook' {KNOWN_2E}"),
         ("%3Cb%3E..4", 404, f"unknown version '<b>' of '2e-rulebook' {KNOWN_2E}"),
-        (
-            "4",
-            404,
-            "expected two versions as <from>..<to>, e.g. /diff/2e-rulebook/1.1..4; got '4'",
-        ),
+        # One version: what it changed from the one before it; the first has none before it.
+        ("4", 308, None),
         (
             "1.1",
             404,
-            "expected two versions as <from>..<to>, e.g. /diff/2e-rulebook/1.1..4; got '1.1'",
+            "a comparison names two versions, from..to: v1.1 is the first held here, so nothing"
+            " came before it; its comparisons with each later version are linked",
         ),
         (
             "%00",
@@ -484,13 +485,18 @@ def test_hostile_query_values(client, path, fixed, param, status, overrides):
 
 
 LONG = "9" * 40 + "…"
+TOO_LONG = (
+    "the question is too long to search: {} characters, and a search reads at most 500. Ask it "
+    "in fewer words (a card's name, or a few words of the rule), or send its first part: the "
+    "search page searches the first 500 characters and says what it left out"
+)
 VERSIONS_2E = (
     "2E Rulebook v4 (April 2015) as version=4, 2E Rulebook Call to Arms (August 2003) as"
     " version=call-to-arms, 2E Rulebook v1.1 (Version 1.1 from 08/19/2003) as version=1.1"
 )
 SEARCH_MESSAGES = [
-    ({"q": "a" * 5000}, "query is too long: 5000 characters (the limit is 500)"),
-    ({"q": "a" * 501}, "query is too long: 501 characters (the limit is 500)"),
+    ({"q": "a" * 5000}, TOO_LONG.format("5,000")),
+    ({"q": "a" * 501}, TOO_LONG.format("501")),
     ({"limit": "1e100"}, "limit must be a whole number from 1 to 100, not '1e100'"),
     ({"limit": "9" * 400}, f"limit must be a whole number from 1 to 100, not '{LONG}'"),
     ({"limit": "0"}, "limit must be a whole number from 1 to 100, not '0'"),
@@ -529,7 +535,7 @@ def test_search_400_messages(client, params, message):
         body = sane(response, page)
         if "q" in params:  # the pages search its first 500 characters, and say so
             assert response.status_code == 200
-            assert "it was cut at 500 characters and searched on its first 500." in body
+            assert "is longer than a search reads (500 characters): it was searched up to" in body
             continue
         assert response.status_code == 400
         assert f'<p class="notice search-error" role="alert">{escape(message)}</p>' in body
@@ -729,7 +735,7 @@ WRITES = {
     endpoint
     for endpoint in VALID
     if endpoint.startswith(("events.", "api_events.")) and VALID[endpoint][2] == 405
-} | {"events.create_event", "events.new_event"}
+} | {"events.create_event", "events.new_event", "events.record", "events.rulings"}
 
 
 @pytest.mark.parametrize("endpoint", sorted(WRITES))
@@ -741,7 +747,8 @@ def test_a_write_from_nowhere_is_refused_and_other_methods_are_405(app, client, 
     assert "no Origin or Referer" in answer.get_data(as_text=True)
     gets = (
         ["GET", "HEAD"]
-        if endpoint.endswith("new_event") or endpoint == "events.create_event"
+        if endpoint.endswith("new_event")
+        or endpoint in ("events.create_event", "events.record", "events.rulings")
         else []
     )
     for method in ("PUT", "DELETE", "PATCH", "TRACE"):

@@ -205,6 +205,23 @@ def test_redirect_page_for_document_address(built):
     assert "<script" not in text
 
 
+@pytest.mark.parametrize(
+    ("address", "target"),
+    [
+        ("rules", "../index.html"),  # the list of what is held
+        ("rulings", "../index.html"),
+        ("rules/demo-rulebook/2/term", "../glossary/index.html"),  # the version's glossary
+        ("diff/demo-rulebook/2", "../1..2/index.html"),  # what it changed from the one before
+    ],
+)
+def test_addresses_cut_short_send_the_reader_on_as_the_server_does(built, address, target):
+    """web/partial.py: an address cut short that can mean one page; a static host has no page
+    of its own there (a folder without index.html)."""
+    text = (built.out / address / "index.html").read_text(encoding="utf-8")
+    assert f'<meta http-equiv="refresh" content="0; url={target}">' in text
+    assert (built.out / address / target).resolve().is_file()
+
+
 def test_citations_use_the_base_url(built):
     text = (built.out / "rules/demo-rulebook/2/attempting/index.html").read_text(encoding="utf-8")
     assert "https://judges.example/pack/rules/demo-rulebook/2/attempting" in text

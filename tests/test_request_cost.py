@@ -291,7 +291,9 @@ CASES = [
         "search-over",
         "/api/search?q=" + "a" * 501,
         400,
-        "query is too long: 501 characters (the limit is 500)",
+        "the question is too long to search: 501 characters, and a search reads at most 500. "
+        "Ask it in fewer words (a card's name, or a few words of the rule), or send its first "
+        "part: the search page searches the first 500 characters and says what it left out",
         ERROR_BYTES,
     ),
     ("search-limit", "/api/search?q=dilemma&limit=100", 200, None, 256_000),

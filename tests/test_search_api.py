@@ -118,18 +118,24 @@ def test_a_long_question_is_refused_by_the_api_and_cut_by_the_page_with_a_word(s
     response = sc.get("/api/search", query_string={"q": question})
     assert response.status_code == 400
     assert response.get_json()["message"] == (
-        "query is too long: 5000 characters (the limit is 500)"
+        "the question is too long to search: 5,000 characters, and a search reads at most 500. "
+        "Ask it in fewer words (a card's name, or a few words of the rule), or send its first "
+        "part: the search page searches the first 500 characters and says what it left out"
     )
     for path in ("/search", "/search/results"):
         page = sc.get(path, query_string={"q": question})
         assert page.status_code == 200
         body = page.get_data(as_text=True)
         assert (
-            '<p class="search-cut" role="status">Your question is 5000 characters long: it was'
-            " cut at 500 characters and searched on its first 500.</p>"
+            '<p class="search-cut" role="status">Your question is longer than a search reads'
+            " (500 characters): it was searched up to “dilemma”, and the rest, from “"
+            + "x"
+            * 40
+            + "…”, was left out. A short question finds the rule best: a card&#39;s name, or a"
+            " few words of the rule.</p>"
         ) in body
-        # The summary quotes it short: the box holds it whole.
-        assert f"for <q>{question[:120]}…</q>" in body
+        # The summary quotes what was searched: the words before the cut.
+        assert "for <q>dilemma</q>" in body
     # A question of the limit is searched whole, without a word.
     page = sc.get("/search", query_string={"q": "dilemma " + "x" * 492}).get_data(as_text=True)
     assert "search-cut" not in page

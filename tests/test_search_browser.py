@@ -122,7 +122,7 @@ def test_without_javascript_the_box_is_a_plain_form(browser, live_server):
         with page.expect_navigation():
             page.locator(".search-filters button").click()
         assert "kind=ruling" in page.url and "q=dilema" in page.url
-        kinds = page.locator("#search-results .badge-kind").all_inner_texts()
+        kinds = page.locator("#search-results .badge-kind").all_text_contents()
         assert kinds and set(kinds) == {"Ruling"}
     finally:
         context.close()
@@ -235,9 +235,46 @@ def test_on_a_phone_long_version_chips_wrap_and_the_page_never_scrolls_sideways(
         query = "can stopped personnel help meet a dilemma's requirements"
         page.goto(f"{live_server}/search?" + urlencode({"q": query, "edition": "2E"}))
         chips = page.locator(".result .chips .chip")
-        longest = max(len(text) for text in chips.all_inner_texts())
+        longest = max(len(text) for text in chips.all_text_contents())
         assert longest > 60, longest  # the premise: a chip longer than a phone's line
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        for box in (c.bounding_box() for c in chips.all()):
+        # Each chip once laid out: results past the fourth wait to be scrolled near (search.css).
+        for chip in chips.all():
+            chip.scroll_into_view_if_needed()
+            box = chip.bounding_box()
             assert box is None or box["x"] + box["width"] <= 360
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert off_host.urls == []
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_on_a_phone_results_past_the_fourth_are_laid_out_when_scrolled_near(
+    browser, live_server, javascript
+):
+    """search.css, not search.js: the page without JavaScript draws its first screenful sooner
+    too, and the list search.js draws in place keeps it without a pass over its items."""
+    phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+    off_host = BlockedRequests()
+    drawn = (
+        "(i) => document.querySelectorAll('#search-results .result')[i].firstElementChild"
+        ".checkVisibility({contentVisibilityAuto: true})"
+    )
+    with guarded_context(browser, off_host, java_script_enabled=javascript, **phone) as context:
+        page = context.new_page()
+        page.goto(f"{live_server}/search?q=beaming")
+        if javascript:  # the list search.js draws as the judge types, not the server's
+            box = page.locator("#q")
+            box.fill("")
+            box.press_sequentially("dilemma", delay=20)
+            wait_until(page, "location.search.includes('q=dilemma')")
+            expect(page.locator("#search-results .search-summary")).to_contain_text("dilemma")
+        results = page.locator("#search-results .result")
+        count = results.count()
+        assert count > 8, count
+        page.wait_for_timeout(100)
+        laid_out = [page.evaluate(drawn, i) for i in range(count)]
+        assert laid_out[:4] == [True] * 4
+        assert laid_out[-1] is False  # far below the screen: not laid out yet
+        results.last.scroll_into_view_if_needed()
+        page.wait_for_timeout(100)
+        assert page.evaluate(drawn, count - 1) is True
     assert off_host.urls == []

@@ -15,7 +15,7 @@ import pytest
 
 from judgekit import create_app
 from judgekit.search.query import version_names
-from judgekit.shapes.search_notes import and_list, held_notes, read_as
+from judgekit.shapes.search_notes import and_list, cut_note, cut_question, held_notes, read_as
 
 from .conftest import DATA
 
@@ -269,3 +269,64 @@ def test_ordinary_numbers_and_held_versions_are_no_version_not_held(real_client,
     data = real_client.get("/api/search", query_string={"q": q}).get_json()
     assert data["versions_not_held"] == []
     assert _unheld(real_client, q=q) is None
+
+
+def test_a_long_question_is_cut_after_its_last_whole_word():
+    """A pasted paragraph is searched up to a word, never half of one: "dilemma" 63 times is 503
+    characters, the 63rd cut at 500 ("dilem"): searched are the first 62, with the space after."""
+    question = "dilemma " * 70
+    searched, rest = cut_question(question)
+    assert searched == "dilemma " * 62
+    assert searched + rest == question
+    assert cut_question("dilemma " * 62 + "x") == ("dilemma " * 62 + "x", "")  # 497: whole
+    # The limit at a space: its first 500 characters, the word after it left out whole.
+    exact = "x" * 499 + " beam"
+    assert cut_question(exact) == ("x" * 499 + " ", "beam")
+    # One word of 600 letters has no word to cut after: its first 500 characters.
+    assert cut_question("x" * 600) == ("x" * 500, "x" * 100)
+    # Spaces before the first word are no word: "  xxx…" is cut at 500 too.
+    assert cut_question(" " * 10 + "x" * 600)[0] == " " * 10 + "x" * 490
+
+
+def test_a_long_question_is_told_what_was_searched_and_what_left_out():
+    said = cut_note("can my crew beam to a ship " * 23)
+    assert said == (
+        "Your question is longer than a search reads (500 characters): it was searched up to"
+        " “…a ship can my crew”, and the rest, from “beam to a ship can…”, was left out. A short"
+        " question finds the rule best: a card's name, or a few words of the rule."
+    )
+    # A word longer than a quote is quoted by its first or last 40 characters.
+    said = cut_note("dilemma " + "x" * 600)
+    assert "searched up to “dilemma”, and the rest, from “" + "x" * 40 + "…”" in said
+    assert "searched up to “…" + "y" * 40 + "”" in cut_note("y" * 600)
+    # Nothing left out but spaces: nothing to say; nor of a question the search reads whole.
+    assert cut_note("x" * 500 + "   ") is None
+    assert cut_note("beam " * 100) is None
+
+
+def test_the_page_searches_the_words_before_the_cut(real_client):
+    """The page searches what the note says it searched: the question up to its last whole word
+    ("… beam"), not the 'per' the limit cuts "personnel" to."""
+    question = "x " * 245 + "beam personnel"
+    assert len(question) == 504
+    body = real_client.get("/search/results", query_string={"q": question}).get_data(as_text=True)
+    assert "searched up to “…x x x x beam”, and the rest, from “personnel”, was left out" in body
+    whole = real_client.get("/search/results", query_string={"q": "x " * 245 + "beam "})
+    cut = re.sub(r'<p class="search-cut".*?</p>', "", body, flags=re.S)
+    assert cut == whole.get_data(as_text=True).replace(
+        f"for <q>{('x ' * 245 + 'beam ')[:120]}…</q>", f"for <q>{question[:120]}…</q>"
+    )
+
+
+def test_an_ordinary_word_is_never_one_the_other_game_has(real_client):
+    """Judging 1E, "put" is in no 1E rule and in 2E's table talk: not a word Second Edition
+    "has" (the tryout's words: "put", "gets"); a game's own word still is."""
+    params = {"q": "put a headquarters mission", "edition": "1E"}
+    body = real_client.get("/search/results", query_string=params).get_data(as_text=True)
+    said = re.search(r'<p class="not-in-edition">(.*?)</p>', body, re.S).group(1)
+    assert html.unescape(re.sub(r"<[^>]+>", "", said)).startswith(
+        "headquarters: not in the 1E rules; Second Edition has it"
+    )
+    params = {"q": "gets put on the table", "edition": "1E"}
+    body = real_client.get("/search/results", query_string=params).get_data(as_text=True)
+    assert "not-in-edition" not in body

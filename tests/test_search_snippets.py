@@ -48,6 +48,12 @@ def test_ordinary_words_no_rule_uses_are_not_announced(svc):
     assert svc.search({"q": "he put two of the same obstacle in his stack"})["not_in_rules"] == []
 
 
+def test_shorthand_typed_on_a_phone_is_not_announced(svc):
+    """A phone's "hw" is "how" (issue #27's tryout: "“hw”: not in the rules")."""
+    assert svc.search({"q": "hw do i face an obstacle"})["not_in_rules"] == []
+    assert svc.search({"q": "obstacle stack thx"})["not_in_rules"] == []
+
+
 def test_a_content_word_no_rule_uses_is_announced(svc):
     assert svc.search({"q": "teleporter obstacle"})["not_in_rules"] == ["teleporter"]
 

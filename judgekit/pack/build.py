@@ -98,6 +98,24 @@ def document_homes(lib: Library) -> list[str]:
     return [f"/{lib.area(doc)}/{quote(doc.id, safe='')}/" for doc in lib.corpus.held()]
 
 
+def short_addresses(lib: Library) -> list[str]:
+    """The addresses cut short that the server sends on to one page (web/partial.py and the
+    pages' views), as the pack's pages that send the reader there: ``/rules/``, each glossary's
+    ``…/term/``, each later version's ``/diff/<document>/<version>``."""
+    out = [f"/{area}/" for area in sorted({lib.area(doc) for doc in lib.corpus.held()})]
+    for doc in lib.corpus.held():
+        out += [
+            urls.version_page(doc.kind, doc.id, v.id) + "term/"
+            for v in doc.versions
+            if lib.glossary(v)
+        ]
+        out += [
+            urls.compare_document_page(doc.id) + f"/{quote(v.id, safe='')}"
+            for v in doc.versions[1:]
+        ]
+    return out
+
+
 def view_pages(lib: Library) -> set[str]:
     """The comparisons and histories whose four views the pack writes as one page (views.py);
     a history of a document of one version has one view only, and is written as it is."""
@@ -298,6 +316,7 @@ def build(
         *(a for a in all_paths(lib, app.extensions["judgekit"]["timing"]) if a not in dropped),
         SEARCH_API,
         *document_homes(lib),
+        *short_addresses(lib),
     ]
     files = write_answers(app, out, addresses, view_pages(lib), dropped, progress)
     files += copy_static(app, out) + bundles

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from judgekit.search.analysis import ORDINARY
 from judgekit.search.choice import LABELS
 
 MAX_WORDS = 8  # a judge's question is a few words; each costs two small searches
@@ -41,9 +42,11 @@ def _total(svc: Searcher, q: str, edition: str) -> int:
 
 
 def _words(query: str) -> list[str]:
+    """The question's words to look for in each game: not an ordinary word ("put", "guys"),
+    which no game's rules "have" for a judge (a game's table talk may use it)."""
     words: list[str] = []
     for word in WORD.findall(query.lower()):
-        if len(word) >= 3 and word not in words:
+        if len(word) >= 3 and word not in words and word not in ORDINARY:
             words.append(word)
     return words[:MAX_WORDS]
 

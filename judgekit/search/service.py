@@ -85,7 +85,10 @@ def _query(params: Mapping[str, str]) -> str:
     raw_q = params.get("q") or ""
     if len(raw_q) > MAX_QUERY_CHARS:
         raise SearchParamError(
-            f"query is too long: {len(raw_q)} characters (the limit is {MAX_QUERY_CHARS})"
+            f"the question is too long to search: {len(raw_q):,} characters, and a search reads "
+            f"at most {MAX_QUERY_CHARS:,}. Ask it in fewer words (a card's name, or a few words "
+            "of the rule), or send its first part: the search page searches the first "
+            f"{MAX_QUERY_CHARS:,} characters and says what it left out"
         )
     return clean_query(raw_q)
 

@@ -8,6 +8,7 @@ names), so the two pages say the same thing (tests/node/notes.test.mjs holds the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,11 +36,21 @@ from judgekit.search.service import (
 # address stays under the server's 8,192 characters however it is encoded (9 per character).
 BOX_CHARS = 800
 
-# "{limit}" and "{length}": the pack fills them in as str.format does here.
+# A question longer than the search reads (a card's whole text, a paragraph pasted): what was
+# searched and what was left out, in its own words, and how to ask instead. "{limit}",
+# "{searched}" and "{left}": the pack fills them in as str.format does here.
 CUT = (
-    "Your question is {length} characters long: it was cut at {limit} characters and "
-    "searched on its first {limit}."
+    "Your question is longer than a search reads ({limit} characters): it was searched up to "
+    "“{searched}”, and the rest, from “{left}”, was left out. A short question finds the rule "
+    "best: a card's name, or a few words of the rule."
 )
+# Where a question is cut: at a space (as JavaScript's \s would not match Python's isspace
+# alike, these six, in both; pack-search.js: SPACE).
+SPACE = re.compile(r"[ \t\n\r\f\v]+")
+# The cut note quotes the last words searched and the first left out: this many, at most this
+# many characters.
+CUT_QUOTE_WORDS = 5
+CUT_QUOTE_CHARS = 40
 # A version name ("CTA", "the 2003 rules", "Aug 2003"): what the words were read as, and which
 # version's passage each result shows (of several named, collapse.py shows the newest).
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
@@ -159,24 +170,55 @@ def unquoted_said(phrases: Sequence[str]) -> str | None:
     return UNQUOTED.replace("{words}", unheld_words(phrases)) if phrases else None
 
 
-def cut_note(length: int) -> str:
-    """What the page says of a question longer than the search reads."""
-    return CUT.format(length=length, limit=MAX_QUERY_CHARS)
+def _words(text: str) -> list[str]:
+    return [word for word in SPACE.split(text) if word]
+
+
+def cut_question(question: str) -> tuple[str, str]:
+    """A question as the search reads it and the rest: its first MAX_QUERY_CHARS characters, or,
+    when they end inside a word, up to the space after the last word whole (a space: the last
+    word is not one being typed), unless no word would be left."""
+    if len(question) <= MAX_QUERY_CHARS:
+        return question, ""
+    head = question[:MAX_QUERY_CHARS]
+    if not SPACE.match(question, MAX_QUERY_CHARS):
+        spaces = [m.start() for m in SPACE.finditer(head)]
+        if spaces and _words(head[: spaces[-1]]):
+            head = head[: spaces[-1] + 1]
+    return head, question[len(head) :]
+
+
+def cut_note(question: str) -> str | None:
+    """What the page says of a question longer than the search reads: the last words searched,
+    the first left out; None when all that was left out is spaces."""
+    head, rest = cut_question(question)
+    searched, left = _words(head), _words(rest)
+    if not left:
+        return None
+    end = " ".join(searched[-CUT_QUOTE_WORDS:])
+    more_before = len(searched) > CUT_QUOTE_WORDS or len(end) > CUT_QUOTE_CHARS
+    start = " ".join(left[:CUT_QUOTE_WORDS])
+    more_after = len(left) > CUT_QUOTE_WORDS or len(start) > CUT_QUOTE_CHARS
+    return CUT.format(
+        limit=MAX_QUERY_CHARS,
+        searched=("…" if more_before else "") + end[-CUT_QUOTE_CHARS:],
+        left=start[:CUT_QUOTE_CHARS] + ("…" if more_after else ""),
+    )
 
 
 def page_notes(
     lib: Library,
     names: Sequence[VersionName],
     data: Mapping[str, Any] | None,
-    asked_chars: int,
+    asked: str,
 ) -> dict[str, Any]:
     """What the search page says besides the answer: the question as its summary quotes it, the
-    question cut (asked_chars: the length of the question asked), the versions a name was read
+    question cut (asked: the question as asked, before the cut), the versions a name was read
     as, versions named but not held, and a game whose rulebook is not held."""
     corpus = lib.corpus
     out: dict[str, Any] = {
         "question": clipped(data["query"], QUOTE_CHARS) if data else "",
-        "cut": cut_note(asked_chars) if asked_chars > MAX_QUERY_CHARS else None,
+        "cut": cut_note(asked),
         "read_as": [],
         "unheld": None,
         "unquoted": None,
@@ -203,6 +245,7 @@ def pack_notes(lib: Library, kinds: Sequence[str]) -> dict[str, Any]:
         "held": held_notes(corpus),
         "chip_kinds": CHIP_KINDS,
         "limit": MAX_QUERY_CHARS,
+        "cut_quote": [CUT_QUOTE_WORDS, CUT_QUOTE_CHARS],
         "quote_chars": QUOTE_CHARS,
         "unknown": {
             "value": VALUE,

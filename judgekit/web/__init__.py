@@ -10,6 +10,7 @@ from judgekit.web import (
     errors,
     judges,
     memory,
+    partial,
     protect,
     slashes,
     version_names,
@@ -61,6 +62,7 @@ def init_app(app: Flask) -> None:
     protect.init_app(app)
     slashes.init_app(app)
     version_names.init_app(app)
+    partial.init_app(app)
     assets.init_app(app)
     judges.init_app(app)
     for module in BLUEPRINTS:

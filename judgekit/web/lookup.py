@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import abort, request
 
+from judgekit import urls
 from judgekit.compare import diff
 from judgekit.corpus.cards import CARD_FILES, Card
 from judgekit.corpus.model import Document, Entry, Version
@@ -59,10 +60,31 @@ def find_term(document: str, version: str, term: str) -> Entry:
     return found
 
 
+def pairs_with(doc: Document, version: Version, side: str) -> list[Nearest]:
+    """The comparisons of ``version`` with each other version of ``doc``, it on ``side``."""
+    out = []
+    for other in doc.versions:
+        if other is not version:
+            old, new = (version, other) if side == "from" else (other, version)
+            title = f"{old.short_title} → {new.short_title}"
+            out.append(Nearest(title, doc.short_title, urls.compare_page(doc.id, old.id, new.id)))
+    return out
+
+
 def find_pair(document: str, pair: str) -> tuple[Version, Version]:
-    """The two versions of ``<a>..<b>``, or a 404 saying what is wrong."""
+    """The two versions of ``<a>..<b>``, or a 404 saying what is wrong (one side missing, "4..":
+    linking that version's comparisons)."""
     doc = find_document(document)
     split = diff.split_pair(pair, [v.id for v in doc.versions])
+    if split is not None and bool(split[0]) != bool(split[1]):
+        named, side = (split[0], "from") if split[0] else (split[1], "to")
+        version = doc.version(named)
+        if version is not None:
+            not_found_near(
+                f"a comparison names two versions, from..to: {echo(pair)} names one; its "
+                "comparisons with each other version held are linked here",
+                pairs_with(doc, version, side),
+            )
     if split is None:
         abort(
             404,

@@ -34,8 +34,13 @@ def redirect_trailing_slash() -> Response | None:
         isinstance(v, str) and len(v) > MAX_PATH_PART for v in values.values()
     ):
         return None
+    return redirect_keeping_query(request.script_root + bare)
+
+
+def redirect_keeping_query(target: str) -> Response:
+    """308 to ``target`` with the request's query as it came (a page's options, a search)."""
     query = request.query_string.decode("latin-1")
-    return redirect(request.script_root + bare + (f"?{query}" if query else ""), 308)
+    return redirect(target + (f"?{query}" if query else ""), 308)
 
 
 def init_app(app: Flask) -> None:

@@ -57,6 +57,8 @@ const CASES = [
   // Versions named that none held answers to: said, and the rest searched.
   { q: "v5 dilemma" },
   { q: "dilemma in the 2020 rules or version 7" },
+  // Cut after its last whole word: 62 words searched, the 63rd ("dilem" at the limit) left out.
+  { q: "dilemma ".repeat(64) + "beam" },
 ];
 
 function pack() {
@@ -115,7 +117,10 @@ test("what each case says (the cases say something)", async () => {
   assert.ok(read.endsWith("“2003” read as v1 and v2, each result showing its v2 passage first."), read);
   assert.ok(!(await packSays(CASES[9])).summary.includes("read as"));
   assert.equal((await packSays(CASES[10])).cut,
-    "Your question is 608 characters long: it was cut at 500 characters and searched on its first 500.");
+    "Your question is longer than a search reads (500 characters): it was searched up to “dilemma”, and the rest, from “" +
+    "x".repeat(40) + "…”, was left out. A short question finds the rule best: a card's name, or a few words of the rule.");
+  assert.ok((await packSays(CASES[12])).cut.includes("searched up to “dilemma”"));
+  assert.ok((await packSays(CASES[29])).cut.includes("it was searched up to “…dilemma dilemma dilemma dilemma dilemma”, and the rest, from “dilemma dilemma beam”, was left out"));
   assert.equal((await packSays(CASES[11])).cut, null);   // 500 characters, each two bytes: whole
   assert.deepEqual((await packSays(CASES[14])).links, [["Search without the filters", "q=dilemma"]]);
   assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");
@@ -137,7 +142,10 @@ test("a long question asks meaning about the words the page searched: cut as typ
   // Spaces and an ellipsis clean to fewer or more characters: cut after cleaning, the question
   // meaning was asked about (the first answer's) was not the one the page searched.
   for (const q of [" ".repeat(200) + "dilemma beam ".repeat(60), "dilemma… ".repeat(80)]) {
-    const cut = Array.from(q).slice(0, 500).join("");
+    // Its first 500 characters end inside a word: up to the space after the last word whole.
+    const first = Array.from(q).slice(0, 500).join("");
+    const cut = first.slice(0, first.search(/ +[^ ]*$/) + 1);
+    assert.ok(cut.length < first.length && cut.endsWith(" "));
     assert.equal(await page.judgekit.meaningQuestion(q, {}), await page.judgekit.meaningQuestion(cut, {}));
   }
 });

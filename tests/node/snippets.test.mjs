@@ -18,6 +18,7 @@ const QUESTIONS = [
   "stopped stack",
   "teleporter obstacle",
   "put",
+  "hw do i face an obstacle",
 ];
 
 // The fixture's pack, built with the virtual environment's judgekit into a temporary folder.
@@ -64,6 +65,7 @@ test("a snippet reads the judge's words as the vocabulary's rulebook words", asy
 test("ordinary words no rule uses are not announced; other words are", async () => {
   assert.deepEqual((await ask("he put two of the same obstacle in his stack")).not_in_rules, []);
   assert.deepEqual((await ask("teleporter obstacle")).not_in_rules, ["teleporter"]);
+  assert.deepEqual((await ask("hw do i face an obstacle")).not_in_rules, []);   // "how" on a phone
   const guys = await ask("my guys are stopped, what about the stack");
   assert.deepEqual([guys.not_in_rules, guys.read_as], [["guys"], [{ words: "guys", means: ["crew"] }]]);
 });

@@ -248,13 +248,20 @@
   function titleKey(text) { return stems(text).join(" "); }
   function isNumber(stem) { return /^\d+$/.test(stem) || D.numberSet.has(stem); }
 
-  // A question cut as the server's page cuts it (web/pages/search.py: _run): its first characters
-  // (code points), before it is cleaned, in every path (page, typing, API), so each asks meaning
-  // the same words the server does.
-  function cutQuestion(q) {
+  // A question cut as the server's page cuts it (search_notes.py: cut_question): its first
+  // characters (code points), back to the space after the last word whole, before it is
+  // cleaned, in every path (page, typing, API), so each asks meaning the same words the server
+  // does. [searched, the rest].
+  var SPACE = /[ \t\n\r\f\v]+/, LAST_SPACE = /[ \t\n\r\f\v]+[^ \t\n\r\f\v]*$/;
+  function wordsIn(text) { return text.split(SPACE).filter(Boolean); }
+  function cutParts(q) {
     var chars = Array.from(q || ""), most = D.settings.max_query_chars;
-    return chars.length > most ? chars.slice(0, most).join("") : (q || "");
+    if (chars.length <= most) return [q || "", ""];
+    var head = chars.slice(0, most).join(""), at = head.search(LAST_SPACE);
+    if (!SPACE.test(chars[most]) && at >= 0 && wordsIn(head.slice(0, at)).length) head = head.slice(0, at + 1);
+    return [head, q.slice(head.length)];
   }
+  function cutQuestion(q) { return cutParts(q)[0]; }
   function cleanQuery(raw) {
     var text = String(raw).normalize("NFKC").replace(CONTROL, " ").replace(/[“”„‟«»]/g, '"');
     var trailing = /\s$/.test(text) && text.trim() !== "";
@@ -1414,7 +1421,7 @@
     var other = edition === "2E" ? "1E" : "2E";
     var total = function (q, ed) { return run(q, {edition: ed, limit: 1}).total; };
     var words = [];
-    (query.toLowerCase().match(WORD) || []).forEach(function (w) { if (Array.from(w).length >= 3 && words.indexOf(w) === -1) words.push(w); });
+    (query.toLowerCase().match(WORD) || []).forEach(function (w) { if (Array.from(w).length >= 3 && words.indexOf(w) === -1 && !D.ordinarySet.has(w)) words.push(w); });
     var missing = words.slice(0, 8).filter(function (w) { return !total(w, edition) && total(w, other); });
     return {edition: edition, other: other, other_title: EDITIONS[other], other_total: total(query, other), missing: missing};
   }
@@ -1495,10 +1502,17 @@
     var chars = Array.from(query), most = D.notes.quote_chars;
     return chars.length > most ? chars.slice(0, most).join("") + "…" : query;
   }
-  // search_notes.py: page_notes' cut: a question longer than the search reads.
+  // search_notes.py: cut_note: a question longer than the search reads, the last words searched
+  // and the first left out.
   function cutHTML(asked) {
-    var length = Array.from(asked).length, limit = D.notes.limit;
-    return length > limit ? '<p class="search-cut" role="status">' + escapeHtml(fill(D.notes.cut, {length: length, limit: limit})) + "</p>" : "";
+    var parts = cutParts(asked), searched = wordsIn(parts[0]), left = wordsIn(parts[1]);
+    if (!left.length) return "";
+    var n = D.notes.cut_quote[0], most = D.notes.cut_quote[1];
+    var end = Array.from(searched.slice(-n).join(" ")), start = Array.from(left.slice(0, n).join(" "));
+    var blanks = {limit: D.notes.limit,
+      searched: (searched.length > n || end.length > most ? "…" : "") + end.slice(-most).join(""),
+      left: start.slice(0, most).join("") + (left.length > n || start.length > most ? "…" : "")};
+    return '<p class="search-cut" role="status">' + escapeHtml(fill(D.notes.cut, blanks)) + "</p>";
   }
   function versionOrder() {   // each version's short title and place in its document, by key
     if (!D.versionOrder) {

@@ -78,14 +78,11 @@
     try { history.replaceState(state, ""); } catch (e) { /* keep the page working */ }
   }
 
-  // Results past the first screenful are laid out when scrolled near: a slow phone draws the
-  // answer sooner.
+  // Results past the first four are laid out when scrolled near: search.css
+  // (.results > .result:nth-child(n+5)). The pack's page draws those four first (FIRST_SCREEN).
   var FIRST_SCREEN = 4;
   var drawn = 0;   // answers rendered so far: a question's later results join its own answer only
-  function dress(li, i) {
-    li.setAttribute("role", "option");
-    if (i >= FIRST_SCREEN) { li.style.contentVisibility = "auto"; li.style.containIntrinsicSize = "auto 9rem"; }
-  }
+  function dress(li) { li.setAttribute("role", "option"); }
   function render(html) {
     target.innerHTML = html;
     drawn++;
@@ -102,7 +99,7 @@
     var before = items().length;
     list.insertAdjacentHTML("beforeend", html);
     var all = items();
-    for (var i = before; i < all.length; i++) dress(all[i], i);
+    for (var i = before; i < all.length; i++) dress(all[i]);
   }
 
   // The address follows the answer, written after it is drawn (replaceState is slow on a phone),

@@ -153,6 +153,13 @@ def new_ruling() -> ResponseReturnValue:
     return _ruling_form({}, request.args.getlist("cite")[: fields.MOST_CITATIONS])
 
 
+@bp.get("/event/rulings")
+def rulings() -> ResponseReturnValue:
+    """GET /event/rulings, the address the form posts to, typed or reloaded: the event's page,
+    which lists its rulings (not a 405). 302: the address stays the form's."""
+    return redirect(url_for("events.event"))
+
+
 @bp.post("/event/rulings")
 def record() -> ResponseReturnValue:
     """POST /event/rulings: record a ruling, citing what its Cite field names too (a title, an

@@ -33,6 +33,7 @@ from judgekit.shapes.reading import (
 )
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_timing as timing
+from judgekit.web.errors import Nearest, not_found_near
 from judgekit.web.lookup import find_document, find_entry, find_term, find_version
 from judgekit.web.suggest import Suggestion, closest_pages
 
@@ -143,9 +144,37 @@ def show_version(area: str, document: str, version: str) -> str | Response:
     return render_template(f"{area}/version.html", **version_context(lib, found))
 
 
+# What a glossary term's address without its term ("/rules/<d>/<v>/term/") opens.
+NO_GLOSSARY = "{version} has no glossary: a glossary term's address is /rules/<document>/<version>/term/<term>, in a version that has one"
+
+
+def glossary_of(lib: Library, version: Version) -> Response:
+    """``…/<version>/term/`` with no term: the version's glossary (the section holding its
+    terms), the one page it can mean; a version without one: a 404 linking the glossaries held."""
+    terms = lib.glossary(version)
+    if terms and terms[0].parent is not None:
+        return redirect(lib.entry_url(version.entries[terms[0].parent]), 308)
+    held = [
+        v.entries[g[0].parent]
+        for doc in lib.corpus.held()
+        for v in reversed(doc.versions)
+        if (g := lib.glossary(v)) and g[0].parent is not None
+    ]
+    not_found_near(
+        NO_GLOSSARY.format(version=lib.label(version)),
+        [
+            Nearest(e.title, lib.label(lib.corpus.version(e.document, e.version)), lib.entry_url(e))
+            for e in held
+        ],
+    )
+
+
 def show_entry(area: str, document: str, version: str, entry_id: str) -> str | Response:
     """Render an entry's permalink page in an area's template; redirect across areas."""
     lib = library()
+    held = find_version(document, version)
+    if entry_id == "term" and held.get(entry_id) is None:
+        return glossary_of(lib, held)
     found = find_entry(document, version, entry_id)
     # The other area's address, or this one with a trailing slash: one redirect to the entry.
     if _wrong_area(lib, lib.corpus.version(document, version), area) or request.path.endswith("/"):
@@ -203,4 +232,8 @@ def closest_pages_here(limit: int = 5) -> list[Suggestion]:
 @bp.get("/rules/<document>/<version>/term/<path:term>")
 def term(document: str, version: str, term: str) -> ResponseReturnValue:
     """GET /rules/<document>/<version>/term/<path:term>."""
+    if term.endswith("/") and term.strip("/"):  # no term ends with a slash: the page's own form
+        return redirect(
+            url_for("rules.term", document=document, version=version, term=term.rstrip("/")), 308
+        )
     return redirect(library().entry_url(find_term(document, version, term)))

@@ -8,7 +8,6 @@ from flask import Blueprint, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
 from judgekit.render.text import clipped
-from judgekit.search.analysis import MAX_QUERY_CHARS
 from judgekit.search.choice import (
     COOKIE,
     MAX_AGE,
@@ -22,7 +21,7 @@ from judgekit.search.choice import (
 )
 from judgekit.search.elsewhere import elsewhere
 from judgekit.search.service import SearchParamError, SearchService
-from judgekit.shapes.search_notes import BOX_CHARS, CHIP_KINDS, page_notes
+from judgekit.shapes.search_notes import BOX_CHARS, CHIP_KINDS, cut_question, page_notes
 from judgekit.web.context import current_library as library
 from judgekit.web.context import current_search, search_answer
 from judgekit.web.pagekey import page_address
@@ -139,9 +138,9 @@ def _run(template: str):
     params = with_choice(request.args, judging())
     # The page searches a long question's first characters and says so (page_notes); the API
     # refuses it. Cut before anything reads it: a long question costs no more than the limit.
-    asked = len(params.get("q", ""))
-    if asked > MAX_QUERY_CHARS:
-        params["q"] = params["q"][:MAX_QUERY_CHARS]
+    asked = params.get("q", "")
+    if "q" in params:
+        params["q"] = cut_question(asked)[0]
     data, error, other = None, None, None
     try:
         data = search_answer(params)
