@@ -151,11 +151,17 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
         if embedder is not None:
             from judgekit.meaning import fused
             from judgekit.meaning.embedder import Remote
+            from judgekit.web.turns import TakingTurns, Turns
 
             fused.refuse()  # the embedder embeds: numba's memory only there
             os.nice(WORKER_NICE)
             embedder[0].close()  # the embedder's to accept on
-            app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
+            # Requests run one at a time, the first come first; one waiting for its vector lets
+            # the next run (web/turns.py): a question by meaning is not sliced among later ones.
+            turns = Turns()
+            app.wsgi_app = TakingTurns(app.wsgi_app, turns)
+            remote = Remote(embedder[1], aside=turns.aside)
+            app.extensions["judgekit"]["search"].embed_elsewhere(remote.embed)
         _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock, balance))
 
