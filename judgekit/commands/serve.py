@@ -8,10 +8,14 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judgekit.checks.loader import CorpusError
 from judgekit.commands.arguments import http_address
 from judgekit.commands.event import add_data_dir
+
+if TYPE_CHECKING:
+    from judgekit.meaning.embedder import Remote
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -150,18 +154,11 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
         balance.join(number)
         if embedder is not None:
             from judgekit.meaning import fused
-            from judgekit.meaning.embedder import Remote
-            from judgekit.web.turns import TakingTurns, Turns
 
             fused.refuse()  # the embedder embeds: numba's memory only there
             os.nice(WORKER_NICE)
             embedder[0].close()  # the embedder's to accept on
-            # Requests run one at a time, the first come first; one waiting for its vector lets
-            # the next run (web/turns.py): a question by meaning is not sliced among later ones.
-            turns = Turns()
-            app.wsgi_app = TakingTurns(app.wsgi_app, turns)
-            remote = Remote(embedder[1], aside=turns.aside)
-            app.extensions["judgekit"]["search"].embed_elsewhere(remote.embed)
+            app.extensions["judgekit"]["search"].embed_elsewhere(in_turns(app, embedder[1]).embed)
         _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock, balance))
 
@@ -190,6 +187,18 @@ EMBEDDER_NAME = "judgekit-embed"  # the embedder process's name (ps, top, /proc/
 # pass: the workers yield to it (and to whatever else the laptop runs) by this much. Measured
 # (BENCHMARKS.md, session 12): the embedder's passes took 12 ms of wall time instead of 30-36.
 WORKER_NICE = 5
+
+
+def in_turns(app, embedder: Path) -> Remote:
+    """In a worker beside the embedder process: the app's requests run one at a time, the first
+    come first, and one waiting for its vector lets the next run meanwhile (web/turns.py), so a
+    question by meaning is not sliced among later requests; the embedder as its threads ask it."""
+    from judgekit.meaning.embedder import Remote
+    from judgekit.web.turns import TakingTurns, Turns
+
+    turns = Turns()
+    app.wsgi_app = TakingTurns(app.wsgi_app, turns)
+    return Remote(embedder, aside=turns.aside)
 
 
 def _embedder(app) -> tuple[socket.socket, Path] | None:

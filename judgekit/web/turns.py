@@ -62,6 +62,11 @@ class Turns:
         self._give_back()
         self._local.stamp = None
 
+    def waiting(self) -> int:
+        """How many requests wait for their turn."""
+        with self._mutex:
+            return len(self._waiting)
+
     def holding(self) -> bool:
         """Whether this thread holds the turn."""
         return getattr(self._local, "holding", False)
