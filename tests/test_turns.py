@@ -4,6 +4,7 @@ longer than its patience; and `judgekit serve`'s workers run their app and embed
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -175,11 +176,16 @@ def test_serves_workers_run_in_turns(tmp_path):
     and the wait for a vector set aside in that same Turns."""
     from flask import Flask
 
-    from judgekit.commands.serve import in_turns
+    from judgekit.commands.serve import SWITCH_INTERVAL, in_turns
 
     app = Flask("t")
     app.get("/")(lambda: "hello")
-    remote = in_turns(app, tmp_path / "embedder")
+    interval = sys.getswitchinterval()
+    try:
+        remote = in_turns(app, tmp_path / "embedder")
+        assert sys.getswitchinterval() == SWITCH_INTERVAL < interval
+    finally:
+        sys.setswitchinterval(interval)
     assert isinstance(app.wsgi_app, TakingTurns)
     assert remote.aside == app.wsgi_app.turns.aside
     seen = []

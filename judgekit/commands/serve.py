@@ -187,6 +187,7 @@ EMBEDDER_NAME = "judgekit-embed"  # the embedder process's name (ps, top, /proc/
 # pass: the workers yield to it (and to whatever else the laptop runs) by this much. Measured
 # (BENCHMARKS.md, session 12): the embedder's passes took 12 ms of wall time instead of 30-36.
 WORKER_NICE = 5
+SWITCH_INTERVAL = 0.001  # seconds: a worker's GIL switch interval (in_turns)
 
 
 def in_turns(app, embedder: Path) -> Remote:
@@ -198,6 +199,10 @@ def in_turns(app, embedder: Path) -> Remote:
 
     turns = Turns()
     app.wsgi_app = TakingTurns(app.wsgi_app, turns)
+    # The threads that then want the GIL beside the one in its turn are waitress's loop (reading
+    # and sending) and a thread back from a wait (its vector, the next turn): each takes it after
+    # this long at most, not the interpreter's 5 ms (a few switches more a request, not slices).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     return Remote(embedder, aside=turns.aside)
 
 
