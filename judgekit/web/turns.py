@@ -3,14 +3,16 @@
 A process runs Python in one thread at a time whatever it does (the GIL), and the interpreter
 shares it out by time: every 5 ms a waiting thread makes the running one let go, and which thread
 then runs is left to the system. With a few requests at once, each is sliced among the others,
-and a question by meaning, which leaves to wait for the embedder process (embedder.py) and comes
-back with an older request than any other, queues again behind the younger ones at every slice:
-its answer took 25-55 ms for 3-4 ms of its own CPU (BENCHMARKS.md, session 16). Here a request
-thread runs the app only in its turn, and the turn passes to the request that came first: a
-question back from the embedder goes next, and each request, once started, runs to its end
-rather than a slice at a time. Nothing is lost: the threads could not run Python at once anyway,
-and a thread waiting for something outside the process (the embedder) gives its turn to the next
-meanwhile (Turns.aside).
+and a question by meaning, which leaves to wait for the embedder process (meaning/embedder.py)
+and comes back older than any other request, queues again behind the younger ones at every
+slice: under `judgekit serve` its answer took 30 ms at the median and 54 ms at p95 for some 4 ms
+of its own CPU (BENCHMARKS.md, session 16). Here a request thread runs the app only in its turn,
+and the turn passes to the request that came first: a question back from the embedder goes next,
+and each request, once started, runs to its end rather than a slice at a time. Little is lost:
+the threads could not run Python at once anyway; only numpy's products, which let the GIL go
+(the nearness, some 1 ms a question), no longer overlap another request's Python. A thread
+waiting for something outside the process (the embedder) gives its turn to the next meanwhile
+(Turns.aside).
 
 A request never waits for its turn longer than PATIENCE: then it runs beside the one holding the
 turn, sharing the GIL as before (a long request cannot hold the others up for long).
