@@ -8,10 +8,14 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judgekit.checks.loader import CorpusError
 from judgekit.commands.arguments import http_address
 from judgekit.commands.event import add_data_dir
+
+if TYPE_CHECKING:
+    from judgekit.meaning.embedder import Remote
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -150,12 +154,11 @@ def _serve_forked(app, args: argparse.Namespace, sock: socket.socket, workers: i
         balance.join(number)
         if embedder is not None:
             from judgekit.meaning import fused
-            from judgekit.meaning.embedder import Remote
 
             fused.refuse()  # the embedder embeds: numba's memory only there
             os.nice(WORKER_NICE)
             embedder[0].close()  # the embedder's to accept on
-            app.extensions["judgekit"]["search"].embed_elsewhere(Remote(embedder[1]).embed)
+            app.extensions["judgekit"]["search"].embed_elsewhere(in_turns(app, embedder[1]).embed)
         _warm_in_background(app, f"process {number} of {workers}")
         _run(make_server(app, args.host, args.port, args.threads, sock, balance))
 
@@ -184,6 +187,23 @@ EMBEDDER_NAME = "judgekit-embed"  # the embedder process's name (ps, top, /proc/
 # pass: the workers yield to it (and to whatever else the laptop runs) by this much. Measured
 # (BENCHMARKS.md, session 12): the embedder's passes took 12 ms of wall time instead of 30-36.
 WORKER_NICE = 5
+SWITCH_INTERVAL = 0.001  # seconds: a worker's GIL switch interval (in_turns)
+
+
+def in_turns(app, embedder: Path) -> Remote:
+    """In a worker beside the embedder process: the app's requests run one at a time, the first
+    come first, and one waiting for its vector lets the next run meanwhile (web/turns.py), so a
+    question by meaning is not sliced among later requests; the embedder as its threads ask it."""
+    from judgekit.meaning.embedder import Remote
+    from judgekit.web.turns import TakingTurns, Turns
+
+    turns = Turns()
+    app.wsgi_app = TakingTurns(app.wsgi_app, turns)
+    # The threads that then want the GIL beside the one in its turn are waitress's loop (reading
+    # and sending) and a thread back from a wait (its vector, the next turn): each takes it after
+    # this long at most, not the interpreter's 5 ms (a few switches more a request, not slices).
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    return Remote(embedder, aside=turns.aside)
 
 
 def _embedder(app) -> tuple[socket.socket, Path] | None:

@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -205,9 +206,17 @@ def _answer(
 class Remote:
     """The embedder as a worker asks it: each thread on a connection of its own."""
 
-    def __init__(self, path: Path | str, wait: float = WAIT) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        wait: float = WAIT,
+        aside: Callable[[], AbstractContextManager[object]] = nullcontext,
+    ) -> None:
         self.path = str(path)
         self.wait = wait
+        # Entered while the thread waits for its vector: the worker's other requests run then
+        # (web/turns.py: Turns.aside).
+        self.aside = aside
         self._local = threading.local()
         self._rest_until = 0.0
         self.answered = 0  # questions the embedder answered, and did not (for benchmarks)
@@ -221,13 +230,15 @@ class Remote:
         request = COUNT.pack(len(ids)) + struct.pack(f"<{len(ids)}I", *ids)
         sock = getattr(self._local, "sock", None)
         try:
-            if sock is None:
-                sock = self._local.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                sock.settimeout(self.wait)
-                sock.connect(self.path)
-            sock.sendall(request)
-            (n,) = COUNT.unpack(_exactly(sock, COUNT.size))
-            vector = np.frombuffer(_exactly(sock, 8 * n), dtype="<f8") if n else None
+            with self.aside():
+                if sock is None:
+                    sock = self._local.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    sock.settimeout(self.wait)
+                    sock.connect(self.path)
+                sock.sendall(request)
+                (n,) = COUNT.unpack(_exactly(sock, COUNT.size))
+                answer = _exactly(sock, 8 * n) if n else b""
+            vector = np.frombuffer(answer, dtype="<f8") if n else None
         except OSError as err:  # gone, restarting or too slow: this thread embeds alone
             self._local.sock = None
             if sock is not None:
