@@ -99,7 +99,10 @@ CASES = [
     ({"q": "battle in the 2003 rules"}, "“2003” read as v1.1 and Call to Arms, each result"),
     ({"q": "staffing ships"}, "Call to Arms: moving a ship (glossary)"),
     # A quoted phrase no passage holds: searched as words, and said.
-    ({"q": '"beam up" my away team'}, "No passage holds “beam up” word for word: its words were"),
+    (
+        {"q": '"beam up" my away team'},
+        "No passage holds “beam up” word for word: searched as words instead",
+    ),
     ({"q": "beam personnel " * 40}, "it was searched up to “…beam personnel beam personnel beam”"),
     # A version none held answers to: said, naming those held, and the rest searched.
     ({"q": "battle in v5"}, "“v5”: no such version is held here; the versions held: 2E Rulebook"),

@@ -12,6 +12,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from judgekit.search.analysis import parse_query
 from judgekit.search.query import lost, unquote
 
@@ -83,5 +85,40 @@ def test_lost_reads_the_groups_found():
     class P:
         groups = [G("beam up", True, {"beam": 1, "up": 1}), G("team", False, {"team": 1})]
 
-    assert lost(P(), {1: [1.0, 0b10, 0, 0]}) == ("beam up",)
-    assert lost(P(), {1: [1.0, 0b11, 0, 0]}) == ()
+    nowhere, somewhere = (lambda g: False), (lambda g: True)
+    assert lost(P(), {1: [1.0, 0b10, 0, 0]}, nowhere) == ("beam up",)
+    assert lost(P(), {1: [1.0, 0b11, 0, 0]}, nowhere) == ()
+    assert lost(P(), {1: [1.0, 0b10, 0, 0]}, somewhere) == ()  # held where the filters kept out
+
+
+def test_a_phrase_the_other_game_holds_keeps_its_quotes(client):
+    # "dilemma pile" is 2E's: searched in 1E it finds nothing there, and the page offers 2E; it
+    # is not said to be in no passage.
+    for params in ({"edition": "1E"}, {"document": "1e-current-rulings"}):
+        data = client.get("/api/search", query_string={"q": '"dilemma pile"', **params}).get_json()
+        assert data["unquoted"] == [], params
+
+
+def test_a_phrase_quoted_twice_is_named_once(client):
+    data = client.get(
+        "/api/search", query_string={"q": '"dilemma cost limit" or "dilemma cost limit"'}
+    ).get_json()
+    assert data["unquoted"] == ["dilemma cost limit"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Overcoming Dilemmas in Call to Arms",
+        "staffing ships cta",
+        "when your attempt fails in call to arms",
+        "the 2003 rules on range",
+        "While 1.1",
+    ],
+)
+def test_the_count_is_the_results_collapse_gives(client, query):
+    # Counted two ways: every result collapsed (100 shown), and from every match without
+    # collapsing them (count_topics, when a few are shown): the same rule for a named version.
+    every = client.get("/api/search", query_string={"q": query, "limit": "100"}).get_json()
+    few = client.get("/api/search", query_string={"q": query, "limit": "3"}).get_json()
+    assert every["total"] == len(every["results"]) == few["total"]

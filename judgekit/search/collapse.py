@@ -56,17 +56,26 @@ def _fold(
     place = {topic: i for i, topic in enumerate(topics)}
     moved = False
     for topic in [t for t in topics if t not in live]:
-        heirs = [s for it in topics[topic] for s in successors[it[2]] if s in live]
+        heirs = [
+            s
+            for it in topics[topic]
+            for s in successors[it[2]]
+            if s in live and may_join(named, topic, s)
+        ]
         if heirs:
             heir = min(heirs, key=place.__getitem__)
-            if named and named.get(topic, set()) & named.get(heir, set()):
-                continue
             topics[heir].extend(topics.pop(topic))
             place[heir] = min(place[heir], place.pop(topic))
             moved = True
     if not moved:
         return topics
     return {topic: topics[topic] for topic in sorted(topics, key=place.__getitem__)}
+
+
+def may_join(named: dict[str, set[tuple[str, str]]] | None, topic: str, heir: str) -> bool:
+    """Whether a rule gone from the version in force may join this heir: not where a version
+    the question names holds both (named: named_in's)."""
+    return not (named and named.get(topic, set()) & named.get(heir, set()))
 
 
 def named_in(
@@ -98,19 +107,14 @@ def count_topics(
     if len(live) == len(matched):
         return len(matched)
     dead, successors = matched - live, items.successors
+    named = named_in(items, ranked, mentioned)
     folded = {
         names[d]
         for d in docs
-        if successors[d] and names[d] in dead and not live.isdisjoint(successors[d])
+        if successors[d]
+        and names[d] in dead
+        and any(s in live and may_join(named, names[d], s) for s in successors[d])
     }
-    named = named_in(items, ranked, mentioned)
-    if named and folded:  # as _fold: not where a named version holds both
-        folded -= {
-            names[d]
-            for d in docs
-            if names[d] in named
-            and any(s in live and named[names[d]] & named.get(s, set()) for s in successors[d])
-        }
     return len(matched) - len(folded)
 
 

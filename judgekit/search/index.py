@@ -28,6 +28,7 @@ from judgekit.search.focus import Focus
 from judgekit.search.query import (
     FIELDS,
     NUMBER_CUE,
+    Group,
     Plan,
     VersionName,
     concepts,
@@ -277,7 +278,7 @@ class SearchIndex:
             return found
         allowed = self.scores.allowed(filters)  # score
         acc = score(self.scores, plan.all, allowed, self._phrase_in)
-        gone = lost(plan, acc)
+        gone = lost(plan, acc, self._held_anywhere)
         if (
             gone and not unquoted
         ):  # the judge's quote is not the rulebook's wording: search its words
@@ -307,6 +308,10 @@ class SearchIndex:
             hits = self._focused(query, hits)
         guess = ranking.is_guess(ranked, question)
         return replace(found, total=total, hits=hits, by_meaning=near is not None, guess=guess)
+
+    def _held_anywhere(self, group: Group) -> bool:
+        """Whether any item, whatever the filters, holds a quoted phrase (query.lost)."""
+        return bool(score(self.scores, [group], None, self._phrase_in))
 
     def _nearness(self, query: str, plan: Plan) -> Sequence[float] | None:
         """Each item's nearness to the question by meaning, when it is a question (a few words

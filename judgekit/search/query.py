@@ -383,17 +383,21 @@ def suggest(query: str, groups: list[Group]) -> str | None:
     return "".join(out).strip()
 
 
-def lost(plan: Plan, acc: Mapping[int, list]) -> tuple[str, ...]:
-    """The judge's quoted phrases (of two words or more) that no item searched holds: a judge
-    quoting a card's wording ("at the end of your turn") where the rulebook words it otherwise
-    ("at the end of each of your turns") means its words, not nothing."""
+def lost(plan: Plan, acc: Mapping[int, list], anywhere: Callable[[Group], bool]) -> tuple[str, ...]:
+    """The judge's quoted phrases (of two words or more) that no item holds: a judge quoting a
+    card's wording ("at the end of your turn") where the rulebook words it otherwise ("at the
+    end of each of your turns") means its words, not nothing. acc: the items searched;
+    anywhere(group): whether any item holds the phrase, whatever the filters (one the other
+    game holds keeps its quotes: the page offers that game)."""
     found = 0
     for entry in acc.values():
         found |= entry[1]
     return tuple(
-        g.part.text
-        for i, g in enumerate(plan.groups)
-        if g.part.phrase and len(g.terms) > 1 and not found >> i & 1
+        dict.fromkeys(
+            g.part.text
+            for i, g in enumerate(plan.groups)
+            if g.part.phrase and len(g.terms) > 1 and not found >> i & 1 and not anywhere(g)
+        )
     )
 
 

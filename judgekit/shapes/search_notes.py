@@ -59,7 +59,7 @@ READ_AS = "“{words}” read as {versions}, each result showing its {first} pas
 UNHELD = "{words}: no such version is held here; the versions held: {held}. The rest of your question was searched."
 # Quoted phrases no passage holds word for word ("beam up"): searched as words; the pack fills
 # in {words} as unquoted_said does.
-UNQUOTED = "No passage holds {words} word for word: its words were searched without the quotes."
+UNQUOTED = "No passage holds {words} word for word: searched as words instead, without the quotes."
 # The summary quotes the question up to this many characters ("…" for the rest): a question
 # pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
 QUOTE_CHARS = 120

@@ -270,6 +270,7 @@
 
   // Compiled once: a Unicode pattern costs a phone milliseconds to compile.
   var QUOTED = /"([^"]*)"/g;   // analysis.py: QUOTED
+  var QUOTED_IN = /"[^"]*"/;   // a question holding one (no lastIndex to reset)
   var QUOTED_OR_TOKEN = new RegExp(QUOTED.source + "|" + TOKEN.source, "gu");
   var A_TOKEN = new RegExp(TOKEN.source, "u");
   var TOKENS = new RegExp(TOKEN.source, "gu");   // for exec() loops: lastIndex reset before each
@@ -629,11 +630,17 @@
     });
   }
   // query.py: lost: the judge's quoted phrases (two words or more) that no item searched holds.
+  // Looked for in every item, whatever the filters: a phrase another game holds keeps its quotes.
   function lostPhrases(planned, acc) {
-    var found = 0;
+    var found = 0, out = [];
     acc.forEach(function (e) { found |= e[1]; });
-    return planned.groups.filter(function (g, i) { return g.part.phrase && g.terms.size > 1 && !((found >> i) & 1); })
-      .map(function (g) { return g.part.text; });
+    planned.groups.forEach(function (g, i) {
+      if (!g.part.phrase || g.terms.size < 2 || ((found >> i) & 1) || out.indexOf(g.part.text) !== -1) return;
+      var anywhere = new Map();
+      addPhrase(anywhere, Array.from(g.terms.keys()), 1, 1, {});
+      if (!anywhere.size) out.push(g.part.text);
+    });
+    return out;
   }
   // query.py: unquote: the query with the quotes around these phrases made spaces.
   function unquote(query, phrases) {
@@ -891,9 +898,10 @@
     });
     return out;
   }
-  function shareNamed(named, a, b) {
-    var A = named.get(a), B = named.get(b);
-    return !!A && !!B && Array.from(A).some(function (v) { return B.has(v); });
+  // collapse.py: may_join: not where a version the question names holds both.
+  function mayJoin(named, topic, heir) {
+    var A = named.get(topic), B = named.get(heir);
+    return !(A && B && Array.from(A).some(function (v) { return B.has(v); }));
   }
   function fold(topics, order, named) {   // not where the question names a version holding both
     var place = new Map();
@@ -902,10 +910,9 @@
     order.slice().forEach(function (topic) {
       if (live.has(topic) || !topics.has(topic)) return;
       var heirs = [];
-      topics.get(topic).forEach(function (it) { D.items[it[2]].successors.forEach(function (s) { if (live.has(s)) heirs.push(s); }); });
+      topics.get(topic).forEach(function (it) { D.items[it[2]].successors.forEach(function (s) { if (live.has(s) && mayJoin(named, topic, s)) heirs.push(s); }); });
       if (!heirs.length) return;
       var heir = heirs.reduce(function (a, b) { return place.get(b) < place.get(a) ? b : a; });
-      if (shareNamed(named, topic, heir)) return;
       topics.set(heir, topics.get(heir).concat(topics.get(topic)));
       place.set(heir, Math.min(place.get(heir), place.get(topic)));
       topics.delete(topic);
@@ -917,18 +924,11 @@
     var live = new Map(), field = allVersions ? "key" : "topic";
     every.forEach(function (item) { var it = D.items[item[2]]; live.set(it[field], live.get(it[field]) || it.current); });
     if (allVersions) return live.size;
-    var folded = new Set();
+    var folded = new Set(), named = namedIn(every, mentioned);
     every.forEach(function (item) {
       var it = D.items[item[2]];
-      if (!live.get(it.topic) && it.successors.some(function (s) { return live.get(s); })) folded.add(it.topic);
+      if (!live.get(it.topic) && it.successors.some(function (s) { return live.get(s) && mayJoin(named, it.topic, s); })) folded.add(it.topic);
     });
-    var named = namedIn(every, mentioned);
-    if (named.size && folded.size) {   // as fold: not where a named version holds both
-      every.forEach(function (item) {
-        var it = D.items[item[2]];
-        if (it.successors.some(function (s) { return live.get(s) && shareNamed(named, it.topic, s); })) folded.delete(it.topic);
-      });
-    }
     return live.size - folded.size;
   }
   function collapse(ranked, every, allVersions, limit, mentioned) {
@@ -1224,9 +1224,19 @@
     return asked;
   }
   function meaningQuestionOf(q, opts) {
-    // The words' stage planned it (and unquoted a phrase no passage holds): its words are asked.
-    var a = searchOf(q, opts), words = wordsFor(a.query, a.filters, a.allVersions, a.limit, true);
-    return words.planned.groups.length >= D.settings.meaning_words ? words.asked : null;
+    var query = cleanQuery(cutQuestion(q));
+    if (QUOTED_IN.test(query)) {
+      // A quoted phrase no passage holds is searched as words (index.py: _search): which words
+      // are asked needs the words' stage's scores; any other question is planned alone, so that
+      // the worker starts while this thread searches the words.
+      var a = searchOf(q, opts), words = wordsFor(a.query, a.filters, a.allVersions, a.limit, true);
+      return words.planned.groups.length >= D.settings.meaning_words ? words.asked : null;
+    }
+    var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
+    var chosen = filters.edition || filters.document || filters.version;
+    var named = namedGame(query, searched.named, gamesOf(searched.stripped.mentioned), chosen).edition;
+    var groups = plan(searched.query, filters.edition || named, true).groups.length;
+    return groups >= D.settings.meaning_words ? searched.query : null;
   }
   // The words' stage of a question (wordsOf), kept for the questions asked last: the answer by
   // meaning that follows the answer by words, a re-render when the snippets come, "did you mean"
