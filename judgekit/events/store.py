@@ -354,18 +354,24 @@ class Store:
             ).fetchone()
             if judge is not None and judge["removed_at"] is not None:
                 raise StoreError(f"{name} was removed from this event by the head judge")
-            if judge is not None:
+            if judge is not None and not (role == "head" and judge["role"] == "head"):
                 # A name is a judge's: whoever has a code must not become another judge (the
-                # head judge above all) by typing their name. A judge whose phone lost its
-                # session joins under another name; the head judge can remove the old one.
+                # head judge above all) by typing their name.
                 raise StoreError(
                     f"a judge named {name} has already joined this event: choose another name"
-                    " (the head judge can remove the old one)"
+                    f" (on a new device too: your rulings as {name} stay; the head judge joins"
+                    " back under their own name with the head judge code)"
                 )
-            judge_id = conn.execute(
-                "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
-                (event_id, name, role, now),
-            ).lastrowid
+            if judge is not None:
+                # The head judge back on a new device: the head judge code already gives every
+                # right the name holds, so it is the same judge again (their rulings, their name
+                # on the desk), with one more session; the other devices' sessions stay.
+                judge_id = judge["id"]
+            else:
+                judge_id = conn.execute(
+                    "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
+                    (event_id, name, role, now),
+                ).lastrowid
             token = secrets.token_urlsafe(32)
             conn.execute(
                 "INSERT INTO sessions (token_hash, judge_id, created_at, expires_at)"
