@@ -8,7 +8,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import guarded_context
+from .conftest import DATA, guarded_context
+from .test_pack_browser import guarded_context as pack_context
+from .test_pack_browser import static_server
 
 pytestmark = pytest.mark.browser
 
@@ -196,3 +198,19 @@ def test_did_you_mean_offers_the_same_cards_in_the_browser_and_on_the_server(
         line.get_by_role("link", name="Worf, First Officer").click()
     assert urlsplit(page.url).path == "/cards/2e/worf-first-officer"
     assert len(blocked) == 0
+
+
+def test_the_packs_card_list_offers_the_nearest_card_too(browser, packs):
+    """The pack's card list is the server's page with cards.js: a typo offers the same card, and
+    the link opens the card's page in the pack."""
+    built = packs(DATA / "cards")
+    with static_server(built.out) as base, pack_context(browser, NARROW) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/cards/index.html")
+        page.locator("#card-q").press_sequentially("uss galaxie", delay=10)
+        line = page.locator('section[data-edition="2E"] [data-card-near]')
+        assert line.inner_text() == "Did you mean U.S.S. Galaxy?"
+        with page.expect_navigation():
+            line.get_by_role("link", name="U.S.S. Galaxy").click()
+        assert urlsplit(page.url).path == "/cards/2e/uss-galaxy/index.html"
+        assert off == []
