@@ -156,6 +156,17 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _present_judge(conn: sqlite3.Connection, event_id: int, name: str) -> sqlite3.Row:
+    """The judge of this name in the event, not removed; StoreError if none."""
+    row = conn.execute(
+        "SELECT * FROM judges WHERE event_id = ? AND name = ? AND removed_at IS NULL",
+        (event_id, name),
+    ).fetchone()
+    if row is None:
+        raise StoreError(f"no judge named {name!r} in this event")
+    return row
+
+
 def _rejoin_code(
     conn: sqlite3.Connection, event_id: int, name: str, given: str, now: float
 ) -> bool:
@@ -418,12 +429,7 @@ class Store:
         now = time.time() if now is None else now
         code = new_code()
         with self.writing() as conn:
-            row = conn.execute(
-                "SELECT id FROM judges WHERE event_id = ? AND name = ? AND removed_at IS NULL",
-                (event_id, name),
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"no judge named {name!r} in this event")
+            row = _present_judge(conn, event_id, name)
             conn.execute(
                 "INSERT OR REPLACE INTO rejoins (judge_id, code_hash, until) VALUES (?, ?, ?)",
                 (row["id"], _hash(_normal_code(code)), now + REJOIN_SECONDS),
@@ -466,12 +472,7 @@ class Store:
         stay. ``by``, the head judge removing, cannot remove themselves (StoreError)."""
         now = time.time() if now is None else now
         with self.writing() as conn:
-            row = conn.execute(
-                "SELECT * FROM judges WHERE event_id = ? AND name = ? AND removed_at IS NULL",
-                (event_id, name),
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"no judge named {name!r} in this event")
+            row = _present_judge(conn, event_id, name)
             if by is not None and by.id == row["id"]:
                 # Their own session would end and their name could not join again: the event
                 # would be left without the head judge removing.
