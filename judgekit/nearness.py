@@ -3,9 +3,10 @@
 Every 404 that names the nearest pages (an unknown path, timing step or sequence, card) scores
 the judge's words here, so one input limit bounds them all: a name longer than ``MAX_ASKED``
 characters is near nothing (no id or title is that long) and costs nothing to refuse. The score is
-RapidFuzz's normalized Indel similarity (``fuzz.ratio`` / 100: twice the longest common
-subsequence over both lengths), the measure ``difflib.SequenceMatcher.ratio`` approximates, in
-linear time per pair for names this short. A leaf module: corpus, timing, shapes and web may all
+RapidFuzz's normalized Indel similarity (twice the longest common subsequence over both
+lengths), the measure ``difflib.SequenceMatcher.ratio`` approximates, in linear time per pair for
+names this short. It is one division of two whole numbers, so the card list's JavaScript
+(cards.js, ``similarity``) computes the very same float and keeps the same order. A leaf module: corpus, timing, shapes and web may all
 import it.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
 
 # The longest name a judge could mean (ids and titles are shorter); longer is near nothing.
 MAX_ASKED = 100
@@ -26,7 +27,9 @@ def near_enough(asked: str) -> bool:
 
 def ratio(asked: str, name: str) -> float:
     """How alike two names are, from 0 to 1 (1 when equal); ask ``near_enough`` first."""
-    return fuzz.ratio(asked, name) / 100
+    total = len(asked) + len(name)
+    # (both lengths less the characters not in common) over both lengths, as cards.js divides it
+    return (total - Indel.distance(asked, name)) / total if total else 1.0
 
 
 def close_matches(asked: str, names: Iterable[str], limit: int, cutoff: float) -> list[str]:

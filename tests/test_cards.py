@@ -492,7 +492,11 @@ def test_cli_card_several_none_and_bad_edition(capsys):
         "2 cards match 'Engage Cloak':\n  Engage Cloak (2E)  /cards/2e/engage-cloak\n"
     )
     assert main(["--root", str(CARDS), "card", "engage clock"]) == 1
-    assert capsys.readouterr().err == "no card named 'engage clock'\nclosest: Engage Cloak\n"
+    assert capsys.readouterr().err == (
+        "no card named 'engage clock'\ndid you mean: Engage Cloak (2E); Engage Cloak (1E)\n"
+    )
+    assert main(["--root", str(CARDS), "card", "engage clock", "--edition", "1e"]) == 1
+    assert capsys.readouterr().err.endswith("did you mean: Engage Cloak (1E)\n")
     assert main(["--root", str(CARDS), "card", "x", "--edition", "3E"]) == 2
     assert capsys.readouterr().err == "unknown edition '3E' (known: 2E, 1E)\n"
 
@@ -525,3 +529,31 @@ def test_an_unknown_card_edition_names_those_held(client):
     answer = client.get("/cards/3e")
     assert answer.status_code == 404
     assert "unknown card edition '3e' (known: 2e, 1e)" in unescape(answer.get_data(as_text=True))
+
+
+def test_one_way_finds_the_nearest_cards_for_a_typo(client, capsys):
+    """ "wrof": the card list, its 404, the CLI and the event's Cite field all offer Worf (the
+    CLI said "closest: Gowron"; the list and the Cite field offered nothing)."""
+    worf = '<a href="/cards/2e/worf-first-officer">Worf, First Officer</a>'
+    listed = client.get("/cards?q=wrof").get_data(as_text=True)
+    assert (
+        f'No 2E card matches.\n    <span class="card-near" data-card-near>Did you mean {worf}?'
+        in listed
+    )
+    missing = client.get("/cards/2e/wrof")
+    assert missing.status_code == 404
+    similar = re.findall(r'<li><a href="(/cards/2e/[^"]+)">', missing.get_data(as_text=True))
+    assert similar == ["/cards/2e/worf-first-officer"]
+    assert main(["card", "wrof"]) == 1
+    assert capsys.readouterr().err == (
+        "no card named 'wrof'\ndid you mean: Worf, First Officer (2E)\n"
+    )
+    from judgekit.shapes.named import typed_citation
+
+    with client.application.app_context():
+        from judgekit.web.context import current_library
+
+        typed = typed_citation(current_library(), "Wrof")
+    assert (typed.how, [t.spec for t in typed.targets]) == ("near", ["card:2E/worf-first-officer"])
+    # Something matching the filter offers nothing: "did you mean" is for text matching no card.
+    assert "data-card-near>Did" not in client.get("/cards?q=worf").get_data(as_text=True)

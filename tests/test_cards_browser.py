@@ -8,7 +8,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import guarded_context
+from .conftest import DATA, guarded_context
+from .test_pack_browser import guarded_context as pack_context
+from .test_pack_browser import static_server
 
 pytestmark = pytest.mark.browser
 
@@ -110,7 +112,7 @@ def test_the_card_filter_matches_the_same_in_the_browser_and_on_the_server(
     box = page.locator("#card-q")
     for typed in FILTER_INPUTS:
         html = client.get("/cards", query_string={"q": typed}).get_data(as_text=True)
-        served = re.findall(r'<li data-card-title="([^"]*)">', html)
+        served = re.findall(r'<li data-card-title="([^"]*)" data-card-keys="[^"]*">', html)
         box.fill(typed)
         shown = _visible_titles(page, "2E") + _visible_titles(page, "1E")
         assert [unescape(t) for t in served] == shown, typed
@@ -152,3 +154,63 @@ def test_the_headings_say_how_many_cards_they_show_at_360px(
         assert heading.is_visible()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert len(blocked) == 0
+
+
+NEAR_INPUTS = ("wrof", "Wrof", "picrad", "datta", "uss enterprize", "wrof first", "zzqxj", "q", "")
+
+
+def _offered(page, edition: str) -> list[str]:
+    line = page.locator(f'section[data-edition="{edition}"] [data-card-near]')
+    if not line.is_visible():
+        return []
+    return line.locator("a").evaluate_all("els => els.map(e => e.textContent + ' ' + e.pathname)")
+
+
+def test_did_you_mean_offers_the_same_cards_in_the_browser_and_on_the_server(
+    page, live_server, blocked, client
+):
+    """Where no card matches the filter, each edition offers the nearest cards (as the card 404,
+    the CLI and the event's Cite field find them), the same whether cards.js or the server says."""
+    page.goto(f"{live_server}/cards")
+    box = page.locator("#card-q")
+    offered = {}
+    for typed in NEAR_INPUTS:
+        html = client.get("/cards", query_string={"q": typed}).get_data(as_text=True)
+        box.fill(typed)
+        for edition in ("2E", "1E"):
+            section = html.split(f'data-edition="{edition}"', 1)[1].split("</section>", 1)[0]
+            near = re.search(r"<span class=\"card-near\" data-card-near>(.*?)</span>", section)
+            served = re.findall(r'<a href="([^"]*)">([^<]*)</a>', near.group(1)) if near else []
+            assert [f"{unescape(t)} {u}" for u, t in served] == _offered(page, edition), typed
+            offered[typed, edition] = _offered(page, edition)
+    assert offered["wrof", "2E"] == ["Worf, First Officer /cards/2e/worf-first-officer"]
+    assert offered["Wrof", "2E"] == offered["wrof", "2E"]
+    assert [t.split(" /")[0] for t in offered["picrad", "2E"]] == [
+        "Jean-Luc Picard, Argo Pilot",
+        "Jean-Luc Picard, Explorer",
+    ]
+    assert offered["zzqxj", "2E"] == offered["zzqxj", "1E"] == []
+    assert offered["q", "2E"] == offered["", "2E"] == []  # some card matches: nothing offered
+    box.fill("wrof")
+    line = page.locator('section[data-edition="2E"] p[data-card-none]')
+    assert line.inner_text() == "No 2E card matches. Did you mean Worf, First Officer?"
+    with page.expect_navigation():
+        line.get_by_role("link", name="Worf, First Officer").click()
+    assert urlsplit(page.url).path == "/cards/2e/worf-first-officer"
+    assert len(blocked) == 0
+
+
+def test_the_packs_card_list_offers_the_nearest_card_too(browser, packs):
+    """The pack's card list is the server's page with cards.js: a typo offers the same card, and
+    the link opens the card's page in the pack."""
+    built = packs(DATA / "cards")
+    with static_server(built.out) as base, pack_context(browser, NARROW) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/cards/index.html")
+        page.locator("#card-q").press_sequentially("uss galaxie", delay=10)
+        line = page.locator('section[data-edition="2E"] [data-card-near]')
+        assert line.inner_text() == "Did you mean U.S.S. Galaxy?"
+        with page.expect_navigation():
+            line.get_by_role("link", name="U.S.S. Galaxy").click()
+        assert urlsplit(page.url).path == "/cards/2e/uss-galaxy/index.html"
+        assert off == []

@@ -702,3 +702,24 @@ def test_a_code_never_makes_its_holder_another_judge(app, floor):
     assert stranger.get("/api/events/session").get_json().get("head") is not True
     roles = {j.name: j.role for j in store.judges(store.current_event().id)}
     assert roles[head.name] == "head" and roles["Sam"] == "judge" and len(roles) == 2
+
+
+def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
+    """The tryout: a head judge on a new device was refused ("a judge named Ann has already
+    joined") and became "Ann B". With the head judge code and their own name they are the same
+    judge again: one row on the desk, their rulings theirs, the old device still signed in."""
+    laptop, sam, judge_code, head_code = floor
+    store = _store(app)
+    event_id = store.current_event().id
+    head = next(j for j in store.judges(event_id) if j.role == "head")
+    phone = Phone(app.test_client(), "192.168.1.77")
+    assert phone.join(head_code, head.name).status_code == 303
+    session = phone.get("/api/events/session").get_json()
+    assert session["judge"] == {"name": head.name, "head": True}
+    assert len(store.judges(event_id)) == 2  # Ann and Sam, no "Ann B"
+    assert phone.record().status_code == 303  # writes as Ann
+    assert store.rulings(event_id)[-1].judge == head.name
+    # The first device's session stays.
+    assert laptop.get("/event/desk", base_url=LAPTOP).status_code == 200
+    # The head judge code gives no floor judge's name: Sam is still refused.
+    assert Phone(app.test_client(), "192.168.1.78").join(head_code, "Sam").status_code == 403

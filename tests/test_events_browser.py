@@ -219,8 +219,8 @@ def test_the_desk_and_the_rulings_list_have_controls_a_thumb_can_hit(browser, ve
         with guarded_context(browser, PHONE) as (floor, _floor_off):
             _join(floor.new_page(), laptop_url, page.inner_text("[data-judge-code]"), "Sam")
         page.reload()
-        # The codes' buttons and Sam's Remove (the head judge has none on their own row).
-        assert page.locator("main button").count() == 3
+        # The codes' buttons and Sam's Let back in and Remove (none on the head judge's row).
+        assert page.locator("main button").count() == 4
         assert page.evaluate(SMALL_CONTROLS) == []
         _fits(page)
         # The filters and Leave.

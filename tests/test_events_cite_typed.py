@@ -45,13 +45,30 @@ def lib() -> Library:
         ("entry:demo-rulebook/9/cloaking", "citation", []),
         ("galaxy", "in title", ["entry:demo-rulebook/1/gl-uss-galaxy", "card:2E/uss-galaxy"]),
         ("Borg cube", "nothing", []),
+        # A typo names nothing: the cards nearest it are offered, never cited unpicked.
+        ("Erth", "near", [EARTH]),
+        ("Engage Clock", "near", ["card:2E/engage-cloak", "card:1E/engage-cloak"]),
     ],
 )
 def test_what_the_cite_field_names(lib, typed, how, specs):
     found = typed_citation(lib, typed)
     assert found.how == how
     assert [t.spec for t in found.targets] == specs
-    assert found.chosen == (specs[0] if len(specs) == 1 else "")
+    assert found.chosen == (specs[0] if len(specs) == 1 and how != "near" else "")
+
+
+def test_a_typo_offers_the_nearest_card_and_records_it_once_picked(sam):
+    answer = sam.record(cite="", find="Erth", question="Is Earth a planet?")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert _kept(sam) == []
+    assert (
+        "No rule, ruling or card has the title, id or citation “Erth”. Did you mean 2E card "
+        "Earth? Pick it to cite it: nothing is recorded until you do."
+    ) in html.unescape(page)
+    assert _picks(page) == [EARTH]
+    assert sam.record(cite="", find="Erth", pick=EARTH).status_code == 303
+    assert _kept(sam) == [[EARTH]]
 
 
 def test_a_pick_is_taken_only_among_what_the_text_names(lib):

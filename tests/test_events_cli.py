@@ -38,6 +38,12 @@ def test_new_codes_code_remove_and_backup(capsys, tmp_path):
     assert code == 0 and new_code != judge_code and store.codes(event.id) == (new_code, head_code)
     assert _run(capsys, tmp_path, "code", "--head")[0] == 0
     assert store.codes(event.id)[1] != head_code
+    # Sam on a new device: a one-time code for that name joins the same judge again.
+    code, out, _ = _run(capsys, tmp_path, "again", "Sam")
+    assert code == 0 and out.startswith("Sam joins again, under the same name, with the code ")
+    again = out.split("the code ")[1].split(":")[0]
+    judge, _token = store.join(event.id, again, "Sam", "10.0.0.2")
+    assert judge.name == "Sam" and len(store.judges(event.id)) == 1
     code, out, _ = _run(capsys, tmp_path, "remove", "Sam")
     assert code == 0 and "removed Sam" in out and store.judges(event.id)[0].removed
     code, _, err = _run(capsys, tmp_path, "remove", "Nobody")

@@ -78,3 +78,42 @@ def test_the_json_api_removes_others_and_refuses_oneself(app):
     assert sam.get("/event/rulings/new").status_code == 401  # Sam's session ended
     unknown = bea.post(url, json={"name": "Zed"}, headers={"X-CSRF-Token": token})
     assert unknown.status_code == 400 and "no judge named 'Zed'" in unknown.get_json()["message"]
+
+
+def test_a_judge_let_back_in_joins_again_under_the_same_name_once(app):
+    """A floor judge on a new device: the judge code never takes a name already joined, but the
+    desk's "Let back in" gives a one-time code for that name only: the same judge again (one
+    row on the desk, their rulings theirs), never twice, never for another name."""
+    laptop, judge_code, _ = start_event(app, head="Ann")
+    old_phone = Phone(app.test_client(), "192.168.1.31")
+    assert old_phone.join(judge_code, "Sam").status_code == 303
+    assert old_phone.record().status_code == 303
+    new_phone = Phone(app.test_client(), "192.168.1.32")
+    refused = new_phone.join(judge_code, "Sam")
+    assert refused.status_code == 403
+    assert "ask the head judge for a code to join again" in refused.get_data(as_text=True)
+    desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    token = re.search(r'name="csrf" value="([^"]*)"', desk).group(1)
+    post = {"base_url": LAPTOP, "headers": {"Origin": LAPTOP}}
+    answer = laptop.post("/event/desk/again", data={"name": "Sam", "csrf": token}, **post)
+    assert answer.status_code == 200
+    code = re.search(r"data-rejoin-code>([^<]+)<", answer.get_data(as_text=True)).group(1)
+    assert code not in answer.headers.get("Location", "")
+    # Another name cannot use it; the name it was made for can, once.
+    assert Phone(app.test_client(), "192.168.1.33").join(code, "Sam B").status_code == 403
+    assert new_phone.join(code, "Sam").status_code == 303
+    assert new_phone.get("/api/events/session").get_json()["judge"] == {
+        "name": "Sam",
+        "head": False,
+    }
+    assert _judges(app) == [("Ann", False), ("Sam", False)]
+    assert new_phone.record().status_code == 303
+    store = app.extensions[KEY]["store"]
+    assert [r.judge for r in store.rulings(store.current_event().id)] == ["Sam", "Sam"]
+    assert Phone(app.test_client(), "192.168.1.34").join(code, "Sam").status_code == 403
+    # Only the head judge's desk makes one: a floor judge's session cannot.
+    csrf = new_phone.csrf()
+    assert new_phone.post("/event/desk/again", data={"name": "Ann", "csrf": csrf}).status_code in (
+        403,
+        404,
+    )

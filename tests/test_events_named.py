@@ -9,6 +9,7 @@ import re
 import pytest
 
 from judgekit.shapes.named import named_by, typed_citation
+from judgekit.web import judges
 from judgekit.web.judges import KEY
 
 from .conftest import DATA
@@ -194,3 +195,22 @@ def test_the_real_corpus_lists_the_newest_version_first(lib):
     newest_first = [f"entry:2e-rulebook/{v}/beaming" for v in ("4", "call-to-arms", "1.1")]
     assert [t.spec for t in named_by(lib, "entry", "Beaming").targets] == newest_first
     assert [t.spec for t in typed_citation(lib, "beaming").targets] == newest_first
+
+
+def test_a_card_cited_is_named_by_its_title_as_every_page_prints_it(app, sam):
+    """The tryout: the ruling list said "Worf: First Officer", the card's pages "Worf, First
+    Officer". One title: new rulings pin it, and rulings pinned the old way show it too."""
+    html = sam.get("/event").get_data(as_text=True)
+    assert "Jean-Luc Picard, Explorer" in html and "Jean-Luc Picard: Explorer" not in html
+    data = sam.get("/api/events/1").get_json()
+    titles = [c["title"] for r in data["rulings"] for c in r["citations"] if c["spec"] == PICARD]
+    assert titles == ["2E card Jean-Luc Picard, Explorer"]
+    # A ruling recorded before (its citation pinned "Jean-Luc Picard: Explorer") reads the same.
+    with app.app_context():
+        store = judges.store()
+    with store.writing() as conn:
+        old = "2E card Jean-Luc Picard: Explorer"
+        conn.execute("UPDATE citations SET title = ? WHERE entry = ?", (old, PICARD.split("/")[1]))
+    assert old in [c.title for r in store.rulings(1) for c in r.citations]  # the premise
+    html = sam.get("/event").get_data(as_text=True)
+    assert "Jean-Luc Picard, Explorer" in html and "Jean-Luc Picard: Explorer" not in html

@@ -96,6 +96,7 @@ VALID: dict[str, tuple[dict[str, str], dict[str, str], int]] = {
     "events.desk": ({}, {}, 200),
     "events.change_code": ({}, {}, 405),
     "events.remove_judge": ({}, {}, 405),
+    "events.let_back_in": ({}, {}, 405),
     "events.clear_guesses": ({}, {}, 405),
     "events.new_event": ({}, {}, 200),
     "events.create_event": ({}, {}, 200),  # its GET is new_event's form

@@ -257,3 +257,33 @@ def test_the_pack_shows_each_parts_basis_as_the_server_does(browser, served_pack
         assert (folder / cited[len(base) + 1 :]).is_file(), cited
         assert pack_texts == _server_basis_texts(page)
         assert off == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_pack_draws_the_answer_above_the_form_in_view_and_focused(browser, served_pack, width):
+    """As the server's page: the answer (or what is missing, in words) above the form, brought
+    into view and focused, so a phone shows what Calculate did."""
+    folder, base = served_pack
+    with guarded_context(browser, {"width": width, "height": 740}) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/timing/attempt/index.html?version=2&step=1")
+        form = page.locator(".tm-calc-form")
+        form.locator("input[name=personnel]").fill("5")
+        form.locator("input[name=dilemmas]").fill("planet:1")
+        page.click(".tm-calc-form button[type=submit]")  # no Mission chosen
+        wait_until(page, "!!document.querySelector('.tm-calc-error')")
+        said = page.locator(".tm-calc-error")
+        assert said.inner_text() == "mission is required with dilemmas (planet or space)"
+        page.select_option("select[name=mission]", "planet")
+        page.click(".tm-calc-form button[type=submit]")
+        wait_until(page, "!!document.querySelector('.tm-calc-result')")
+        assert page.locator(".tm-calc-error").count() == 0
+        order = page.evaluate(
+            "[...document.querySelector('.tm-calc').children].map(e => e.className)"
+            ".filter(c => /tm-calc-(result|form)/.test(c))"
+        )
+        assert order == ["tm-calc-result", "tm-calc-form"]
+        box = page.locator(".tm-calc-result").bounding_box()
+        assert 0 <= box["y"] < 740, box
+        assert page.evaluate("document.activeElement.classList.contains('tm-calc-result')")
+        assert off == []

@@ -44,7 +44,7 @@ def test_meaning_is_stored_when_asked_and_answers_offline(browser, meaning_pack)
         wait_until(page, "() => !!document.querySelector('.pack-meaning button')")
         offer = page.inner_text(".pack-meaning")
         assert (
-            f"Store search by meaning on this phone ({result.meaning_size / 1e6:.0f} MB)" in offer
+            f"Store search by meaning on this phone ({result.meaning_size / 1e6:.1f} MB)" in offer
         )
         # The offer is a button a thumb can hit, in the page's font (not the browser's small one).
         box = page.eval_on_selector(

@@ -278,3 +278,22 @@ def test_on_a_phone_results_past_the_fourth_are_laid_out_when_scrolled_near(
         page.wait_for_timeout(100)
         assert page.evaluate(drawn, count - 1) is True
     assert off_host.urls == []
+
+
+def test_on_a_phone_the_live_list_takes_the_screens_width(browser, live_server):
+    """The box shares its row with buttons (about 230 of 360 px): the list under it must not."""
+    phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+    off_host = BlockedRequests()
+    with guarded_context(browser, off_host, **phone) as context:
+        page = context.new_page()
+        page.goto(f"{live_server}/")
+        page.locator("#q").press_sequentially("beaming", delay=20)
+        page.locator("#q-suggest .result").first.wait_for()
+        box = page.locator("#q").bounding_box()
+        listed = page.locator("#q-suggest").bounding_box()
+        assert box and box["width"] < 300  # the premise: the box alone is narrower
+        assert listed and listed["width"] >= 340 and listed["x"] >= 0
+        assert listed["x"] + listed["width"] <= 360
+        assert listed["y"] >= box["y"] + box["height"]  # under the box, never over it
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert off_host.urls == []

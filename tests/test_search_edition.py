@@ -7,7 +7,14 @@ import re
 
 import pytest
 
-from judgekit.search.choice import COOKIE, parse_choice, safe_next, with_choice
+from judgekit.search.choice import (
+    COOKIE,
+    Choice,
+    parse_choice,
+    safe_next,
+    with_choice,
+    yields_to_question,
+)
 
 from .conftest import DATA
 
@@ -224,3 +231,16 @@ def test_a_hostile_next_is_never_followed_off_site_nor_breaks_the_header(ec):
         assert response.status_code == 303
         location = response.headers["Location"]
         assert location.startswith("/") and "\n" not in location and "<" not in location
+
+
+def test_a_remembered_game_yields_to_another_game_or_a_version_named():
+    one, v4 = Choice("1E"), Choice("2E", "4", "v4")
+    assert yields_to_question(one, frozenset({"2E"}), False)  # "2e battle"
+    assert yields_to_question(one, frozenset({"2E", "1E"}), True)  # "1E rules battle in CTA"
+    assert not yields_to_question(one, frozenset({"1E"}), False)  # "1e battle": as remembered
+    assert not yields_to_question(v4, frozenset({"2E"}), False)  # "2e battle": v4 kept
+    assert yields_to_question(v4, frozenset({"2E"}), True)  # "battle in CTA"
+    assert not yields_to_question(one, frozenset(), False)  # no game named
+    assert not yields_to_question(None, frozenset({"2E"}), False)
+    assert with_choice({"q": "2e x"}, one, yields=True) == {"q": "2e x"}
+    assert with_choice({"q": "2e x"}, one) == {"q": "2e x", "edition": "1E"}

@@ -197,12 +197,18 @@ def test_with_filters_and_no_results_the_link_keeps_the_filters(vocab_client):
     }  # the rulings are 1E's
 
 
-def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_apply(vocab_client):
+def test_a_game_named_beats_the_remembered_one_and_both_games_in_the_url_lets_it_apply(
+    vocab_client,
+):
+    # A judge who types "1e" means 1E, whatever this device remembers (the tryout of session 16).
     vocab_client.set_cookie(COOKIE, "2E")
     body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
-    assert editions(body) == {"2E"}
-    assert "in 2E only (remembered on this device;" in summary(body)
-    assert "named in your question" not in body
+    assert editions(body) == {"1E"}
+    assert "in 1E only (named in your question;" in summary(body)
+    assert "in 2E only (remembered on this device" not in body
+    # Its "search both games" link says so in the address, or the remembered 2E would apply.
+    assert link_of(body) == "/search?q=stopped+ship&edition=both"
+    assert editions(vocab_client.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
     # edition=both sets the remembered game aside; the named game then keeps to 1E, and its
     # link keeps edition=both, or the remembered game would come back.
     body = vocab_client.get("/search?q=1e+stopped+ship&edition=both").get_data(as_text=True)
@@ -211,15 +217,18 @@ def test_a_remembered_game_wins_and_both_games_in_the_url_lets_the_named_one_app
     assert editions(vocab_client.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
 
 
-def test_a_remembered_game_winning_over_a_named_one_links_both_games_without_the_name(vocab_client):
-    # "search both games" under a remembered game must give both: with the name kept in the
-    # question, edition=both would let the named game apply and give that game only.
+def test_a_game_chosen_in_the_address_still_beats_the_one_named(vocab_client):
     vocab_client.set_cookie(COOKIE, "2E")
-    body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
-    assert link_of(body) == "/search?q=stopped+ship&edition=both"
-    assert editions(vocab_client.get(link_of(body)).get_data(as_text=True)) == {"2E", "1E"}
-    # No game named: the question as typed.
+    body = vocab_client.get("/search?q=1e+stopped+ship&edition=2E").get_data(as_text=True)
+    assert editions(body) == {"2E"}
+    assert "search-yielded" not in body
+    # The remembered game named in the question too: it applies, as remembered.
+    body = vocab_client.get("/search?q=2e+stopped+ship").get_data(as_text=True)
+    assert editions(body) == {"2E"}
+    assert "search-yielded" not in body
+    # No game named: the remembered game, and its "search both games" link without the name.
     body = vocab_client.get("/search?q=stopped+ship").get_data(as_text=True)
+    assert "in 2E only (remembered on this device;" in summary(body)
     assert link_of(body) == "/search?q=stopped+ship&edition=both"
 
 

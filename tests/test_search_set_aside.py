@@ -21,8 +21,9 @@ from .test_search_named_game import VOCAB, answer, ask, editions, summary
 
 ANSWERED = (
     "document.querySelector('#search-results .search-summary q')?.textContent === '2e battle'"
-    " && !!document.querySelector('#search-results .search-set-aside a')"
+    " && !!document.querySelector('#search-results .search-yielded a')"
 )
+YIELDED = re.compile(r'<p class="search-set-aside search-yielded" role="status">(.*?)</p>', re.S)
 ASIDE = re.compile(r'<p class="search-set-aside" role="status">(.*?)</p>', re.S)
 
 
@@ -36,10 +37,18 @@ def aside_line(body: str) -> str:
     return found.group(1)
 
 
-def aside_link(body: str) -> str:
-    found = re.search(r'<a href="([^"]*)">search \wE instead</a>', aside_line(body))
-    assert found, aside_line(body)
+def aside_link(body: str, line=None) -> str:
+    said = (line or aside_line)(body)
+    found = re.search(r'<a href="([^"]*)">search \wE[^<]* instead</a>', said)
+    assert found, said
     return html.unescape(found.group(1))
+
+
+def yielded_line(body: str) -> str:
+    """The line saying the game typed won over the game remembered."""
+    found = YIELDED.search(body)
+    assert found, body
+    return found.group(1)
 
 
 # -- the question without the game's name: nothing the name left --------------------------------
@@ -132,25 +141,27 @@ def test_a_chosen_document_or_version_of_the_other_game_sets_the_named_one_aside
 
 
 # -- the results page ----------------------------------------------------------------------------
-def test_the_page_says_the_remembered_game_set_the_named_one_aside(vocab_client):
+def test_the_game_named_wins_over_the_remembered_one_and_the_page_says_so(vocab_client):
     vocab_client.set_cookie(COOKIE, "2E")
     body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
-    assert editions(body) == {"2E"}
-    assert aside_line(body) == (
-        "Your question names 1E, but 2E was searched (remembered on this device): "
-        '<a href="/search?q=stopped+ship&amp;edition=1E">search 1E instead</a>.'
+    assert editions(body) == {"1E"}
+    assert not ASIDE.search(body)  # nothing was set aside: the question's game was searched
+    assert yielded_line(body) == (
+        "Your question names 1E, so 1E was searched, not 2E as remembered on this device: "
+        '<a href="/search?q=stopped+ship&amp;edition=2E">search 2E instead</a>.'
     )
-    # The link names the game: the remembered 2E does not come back over it.
-    there = vocab_client.get(aside_link(body)).get_data(as_text=True)
-    assert editions(there) == {"1E"}
-    assert answer(vocab_client, q="stopped ship", edition="1E")["total"] == int(
+    # The link names the game in the address, which wins over the question's.
+    there = vocab_client.get(aside_link(body, yielded_line)).get_data(as_text=True)
+    assert editions(there) == {"2E"}
+    assert answer(vocab_client, q="stopped ship", edition="2E")["total"] == int(
         re.search(r'data-total="(\d+)"', there).group(1)
     )
-    assert "search-set-aside" not in there
-    # A remembered version (2E v2) is the game remembered too.
+    assert "search-yielded" not in there
+    # A remembered version (2E v2): the link searches that version again.
     vocab_client.set_cookie(COOKIE, "2E:2")
     body = vocab_client.get("/search?q=1e+stopped+ship").get_data(as_text=True)
-    assert aside_line(body).startswith("Your question names 1E, but 2E was searched (remembered")
+    assert editions(body) == {"1E"}
+    assert aside_link(body, yielded_line) == "/search?q=stopped+ship&edition=2E&version=2"
 
 
 def test_the_page_says_a_game_document_or_version_chosen_set_it_aside(vocab_client):
@@ -211,15 +222,15 @@ def test_the_line_is_escaped(vocab_client):
 def test_on_the_real_corpus_2e_battle_with_1e_remembered(client):
     client.set_cookie(COOKIE, "1E")
     body = client.get("/search?q=2e+battle").get_data(as_text=True)
-    assert editions(body) == {"1E"}
-    assert aside_line(body) == (
-        "Your question names 2E, but 1E was searched (remembered on this device): "
-        '<a href="/search?q=battle&amp;edition=2E">search 2E instead</a>.'
-    )
-    there = client.get(aside_link(body)).get_data(as_text=True)
-    assert editions(there) == {"2E"}
+    assert editions(body) == {"2E"}
     total = client.get("/api/search?q=2e+battle").get_json()["total"]
-    assert summary(there).startswith(f"{total} results for <q>battle</q>")
+    assert summary(body).startswith(f"{total} results for <q>2e battle</q>")
+    assert yielded_line(body) == (
+        "Your question names 2E, so 2E was searched, not 1E as remembered on this device: "
+        '<a href="/search?q=battle&amp;edition=1E">search 1E instead</a>.'
+    )
+    there = client.get(aside_link(body, yielded_line)).get_data(as_text=True)
+    assert editions(there) == {"1E"}
 
 
 @pytest.mark.parametrize(
@@ -238,16 +249,19 @@ def test_a_version_named_names_its_game(client, q, params, expected):
     assert aside_of(data) == expected
 
 
-def test_the_version_s_game_is_one_tap_away_with_the_version_first(client):
+def test_a_version_named_wins_over_the_remembered_game_with_the_version_first(client):
     client.set_cookie(COOKIE, "1E")
     body = client.get("/search?q=battle+in+Call+to+Arms").get_data(as_text=True)
-    assert aside_line(body) == (
-        "Your question names 2E, but 1E was searched (remembered on this device): "
-        '<a href="/search?q=battle+in+Call+to+Arms&amp;edition=2E">search 2E instead</a>.'
-    )
-    there = client.get("/api/search?q=battle+in+Call+to+Arms&edition=2E").get_json()
-    assert {r["edition"] for r in there["results"]} == {"2E"}
-    assert there["results"][0]["version"] == "call-to-arms"
+    assert editions(body) == {"2E"}
+    assert 'class="result result-' in body
+    first = client.get("/api/search?q=battle+in+Call+to+Arms").get_json()["results"][0]
+    assert first["version"] == "call-to-arms"
+    assert yielded_line(body).startswith("Your question names 2E, so 2E was searched, not 1E")
+    # A remembered version of the same game gives way to the version named, silently.
+    client.set_cookie(COOKIE, "2E:4")
+    body = client.get("/search?q=battle+in+Call+to+Arms").get_data(as_text=True)
+    assert "search-yielded" not in body and not ASIDE.search(body)
+    assert "in 2E only (named in your question;" in summary(body)  # not v4 only
 
 
 def test_with_no_game_chosen_a_version_named_keeps_to_its_game(client):
@@ -306,7 +320,7 @@ def test_the_command_line_s_command_runs_a_question_starting_with_a_dash(capsys,
 # -- a phone -------------------------------------------------------------------------------------
 @pytest.mark.browser
 @pytest.mark.parametrize("javascript", [True, False])
-def test_on_a_phone_with_1e_remembered_one_tap_searches_the_game_named(
+def test_on_a_phone_with_1e_remembered_the_game_named_is_searched(
     browser, live_server, client, javascript
 ):
     off_host = BlockedRequests()
@@ -317,20 +331,21 @@ def test_on_a_phone_with_1e_remembered_one_tap_searches_the_game_named(
         ask(page, "2e battle", javascript)
         # The answer to the whole question: one to "2e battl", as typed, has the line too.
         wait_until(page, ANSWERED)
-        line = page.locator("#search-results .search-set-aside")
+        line = page.locator("#search-results .search-yielded")
         assert line.inner_text() == (
-            "Your question names 2E, but 1E was searched (remembered on this device):"
-            " search 2E instead."
+            "Your question names 2E, so 2E was searched, not 1E as remembered on this device:"
+            " search 1E instead."
         )
-        assert page.locator("#search-results .result .badge-ed.ed-2E").count() == 0
+        assert page.locator("#search-results .result .badge-ed.ed-2E").count() > 0
+        assert page.locator("#search-results .result .badge-ed.ed-1E").count() == 0
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        link = line.locator("a", has_text="search 2E instead")
+        link = line.locator("a", has_text="search 1E instead")
         assert link.is_visible()
         with page.expect_navigation():
             link.tap()
-        assert parse_qs(urlsplit(page.url).query) == {"q": ["battle"], "edition": ["2E"]}
+        assert parse_qs(urlsplit(page.url).query) == {"q": ["battle"], "edition": ["1E"]}
         wait_until(page, "!!document.querySelector('#search-results .result')")
-        assert page.locator("#search-results .result .badge-ed.ed-2E").count() > 0
-        assert page.locator("#search-results .result .badge-ed.ed-1E").count() == 0
-        assert page.locator("#search-results .search-set-aside").count() == 0
+        assert page.locator("#search-results .result .badge-ed.ed-1E").count() > 0
+        assert page.locator("#search-results .result .badge-ed.ed-2E").count() == 0
+        assert page.locator("#search-results .search-yielded").count() == 0
     assert off_host.urls == []

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 
 from judgekit.checks.loader import CorpusError, load_corpus
-from judgekit.corpus.cards import CARD_FILES, Card, fold, sort_key
+from judgekit.corpus.cards import CARD_FILES, Card, sort_key
 from judgekit.render.card_index import card_url, index_of
 from judgekit.render.library import Library
-from judgekit.shapes.cards import card_detail, card_groups
+from judgekit.shapes.cards import card_detail, card_groups, nearest_cards
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -72,11 +71,12 @@ def cmd_card(args: argparse.Namespace) -> int:
         return 1
     found = matching(lib, args.title.strip(), edition)
     if not found:
-        names = {fold(c.full_title): c for c in index_of(lib)}
-        close = difflib.get_close_matches(fold(args.title), list(names), n=5, cutoff=0.6)
+        # The cards the card list, its 404 and the event's Cite field offer for the same text.
+        close = nearest_cards(lib, args.title, edition)
         print(f"no card named {args.title!r}", file=sys.stderr)
         if close:
-            print("closest: " + "; ".join(close), file=sys.stderr)
+            named = "; ".join(f"{c.full_title} ({c.edition})" for c in close)
+            print(f"did you mean: {named}", file=sys.stderr)
         return 1
     if args.json:
         data = [card_detail(lib, c) for c in found]

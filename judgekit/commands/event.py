@@ -39,7 +39,7 @@ def data_dir(args: argparse.Namespace) -> Path:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Add ``event`` and its own sub-commands."""
     event = sub.add_parser(
-        "event", help="run an event's rulings: new, codes, code, remove, backup, import"
+        "event", help="run an event's rulings: new, codes, code, again, remove, backup, import"
     )
     add_data_dir(event)
     tasks = event.add_subparsers(dest="task", required=True)
@@ -51,13 +51,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     codes = tasks.add_parser("codes", help="show the running event's codes")
     code = tasks.add_parser("code", help="give the running event a new judge code")
     code.add_argument("--head", action="store_true", help="change the head judge's code instead")
+    again = tasks.add_parser(
+        "again", help="a one-time code for a judge to join again under the same name"
+    )
+    again.add_argument("name")
     remove = tasks.add_parser("remove", help="remove a judge (their sessions end at once)")
     remove.add_argument("name")
     backup = tasks.add_parser("backup", help="copy the database safely, even while serving")
     backup.add_argument("path", help="a new file")
     imported = tasks.add_parser("import", help="keep an earlier event's JSON export as precedent")
     imported.add_argument("file")
-    for task in (new, codes, code, remove, backup, imported):
+    for task in (new, codes, code, again, remove, backup, imported):
         add_data_dir(task, again=True)
     event.set_defaults(func=cmd_event)
 
@@ -120,6 +124,17 @@ def _code(store, args) -> int:
     return 0
 
 
+def _again(store, args) -> int:
+    from judgekit.events.store import REJOIN_SECONDS
+
+    code = store.let_back_in(_running(store).id, args.name)
+    print(
+        f"{args.name} joins again, under the same name, with the code {code}: once, within "
+        f"{REJOIN_SECONDS // 60} minutes"
+    )
+    return 0
+
+
 def _remove(store, args) -> int:
     judge = store.remove_judge(_running(store).id, args.name)
     print(f"removed {judge.name}: their sessions have ended; their rulings stay")
@@ -155,6 +170,7 @@ TASKS = {
     "new": _new,
     "codes": _codes,
     "code": _code,
+    "again": _again,
     "remove": _remove,
     "backup": _backup,
     "import": _import,

@@ -111,8 +111,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE guesses (address TEXT NOT NULL, at REAL NOT NULL);
     CREATE INDEX guesses_at ON guesses (at);
     """,
+    # 2: a judge let back in by the head judge: a one-time code for that judge's name only.
+    """
+    CREATE TABLE rejoins (
+        judge_id INTEGER PRIMARY KEY REFERENCES judges(id),
+        code_hash TEXT NOT NULL,
+        until REAL NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+REJOIN_SECONDS = 15 * 60  # a code to join again is good for this long, and once
 
 
 class StoreError(Exception):
@@ -145,6 +154,30 @@ def _normal_code(code: str) -> str:
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _present_judge(conn: sqlite3.Connection, event_id: int, name: str) -> sqlite3.Row:
+    """The judge of this name in the event, not removed; StoreError if none."""
+    row = conn.execute(
+        "SELECT * FROM judges WHERE event_id = ? AND name = ? AND removed_at IS NULL",
+        (event_id, name),
+    ).fetchone()
+    if row is None:
+        raise StoreError(f"no judge named {name!r} in this event")
+    return row
+
+
+def _rejoin_code(
+    conn: sqlite3.Connection, event_id: int, name: str, given: str, now: float
+) -> bool:
+    """Whether ``given`` is the code the head judge gave this name to join again, still good."""
+    row = conn.execute(
+        "SELECT rejoins.code_hash FROM rejoins JOIN judges ON judges.id = rejoins.judge_id"
+        " WHERE judges.event_id = ? AND judges.name = ? AND judges.removed_at IS NULL"
+        " AND rejoins.until > ?",
+        (event_id, name, now),
+    ).fetchone()
+    return row is not None and hmac.compare_digest(_hash(given), row["code_hash"])
 
 
 class Store:
@@ -343,6 +376,8 @@ class Store:
                     role = "head"
                 elif hmac.compare_digest(given, _normal_code(row["judge_code"])):
                     role = "judge"
+                elif _rejoin_code(conn, event_id, name, given, now):
+                    role = "again"  # the code the head judge gave this name to join again
             if role is None:
                 conn.execute("INSERT INTO guesses (address, at) VALUES (?, ?)", (address, now))
         # The failed guess is committed before it is refused (so it counts).
@@ -354,18 +389,32 @@ class Store:
             ).fetchone()
             if judge is not None and judge["removed_at"] is not None:
                 raise StoreError(f"{name} was removed from this event by the head judge")
-            if judge is not None:
-                # A name is a judge's: whoever has a code must not become another judge (the
-                # head judge above all) by typing their name. A judge whose phone lost its
-                # session joins under another name; the head judge can remove the old one.
-                raise StoreError(
-                    f"a judge named {name} has already joined this event: choose another name"
-                    " (the head judge can remove the old one)"
+            if role == "again":
+                # Let back in by the head judge: the same judge, once (the code is spent here,
+                # in the transaction adding the session, so two devices cannot both use it).
+                spent = conn.execute(
+                    "DELETE FROM rejoins WHERE judge_id = ?", (judge["id"] if judge else -1,)
                 )
-            judge_id = conn.execute(
-                "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
-                (event_id, name, role, now),
-            ).lastrowid
+                if spent.rowcount != 1:
+                    raise StoreError("this code to join again was used already")
+            elif judge is not None and not (role == "head" and judge["role"] == "head"):
+                # A name is a judge's: whoever has a code must not become another judge (the
+                # head judge above all) by typing their name.
+                raise StoreError(
+                    f"a judge named {name} has already joined this event: choose another name,"
+                    f" or, if you are {name} on a new device, ask the head judge for a code to"
+                    " join again (the desk's “Let back in”)"
+                )
+            if judge is not None:
+                # The head judge back on a new device: the head judge code already gives every
+                # right the name holds, so it is the same judge again (their rulings, their name
+                # on the desk), with one more session; the other devices' sessions stay.
+                judge_id = judge["id"]
+            else:
+                judge_id = conn.execute(
+                    "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
+                    (event_id, name, role, now),
+                ).lastrowid
             token = secrets.token_urlsafe(32)
             conn.execute(
                 "INSERT INTO sessions (token_hash, judge_id, created_at, expires_at)"
@@ -373,6 +422,19 @@ class Store:
                 (_hash(token), judge_id, now, row["ends_at"]),
             )
         return self.judge(judge_id), token
+
+    def let_back_in(self, event_id: int, name: str, now: float | None = None) -> str:
+        """A one-time code for the judge of this name to join again (a new device, a lost
+        session): good for ``REJOIN_SECONDS``, for that name only; a newer one replaces it."""
+        now = time.time() if now is None else now
+        code = new_code()
+        with self.writing() as conn:
+            row = _present_judge(conn, event_id, name)
+            conn.execute(
+                "INSERT OR REPLACE INTO rejoins (judge_id, code_hash, until) VALUES (?, ?, ?)",
+                (row["id"], _hash(_normal_code(code)), now + REJOIN_SECONDS),
+            )
+        return code
 
     def judge(self, judge_id: int) -> Judge:
         """The judge with this id."""
@@ -410,12 +472,7 @@ class Store:
         stay. ``by``, the head judge removing, cannot remove themselves (StoreError)."""
         now = time.time() if now is None else now
         with self.writing() as conn:
-            row = conn.execute(
-                "SELECT * FROM judges WHERE event_id = ? AND name = ? AND removed_at IS NULL",
-                (event_id, name),
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"no judge named {name!r} in this event")
+            row = _present_judge(conn, event_id, name)
             if by is not None and by.id == row["id"]:
                 # Their own session would end and their name could not join again: the event
                 # would be left without the head judge removing.

@@ -71,8 +71,18 @@ def choices(corpus: Corpus) -> list[Choice]:
     return out
 
 
-def with_choice(args: Mapping[str, str], choice: Choice | None) -> dict[str, str]:
-    """Search parameters: the URL's, with the remembered choice where the URL names none.
+def yields_to_question(choice: Choice | None, games: frozenset[str], version: bool) -> bool:
+    """Whether a remembered choice gives way to what the question names: another game, both
+    games or a version ("2e battle" with 1E remembered means 2E). The question naming only the
+    remembered game by name ("2e battle" with 2E v4 remembered) keeps the choice, version too."""
+    return choice is not None and bool(games) and (version or games != {choice.edition})
+
+
+def with_choice(
+    args: Mapping[str, str], choice: Choice | None, yields: bool = False
+) -> dict[str, str]:
+    """Search parameters: the URL's, with the remembered choice where the URL names none and it
+    does not yield to a game or version the question names (``yields_to_question``).
 
     An empty filter names nothing (the filter form sends every select, chosen or not), so the
     remembered choice still applies; edition=both asks for both games over it.
@@ -83,7 +93,7 @@ def with_choice(args: Mapping[str, str], choice: Choice | None) -> dict[str, str
     if explicit:
         params["edition"] = ""
     named = explicit or any((args.get(name) or "").strip() for name in FILTERS)
-    if choice is not None and not named:
+    if choice is not None and not named and not yields:
         params["edition"] = choice.edition
         if choice.version:
             params["version"] = choice.version

@@ -372,6 +372,15 @@ class SearchIndex:
         blanked, mentioned = strip_versions(question, self.versions)
         return strip_named(question, blanked, None, self.games_of(mentioned))[2]
 
+    def named_in(self, question: str) -> tuple[frozenset[str], bool]:
+        """The games a question names, by name or by versions of them, and whether it names a
+        version; no game when it is nothing but names ("v4", "second edition": words to find)."""
+        blanked, mentioned = strip_versions(question, self.versions)
+        games = frozenset(games_named(blanked, self.games_of(mentioned)))
+        if len(games) == 1 and not self.unnamed(question):
+            return frozenset(), False
+        return games, bool(mentioned)
+
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""
         return f" {' '.join(seq)} " in self._joined(docnum)

@@ -139,6 +139,7 @@ def calculation_dict(
         start.update(basis="interpretation", points=_points(calc.start_points))
     end_steps = steps(calc.end_rules)
     beneath = list(calc.beneath_after)
+    spent_determined = len(calc.spent_readings) <= 1
     return {
         "sequence": seq.id,
         "version": seq.version,
@@ -157,9 +158,14 @@ def calculation_dict(
         "cost_limit_determined": len(calc.cost_limit_readings) == 1,
         "start": start,
         "dilemmas": [_dilemma(built, calc, r, steps) for r in calc.results],
-        "cost_spent": calc.spent,
+        # A total only where every reading spends the same: else null, and what each spends.
+        "cost_spent": calc.spent if spent_determined else None,
+        "cost_spent_readings": list(calc.spent_readings),
+        "cost_spent_determined": spent_determined,
         "cost_remaining": (
-            calc.cost_limit - calc.spent if len(calc.cost_limit_readings) == 1 else None
+            calc.cost_limit - calc.spent
+            if len(calc.cost_limit_readings) == 1 and spent_determined
+            else None
         ),
         "faced": calc.count("faced"),
         "overcome_unfaced": calc.count("overcome"),

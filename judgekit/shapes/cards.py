@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -14,6 +15,7 @@ from judgekit.render.status import status
 
 _ALL_CARDS: Memo[str, dict[str, Any]] = Memo(__name__, "every card")
 _CARD_DETAILS: Memo[tuple[str, str], dict[str, Any]] = Memo(__name__, "card detail")
+_CARD_KEYS: Memo[str, tuple[tuple[Card, tuple[str, ...]], ...]] = Memo(__name__, "card keys")
 
 EDITION_TITLES = {"2E": "Second Edition", "1E": "First Edition"}
 STANDING_TEXT = {
@@ -196,17 +198,72 @@ def title_matches(query: str, title: str) -> bool:
     return all(fold_title(word) in folded for word in query.split())
 
 
-def similar_cards(lib: Library, edition: str, typed: str, limit: int = 5) -> list[dict[str, Any]]:
-    """The edition's cards whose id or title is close to what was typed (for a 404)."""
+# A title's word shorter than this is no name of its own ("of", "the", "Q's"): not compared alone.
+_SHORTEST_WORD = 4
+NEAR_CUTOFF = 0.6  # difflib's default for close matches, as every 404's
+NEAR_INSIDE = 0.9  # what was typed found whole inside a name counts as this near
+# Only names about as near as the nearest are offered: "wrof" means Worf (0.75), not Gowron (0.6).
+NEAR_WINDOW = 0.1
+
+
+def card_keys(card: Card) -> tuple[str, ...]:
+    """The folded names a typed name is compared with: id, titles, aliases, each longer word.
+
+    A judge types one word of a long title ("Picrad" for Jean-Luc Picard), so each word of four
+    letters or more is a key too. The card list writes them into its page (``data-card-keys``) for
+    cards.js, which scores them as ``nearest_cards`` does.
+    """
+    whole = [fold_title(name) for name in (card.id, *card.names)]
+    words = (fold_title(w) for name in card.names for w in re.split(r"[\s\-/,]+", name))
+    return tuple(
+        dict.fromkeys([*filter(None, whole), *(w for w in words if len(w) >= _SHORTEST_WORD)])
+    )
+
+
+def _keyed(lib: Library, edition: str) -> tuple[tuple[Card, tuple[str, ...]], ...]:
+    """The edition's cards with their keys (built once per library)."""
+    memo = lib.memo(_CARD_KEYS)
+    if edition not in memo:
+        memo[edition] = tuple(
+            (card, card_keys(card)) for card in card_index.index_of(lib).of_edition(edition)
+        )
+    return memo[edition]
+
+
+def keys_by_url(lib: Library, edition: str) -> dict[str, str]:
+    """Each of the edition's cards' keys, space-separated, by its page's address (for cards.js)."""
+    return {card_index.card_url(card): " ".join(keys) for card, keys in _keyed(lib, edition)}
+
+
+def nearness_to(wanted: str, keys: tuple[str, ...]) -> float:
+    """How near the folded ``wanted`` is to a card with these keys (cards.js: ``nearness``)."""
+    best = max(nearness.ratio(wanted, key) for key in keys)
+    return max(best, NEAR_INSIDE) if any(wanted in key for key in keys) else best
+
+
+def nearest_cards(
+    lib: Library, typed: str, edition: str | None = None, limit: int = 5
+) -> list[Card]:
+    """The cards nearest what was typed (at least ``NEAR_CUTOFF``, and within ``NEAR_WINDOW`` of
+    the nearest), nearest first, then by title: the one way every "did you mean" finds cards (the
+    card list and cards.js, the card 404, the CLI, the event's Cite field). Of one edition, or of
+    both (2E first between equals)."""
+    typed = typed.strip()
     wanted = fold_title(typed) if nearness.near_enough(typed) else ""
     if not wanted:
         return []
+    editions = [edition] if edition else list(CARD_FILES)
     scored = []
-    for card in card_index.index_of(lib).of_edition(edition):
-        keys = (fold_title(card.id), fold_title(card.full_title), fold_title(card.title))
-        ratio = max(nearness.ratio(wanted, key) for key in keys)
-        if any(wanted in key for key in keys):
-            ratio = max(ratio, 0.9)
-        if ratio >= 0.6:
-            scored.append((-ratio, card.full_title, card))
-    return [card_summary(lib, card) for _, _, card in sorted(scored)[:limit]]
+    for order, ed in enumerate(editions):
+        for card, keys in _keyed(lib, ed):
+            near = nearness_to(wanted, keys)
+            if near >= NEAR_CUTOFF:
+                scored.append((-near, card.full_title, order, fold_title(card.id), card))
+    scored.sort(key=lambda item: item[:-1])
+    kept = [item[-1] for item in scored if item[0] <= scored[0][0] + NEAR_WINDOW]
+    return kept[:limit]
+
+
+def similar_cards(lib: Library, edition: str, typed: str, limit: int = 5) -> list[dict[str, Any]]:
+    """The edition's cards nearest what was typed, as the index lists them (for a 404)."""
+    return [card_summary(lib, card) for card in nearest_cards(lib, typed, edition, limit)]

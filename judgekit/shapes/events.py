@@ -26,7 +26,8 @@ def pin(lib: Library, cite: Cite) -> Citation:
         card = card_index.find_card(lib, cite.document, cite.entry)
         if card is None:
             raise FieldError(f"no {cite.document} card {cite.entry!r} to cite")
-        title = card.title + (f": {card.subtitle}" if card.subtitle else "")
+        # The card's title as every page prints it ("Worf, First Officer").
+        title = card.full_title
         return Citation("card", card.edition, "", card.id, f"{card.edition} card {title}", title)
     entry = lib.corpus.entry(cite.document, cite.version, cite.entry)
     if entry is None:
@@ -80,13 +81,16 @@ def _drift(lib: Library, c: Citation) -> dict[str, str] | None:
 
 
 def _citation_dict(lib: Library, c: Citation) -> dict[str, Any]:
+    title = c.title
     if c.kind == "card":
         card = card_index.find_card(lib, c.document, c.entry)
         url = card_index.card_url(card) if card else None
+        if card is not None:  # one title everywhere, for rulings pinned as "Worf: First Officer"
+            title = f"{card.edition} card {card.full_title}"
     else:
         entry = lib.corpus.entry(c.document, c.version, c.entry)
         url = lib.entry_url(entry) if entry else None
-    return {"title": c.title, "spec": c.spec, "url": url, "text": c.text, "drift": _drift(lib, c)}
+    return {"title": title, "spec": c.spec, "url": url, "text": c.text, "drift": _drift(lib, c)}
 
 
 def _day_time(at: float) -> str:

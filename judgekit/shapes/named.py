@@ -19,7 +19,7 @@ from judgekit.events.fields import CITE_RE, MOST_CITATIONS, FieldError, line
 from judgekit.events.model import Citation, Ruling
 from judgekit.render import card_index
 from judgekit.render.library import Library, Memo
-from judgekit.shapes.cards import fold_title, title_matches
+from judgekit.shapes.cards import fold_title, nearest_cards, title_matches
 
 _TITLES: Memo[str, dict] = Memo(__name__, "entries and cards by title and by id")
 MOST_LISTED = 8  # the targets a note names; the rest are counted
@@ -213,7 +213,9 @@ class Typed(_Listing):
     judge has picked, when the text names several: nothing is recorded until then)."""
 
     text: str
-    how: str  # as Named's: "citation", "id", "title", "in title" or "nothing"
+    # As Named's ("citation", "id", "title", "in title", "nothing"), or "near": naming nothing,
+    # the targets are the cards nearest it (a typo, "Wrof"), never cited until the judge picks.
+    how: str
     targets: tuple[Target, ...]
     chosen: str  # the cited target's spec: the one named, or the judge's pick among them
 
@@ -221,12 +223,15 @@ class Typed(_Listing):
     def message(self) -> str:
         """What the form says of the text: what it names and that the judge picks, or nothing."""
         typed = f"“{self.text}”"
+        nothing = f"No rule, ruling or card has the title, id or citation {typed}"
         if not self.targets:
             return (
-                f"No rule, ruling or card has the title, id or citation {typed}. Type a title, "
-                "such as “Beaming” or “Worf”, an id (the end of its page’s address), or paste "
-                "its citation."
+                f"{nothing}. Type a title, such as “Beaming” or “Worf”, an id (the end of its "
+                "page’s address), or paste its citation."
             )
+        if self.how == "near":
+            pick = "it to cite it" if len(self.targets) == 1 else "the one this ruling cites"
+            return f"{nothing}. {self.found}? Pick {pick}: nothing is recorded until you do."
         return f"{self.found}. Pick the one this ruling cites: nothing is recorded until you do."
 
     @property
@@ -237,6 +242,8 @@ class Typed(_Listing):
         count = " and ".join(
             f"{n} {_NOUN[kind][n != 1]}" for kind in ("entry", "card") if (n := kinds.count(kind))
         )
+        if self.how == "near":  # the targets are the cards nearest a name of none (a typo)
+            return "Did you mean " + " or ".join(t.label for t in self.targets)
         if self.how == "in title":
             found = f"No title is exactly {typed}; {count} hold every word of it"
         else:
@@ -269,9 +276,20 @@ def typed_citation(lib: Library, text: str, pick: str = "") -> Typed | None:
         found = exact or [n for n in named if n.how == "in title"]
         targets = tuple(t for n in found for t in n.targets)
         how = found[0].how if found else "nothing"
+        if not found:  # did you mean: the cards the card list and its 404 offer for the text
+            targets = _near_cards(lib, text)
+            how = "near" if targets else how
     specs = [t.spec for t in targets]
-    chosen = pick if pick in specs else specs[0] if len(specs) == 1 else ""
+    only = specs[0] if len(specs) == 1 and how != "near" else ""
+    chosen = pick if pick in specs else only
     return Typed(text, how, targets, chosen)
+
+
+def _near_cards(lib: Library, text: str) -> tuple[Target, ...]:
+    """The cards nearest text naming nothing, as targets (``nearest_cards``, as every list)."""
+    cards = _index(lib)["card"]["id"]
+    near = nearest_cards(lib, text)
+    return tuple(t for c in near for t in cards[c.id] if t.document == c.edition)
 
 
 def _exact(value: str) -> bool:
@@ -295,6 +313,12 @@ def typed_cites(lib: Library, values: list[str]) -> list[str]:
         found = typed_citation(lib, line("find", value, False, "a cite"))
         if not found.targets:
             raise FieldError(found.message)
+        if found.how == "near":
+            listed = ", ".join(t.spec for t in found.listed)
+            raise FieldError(
+                f"No rule, ruling or card has the title, id or citation “{found.text}”. "
+                f"{found.found}? Nothing is recorded: send its exact citation as its cite: {listed}"
+            )
         if not found.chosen:
             listed = ", ".join(t.spec for t in found.listed)
             raise FieldError(

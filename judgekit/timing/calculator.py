@@ -85,6 +85,9 @@ class Calculation:
     cost_limit_readings: tuple[int, ...] = ()  # more than one: the limit is undetermined
     beneath_after: tuple[int, ...] = ()  # overcome dilemmas beneath the mission afterwards
     start_points: tuple[str, ...] = ()  # open questions the start numbers rest on
+    # The total spent under each reading (more than one: it is undetermined, or the editors'
+    # reading; ``spent`` is the default reading's, which the page shows dilemma by dilemma).
+    spent_readings: tuple[int, ...] = ()
 
     def count(self, outcome: str) -> int:
         """How many dilemmas had this outcome."""
@@ -418,6 +421,7 @@ def calculate(config: CalculatorConfig, inp: CalcInput) -> Calculation:
         limits,
         beneath,
         _start_points(config, inp),
+        tuple(sorted({run[-1].spent if run else 0 for run in runs.values()})),
     )
 
 

@@ -350,7 +350,7 @@
     var html;
     try {
       var calc = calculate(config, parseInput(args));
-      html = '<div class="tm-calc-result" aria-live="polite"><p class="tm-calc-start"><strong>Dilemmas drawn: <span data-calc="drawn">' +
+      html = '<div class="tm-calc-result" aria-live="polite" tabindex="-1"><p class="tm-calc-start"><strong>Dilemmas drawn: <span data-calc="drawn">' +
         calc.drawn + '</span>. Cost limit: <span data-calc="limit">' + (calc.limits.length > 1 ? "undetermined (" + calc.limits.join(" or ") + ")" : calc.limit) + "</span>.</strong> " + esc(calc.start) +
         ' <span class="muted">(' + steplinks(["draw", "cost_limit"]) + ")</span></p>" + basisHtml(calc.basis.start);
       if (calc.results.length) {
@@ -370,9 +370,10 @@
         calc.notes.map(function (n) { return '<p class="tm-note"><span class="tm-note-label">Note</span> ' + esc(n) + "</p>"; }).join("") + "</div>";
     } catch (e) {
       if (!(e instanceof CalcError)) throw e;
-      html = '<p class="tm-calc-error" role="alert">' + esc(e.message) + "</p>";
+      html = '<p class="tm-calc-error" role="alert" tabindex="-1">' + esc(e.message) + "</p>";
     }
-    section.insertAdjacentHTML("beforeend", html);
+    // Above the form, as the server's page draws it (the answer first, where the judge looks).
+    section.querySelector("form.tm-calc-form").insertAdjacentHTML("beforebegin", html);
   }
 
   var FILES = {};
@@ -432,8 +433,9 @@
       // a reload, a bookmark or Back shows the same answer.
       var here = window.location.pathname + (kept.toString() ? "?" + kept.toString() : "") + "#calc";
       try { history.replaceState(history.state, "", here); } catch (e) { /* the answer stands */ }
+      // In view and focused, as timing.js shows the server's answer: a phone shows the change.
       var shown = form.closest(".tm-calc").querySelector(".tm-calc-result, .tm-calc-error");
-      if (shown) shown.scrollIntoView({block: "start"});
+      if (shown) { shown.scrollIntoView({block: "start"}); shown.focus({preventScroll: true}); }
     }, function () { form.submit(); });
   }, true);
 

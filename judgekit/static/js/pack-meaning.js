@@ -743,7 +743,8 @@
   };
 
   /* -- the judge's choice, on the search page and home: store it, or remove it ------------------- */
-  function mb(bytes) { return (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0) + " MB"; }
+  // One decimal, as `judgekit build` prints the size of meaning/ (and the README says it).
+  function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
   function panel() {
     var box = document.createElement("div");
     box.className = "pack-meaning";

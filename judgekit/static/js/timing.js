@@ -74,19 +74,13 @@
     bind();
     var calc = document.querySelector(".tm-calc");
     var answer = calc && (calc.querySelector(".tm-calc-result, .tm-calc-error") || calc);
-    if (answer) {
-      answer.scrollIntoView({ block: "start" });
-      if (calc) calc.focus({ preventScroll: true });
-    }
+    if (answer) showAnswer(answer);
   }
-  // The mission is required once dilemmas are entered: say so before submitting, not after.
-  function requireMission(form) {
-    var dilemmas = form.querySelector("[name=dilemmas]");
-    var mission = form.querySelector("[name=mission]");
-    if (!dilemmas || !mission) return;
-    var sync = function () { mission.required = dilemmas.value.trim() !== ""; };
-    dilemmas.addEventListener("input", sync);
-    sync();
+  // The answer (or what is missing, in words) where the judge is looking, and focused, so a
+  // phone shows the change and a screen reader reads it (pack-calculator.js does the same).
+  function showAnswer(answer) {
+    answer.scrollIntoView({ block: "start" });
+    answer.focus({ preventScroll: true });
   }
   // The laptop could not be reached (the venue's Wi-Fi dropped): say so by the form, not the
   // browser's error page; the inputs stay for Calculate once the connection is back.
@@ -101,13 +95,13 @@
     message.className = "tm-calc-error tm-no-connection";
     message.setAttribute("role", "alert");
     message.textContent = NO_CONNECTION;
+    message.tabIndex = -1;
     form.parentNode.insertBefore(message, form);
-    message.scrollIntoView({ block: "nearest" });
+    showAnswer(message);
     document.dispatchEvent(new CustomEvent("judgekit:no-connection"));
   }
   function bind() {
     var form = document.querySelector(".tm-calc-form");
-    if (form) requireMission(form);
     // In a judge pack there is no server to ask: pack-calculator.js answers in the page.
     if (inPack) return;
     if (!form || !window.fetch || !window.DOMParser) return;

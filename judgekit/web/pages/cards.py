@@ -23,6 +23,12 @@ def _editions(query: str) -> list[dict]:
     for edition in CARD_FILES:
         cards = [c for c in data["cards"] if c["edition"] == edition]
         hidden = {c["url"] for c in cards if not card_shapes.title_matches(query, c["full_title"])}
+        # Nothing matches: "did you mean", the cards nearest the text (cards.js finds the same).
+        near = (
+            card_shapes.similar_cards(library(), edition, query)
+            if len(hidden) == len(cards)
+            else []
+        )
         out.append(
             {
                 "id": edition,
@@ -31,6 +37,8 @@ def _editions(query: str) -> list[dict]:
                 "cards": cards,
                 "hidden": hidden,
                 "shown": len(cards) - len(hidden),
+                "near": near,
+                "keys": card_shapes.keys_by_url(library(), edition),
             }
         )
     return out

@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from judgekit import urls
 from judgekit.events import exchange, fields
 from judgekit.events.model import Event, Judge, Ruling
-from judgekit.events.store import GUESSES_IN_ALL, StoreError, TooManyGuesses
+from judgekit.events.store import GUESSES_IN_ALL, REJOIN_SECONDS, StoreError, TooManyGuesses
 from judgekit.search.choice import safe_next
 from judgekit.shapes import events as shapes
 from judgekit.shapes.named import Typed, named_dict, typed_citation
@@ -316,8 +316,9 @@ def _desk_event():
 
 
 @bp.get("/event/desk")
-def desk() -> ResponseReturnValue:
-    """GET /event/desk: codes (on the laptop only), judges, and the forms changing them."""
+def desk(again: tuple[str, str] | None = None) -> ResponseReturnValue:
+    """GET /event/desk: codes (on the laptop only), judges, and the forms changing them;
+    ``again``: a judge's name and the one-time code just made for them to join again."""
     found, judge = _desk_event()
     here = judges.on_this_computer()
     codes = judges.store().codes(found.id) if found is not None and here else None
@@ -334,6 +335,8 @@ def desk() -> ResponseReturnValue:
         if judge is not None and judge.head
         else judges.pre_session_token(),
         alarm_at=GUESSES_IN_ALL,
+        again=again,
+        again_minutes=REJOIN_SECONDS // 60,
     )
 
 
@@ -368,6 +371,19 @@ def clear_guesses() -> ResponseReturnValue:
     _desk_write()
     judges.store().clear_guesses()
     return redirect(url_for("events.desk"), 303)
+
+
+@bp.post("/event/desk/again")
+def let_back_in() -> ResponseReturnValue:
+    """POST /event/desk/again: a one-time code for a judge to join again under their own name
+    (a new device, a lost session), shown on this answer only, never in an address."""
+    found, _judge = _desk_write()
+    try:
+        name = fields.line("name", request.form.get("name"), True)
+        code = judges.store().let_back_in(found.id, name)
+    except (fields.FieldError, StoreError) as exc:
+        abort(400, description=str(exc))
+    return desk(again=(name, code))
 
 
 @bp.post("/event/desk/remove")

@@ -18,6 +18,7 @@ from judgekit.search.choice import (
     safe_next,
     with_choice,
     without_edition,
+    yields_to_question,
 )
 from judgekit.search.elsewhere import elsewhere
 from judgekit.search.service import SearchParamError, SearchService
@@ -84,9 +85,16 @@ def _judging() -> dict[str, Any]:
     return {"judging": judging()}
 
 
-def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
+def _form(
+    svc: SearchService, params: dict[str, str], yielded: Choice | None = None
+) -> dict[str, Any]:
     """What the filter form offers and what the judge chose in the URL (never the cookie's)."""
     lib = library()
+    aside_params = {
+        name: value
+        for name in ("kind", "all_versions")
+        if (value := request.args.get(name, "").strip()) not in ("", "0")
+    }
     docs = list(lib.corpus.held())
     # The form shows the URL's filters only: the remembered game applies on its own, so copying
     # it into the form would turn it into a filter that clearing the chip cannot remove.
@@ -121,10 +129,20 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
         # The link to a game the question named but a chosen one set aside: that game, whatever
         # this device remembers, with the URL's kind and all_versions (a document or version
         # chosen is the other game's).
-        "aside_params": {
-            name: value
-            for name in ("kind", "all_versions")
-            if (value := request.args.get(name, "").strip()) not in ("", "0")
+        "aside_params": aside_params,
+        # The remembered game the question's game or version won over, and the link searching
+        # it instead (in the address, so that it wins over the question).
+        "yielded": yielded,
+        "yielded_params": {
+            **aside_params,
+            **(
+                {
+                    "edition": yielded.edition,
+                    **({"version": yielded.version} if yielded.version else {}),
+                }
+                if yielded
+                else {}
+            ),
         },
         "from_cookie": judging() is not None
         and not any(
@@ -133,9 +151,21 @@ def _form(svc: SearchService, params: dict[str, str]) -> dict[str, Any]:
     }
 
 
+def _yielded(svc: SearchService) -> Choice | None:
+    """The remembered game when the question names another game or a version, which wins over
+    it (a game chosen in the address still wins over the question)."""
+    choice = judging()
+    typed = (request.args.get("q") or "")[:MAX_QUERY_CHARS]
+    chosen = any(request.args.get(name, "").strip() for name in ("edition", "document", "version"))
+    if choice is None or chosen or not typed.strip():
+        return None
+    return choice if yields_to_question(choice, *svc.index.named_in(typed)) else None
+
+
 def _run(template: str):
     svc = current_search()
-    params = with_choice(request.args, judging())
+    yielded = _yielded(svc)
+    params = with_choice(request.args, judging(), yields=yielded is not None)
     # The page searches a long question's first characters and says so (page_notes); the API
     # refuses it. Cut before anything reads it: a long question costs no more than the limit.
     asked = params.get("q", "")
@@ -153,7 +183,7 @@ def _run(template: str):
         error=error,
         elsewhere=other,
         notes=page_notes(library(), svc.index.versions, data, asked),
-        form=_form(svc, params),
+        form=_form(svc, params, yielded if data else None),
         compact=request.args.get("compact") == "1",
     ), (400 if error else 200)
 
