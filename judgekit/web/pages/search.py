@@ -155,7 +155,7 @@ def _yielded(svc: SearchService) -> Choice | None:
     """The remembered game when the question names another game or a version, which wins over
     it (a game chosen in the address still wins over the question)."""
     choice = judging()
-    typed = (request.args.get("q") or "")[:MAX_QUERY_CHARS]
+    typed = cut_question(request.args.get("q") or "")[0]
     chosen = any(request.args.get(name, "").strip() for name in ("edition", "document", "version"))
     if choice is None or chosen or not typed.strip():
         return None
