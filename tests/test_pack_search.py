@@ -393,7 +393,7 @@ def test_an_answer_draws_its_first_screenful_then_the_rest(browser, packs, viewp
         titles = _shown_titles(page)
         later = page.eval_on_selector_all(
             "#search-results .result",
-            "items => items.slice(4).map(li => [li.getAttribute('role'), li.style.contentVisibility])",
+            "items => items.slice(4).map(li => [li.getAttribute('role'), getComputedStyle(li).contentVisibility])",
         )
         page.focus("#q")
         for _ in range(5):

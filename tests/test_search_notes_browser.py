@@ -28,7 +28,7 @@ SEEN = [
         ".search-summary",
         "“2003” read as v1.1 and Call to Arms, each result showing its Call to Arms passage first.",
     ),
-    ({"q": "staffing ships cta"}, ".result .chips", "Call to Arms: moving a ship (glossary)"),
+    ({"q": "staffing ships"}, ".result .chips", "Call to Arms: moving a ship (glossary)"),
     (
         {"q": LONG},
         ".search-cut",
