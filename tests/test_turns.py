@@ -192,3 +192,41 @@ def test_serves_workers_run_in_turns(tmp_path):
     app.before_request(lambda: seen.append(app.wsgi_app.turns.holding()))
     assert app.test_client().get("/").data == b"hello"
     assert seen == [True] and not app.wsgi_app.turns._busy
+
+
+def test_warming_the_pages_takes_no_turn():
+    """The pages rendered at start-up (memory.warm) go through the app inside the turns: with a
+    judge's request holding the turn, each renders without waiting for it (none overtime), and
+    none holds it; a request from outside still takes its turn."""
+    from flask import Flask, request
+
+    from judgekit.web.memory import WARM_ENVIRON, warm
+
+    app = Flask("t")
+    turns = Turns(patience=0.05)
+    app.wsgi_app = TakingTurns(app.wsgi_app, turns)
+    seen = []
+
+    @app.get("/<name>")
+    def page(name: str) -> str:
+        seen.append((name, turns.holding(), WARM_ENVIRON in request.environ))
+        return name
+
+    release, holding = threading.Event(), threading.Event()
+
+    def judge() -> None:
+        turns.enter()
+        holding.set()
+        release.wait(10)
+        turns.leave()
+
+    holder = _thread(judge)
+    assert holding.wait(10)
+    try:
+        assert warm(app, ["/a", "/b", "/c"]) == 3
+    finally:
+        release.set()
+        holder.join(10)
+    assert seen == [("a", False, True), ("b", False, True), ("c", False, True)]
+    assert turns.overtime == 0 and not turns._busy
+    assert app.test_client().get("/d").data == b"d" and seen[-1] == ("d", True, False)
