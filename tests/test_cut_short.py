@@ -239,6 +239,9 @@ def test_an_api_address_with_a_slash_links_it_without_only_if_that_answers(clien
     characters."""
     response = client.get("/api/timing/?version=4")
     assert response.status_code == 404 and _links(response) == ["/api/timing?version=4"]
+    # A version as judges write it: the address without the slash redirects to the version's.
+    response = client.get("/api/documents/2e-rulebook/v4/")
+    assert _links(response) == ["/api/documents/2e-rulebook/v4"]
     long = "/api/documents/2e-rulebook/" + "y" * 500
     response = client.get(long + "/")
     sane(response, long)

@@ -284,14 +284,12 @@ def _api_addresses() -> list[Nearest]:
 
 
 def _answers(path: str) -> bool:
-    """Whether ``path``, with this request's query and headers, would answer (its view run in a
-    request of its own, with a ``g`` of its own): a link is given only to an address that works."""
+    """Whether ``path``, with this request's query and headers, would answer or redirect (asked
+    in a request of its own, with a ``g`` of its own: from memory if it was rendered, with the
+    checks every request has, "v4" redirected): a link is given only to an address that works."""
     environ = dict(request.environ, PATH_INFO=path, REQUEST_METHOD="GET")
     with current_app.app_context(), current_app.request_context(environ):
-        try:
-            return current_app.make_response(current_app.dispatch_request()).status_code < 400
-        except HTTPException:
-            return False
+        return current_app.full_dispatch_request().status_code < 400
 
 
 def _exact_api(path: str) -> None:
