@@ -155,6 +155,22 @@ def test_an_address_that_can_mean_one_page_opens_it(client, path, location):
             "a comparison names two versions, from..to: '..4' names one",
             ["/diff/2e-rulebook/1.1..4", "/diff/2e-rulebook/call-to-arms..4"],
         ),
+        (  # a version as judges write it, on either side
+            "/diff/2e-rulebook/v4..",
+            "a comparison names two versions, from..to: 'v4..' names one",
+            ["/diff/2e-rulebook/4..1.1", "/diff/2e-rulebook/4..call-to-arms"],
+        ),
+        (
+            "/diff/2e-rulebook/..cta",
+            "a comparison names two versions, from..to: '..cta' names one",
+            ["/diff/2e-rulebook/1.1..call-to-arms", "/diff/2e-rulebook/4..call-to-arms"],
+        ),
+        ("/diff/2e-rulebook/..x", "unknown version 'x' of '2e-rulebook'", []),
+        (
+            "/diff/2e-rulebook/..",
+            "a comparison names two versions, from..to: '..' names none",
+            ["/diff/2e-rulebook"],
+        ),
         (
             "/diff/1e-current-rulings/2000-02-28",
             "1E Current Rulings has one version held here, so there is nothing to compare it with",
@@ -183,7 +199,7 @@ def test_an_address_that_can_mean_one_page_opens_it(client, path, location):
         ("/api/cards/2e/", "a card's JSON is at /api/cards/2e/<card id>.", ["/api/cards"]),
         (
             "/api/timing/",
-            "no such address: the API's addresses have no slash at their end (/api/timing)",
+            "no such address: the API's addresses have no slash at their end ('/api/timing')",
             ["/api/timing"],
         ),
         ("/api", "the API's addresses are listed.", ["/api/documents", "/api/search"]),
@@ -217,6 +233,24 @@ def test_the_ruling_forms_address_opened_is_the_events_page(client):
     assert client.get("/event/rulings/", follow_redirects=True).request.path == "/event"
 
 
+def test_an_api_address_with_a_slash_links_it_without_only_if_that_answers(client):
+    """A slash at an API address's end: the address without it linked where it answers (the
+    query kept); where it would not (an unknown version), no link, and what was given cut to 80
+    characters."""
+    response = client.get("/api/timing/?version=4")
+    assert response.status_code == 404 and _links(response) == ["/api/timing?version=4"]
+    # A version as judges write it: the address without the slash redirects to the version's.
+    response = client.get("/api/documents/2e-rulebook/v4/")
+    assert _links(response) == ["/api/documents/2e-rulebook/v4"]
+    long = "/api/documents/2e-rulebook/" + "y" * 500
+    response = client.get(long + "/")
+    sane(response, long)
+    said = _message(response)
+    assert response.status_code == 404 and _links(response) == []
+    assert "try it without the slash" in said and "y" * 81 not in said and len(said) < 250, said
+    assert client.get(long).status_code == 404  # which is why it is not linked
+
+
 @pytest.mark.parametrize(
     "path",
     [
@@ -228,6 +262,8 @@ def test_the_ruling_forms_address_opened_is_the_events_page(client):
         "/api/history/%00",
         "/api/cards/" + "y" * 500,
         "/api/events/1/rulings/%3Cb%3E" + "z" * 300,
+        "/api/documents/2e-rulebook/" + "y" * 500 + "/",
+        "/api/entries/2e-rulebook/4/" + "%3Cb%3E" * 60 + "/",
     ],
 )
 def test_a_hostile_address_cut_short_is_a_short_escaped_404(client, path):

@@ -344,9 +344,15 @@ LINKED = "its comparisons with each other version held are linked here"
         ("4..1.1", 200, None),
         ("4..4", 200, None),
         ("call-to-arms..4", 200, None),
-        ("..", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
-        ("...", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
-        ("....", 404, f"unknown version '' of '2e-rulebook' {KNOWN_2E}"),
+        # No side given: the document's comparisons linked; an empty side is never "unknown".
+        (
+            "..",
+            404,
+            "a comparison names two versions, from..to: '..' names none; the comparisons of 2E "
+            "Rulebook are linked here",
+        ),
+        ("...", 404, f"unknown version '.' of '2e-rulebook' {KNOWN_2E}"),
+        ("....", 404, f"unknown version '..' of '2e-rulebook' {KNOWN_2E}"),
         # One side given: that version's comparisons linked (web/lookup.py: find_pair).
         ("4..", 404, f"a comparison names two versions, from..to: '4..' names one; {LINKED}"),
         ("..4", 404, f"a comparison names two versions, from..to: '..4' names one; {LINKED}"),

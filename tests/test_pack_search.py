@@ -438,3 +438,30 @@ def test_an_answers_rest_never_joins_a_newer_answer(browser, packs):
         assert off == []
     assert first == 4
     assert titles == newer
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_an_answer_before_its_texts_is_drawn_whole_when_they_cannot_come(browser, packs, viewport):
+    """A phone dropping off the pack's host: search-more.js (the texts) never comes. An answer
+    drawn before it, its first four results and its rest waiting for the texts, is then drawn
+    whole without its snippets (the server's results in order), never four results under
+    "showing the first …"."""
+    pack = packs(SEARCH_CORPUS).out
+    server = _server_answer("dilemma")
+    assert len(server) > 4
+    with static_server(pack) as base, guarded_context(browser, viewport) as (ctx, off):
+        ctx.route("**/search-more.js", lambda route: route.abort())
+        page = ctx.new_page()
+        page.goto(f"{base}/search/index.html")
+        page.evaluate(WATCH_ANSWERS)
+        page.fill("#q", "dilemma")
+        wait_until(
+            page, f"document.querySelectorAll('#search-results .result').length === {len(server)}"
+        )
+        firsts = page.evaluate("window.__firsts")
+        titles = _shown_titles(page)
+        snippets = page.query_selector_all("#search-results .result-snippet")
+        assert off == []
+    assert firsts == [4, len(server)]
+    assert titles == server
+    assert snippets == []

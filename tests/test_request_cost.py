@@ -185,7 +185,7 @@ CASES = [
         "pair-longest",
         "/diff/2e-rulebook/" + ".." * (MAX_PATH_PART // 2),
         404,
-        f"unknown version '' of '2e-rulebook' {KNOWN_2E}",
+        f"unknown version '{'.' * 80}…' of '2e-rulebook' {KNOWN_2E}",  # the side named, cut
         ERROR_BYTES,
     ),
     (

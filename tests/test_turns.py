@@ -4,9 +4,11 @@ longer than its patience; and `judgekit serve`'s workers run their app and embed
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -25,6 +27,26 @@ def _thread(target) -> threading.Thread:
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
     return thread
+
+
+@contextlib.contextmanager
+def _held(turns: Turns) -> Iterator[None]:
+    """Another thread's request holds the turn while the block runs."""
+    release, holding = threading.Event(), threading.Event()
+
+    def stuck() -> None:
+        turns.enter()
+        holding.set()
+        release.wait(10)
+        turns.leave()
+
+    holder = _thread(stuck)
+    assert holding.wait(10)
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join(10)
 
 
 def test_one_request_at_a_time_runs():
@@ -96,26 +118,14 @@ def test_no_request_waits_longer_than_its_patience():
     """A request held up by one that keeps the turn runs anyway after the patience, beside it,
     and the turn is not lost: when the holder leaves, the next request takes it at once."""
     turns = Turns(patience=0.05)
-    release = threading.Event()
-    holding = threading.Event()
-
-    def stuck() -> None:
+    with _held(turns):
+        start = time.monotonic()
         turns.enter()
-        holding.set()
-        release.wait(10)
-        turns.leave()
-
-    holder = _thread(stuck)
-    assert holding.wait(10)
-    start = time.monotonic()
-    turns.enter()
-    waited = time.monotonic() - start
-    assert 0.04 <= waited < 5 and not turns.holding() and turns.overtime == 1
-    assert turns.waiting() == 0
-    turns.leave()  # none to give back: the holder still holds it
-    assert turns._busy
-    release.set()
-    holder.join(10)
+        waited = time.monotonic() - start
+        assert 0.04 <= waited < 5 and not turns.holding() and turns.overtime == 1
+        assert turns.waiting() == 0
+        turns.leave()  # none to give back: the holder still holds it
+        assert turns._busy
     turns.enter()
     assert turns.holding()
     turns.leave()
@@ -192,3 +202,28 @@ def test_serves_workers_run_in_turns(tmp_path):
     app.before_request(lambda: seen.append(app.wsgi_app.turns.holding()))
     assert app.test_client().get("/").data == b"hello"
     assert seen == [True] and not app.wsgi_app.turns._busy
+
+
+def test_warming_the_pages_takes_no_turn():
+    """The pages rendered at start-up (memory.warm) go through the app inside the turns: with a
+    judge's request holding the turn, each renders without waiting for it (none overtime), and
+    none holds it; a request from outside still takes its turn."""
+    from flask import Flask, request
+
+    from judgekit.web.memory import WARM_ENVIRON, warm
+
+    app = Flask("t")
+    turns = Turns(patience=0.05)
+    app.wsgi_app = TakingTurns(app.wsgi_app, turns)
+    seen = []
+
+    @app.get("/<name>")
+    def page(name: str) -> str:
+        seen.append((name, turns.holding(), WARM_ENVIRON in request.environ))
+        return name
+
+    with _held(turns):
+        assert warm(app, ["/a", "/b", "/c"]) == 3
+    assert seen == [("a", False, True), ("b", False, True), ("c", False, True)]
+    assert turns.overtime == 0 and not turns._busy
+    assert app.test_client().get("/d").data == b"d" and seen[-1] == ("d", True, False)

@@ -16,6 +16,7 @@ from judgekit.timing.model import Sequence, Step
 from judgekit.timing.nearest import nearest_sequences, nearest_steps, step_name
 from judgekit.web.context import current_library, current_timing
 from judgekit.web.errors import Nearest, not_found_near
+from judgekit.web.version_names import canonical
 
 # Ids are at most 58 characters today: a real name is quoted whole, anything longer cut short.
 ECHO_CHARS = 80
@@ -76,15 +77,29 @@ def find_pair(document: str, pair: str) -> tuple[Version, Version]:
     linking that version's comparisons)."""
     doc = find_document(document)
     split = diff.split_pair(pair, [v.id for v in doc.versions])
+    if split == ("", ""):
+        not_found_near(
+            f"a comparison names two versions, from..to: {echo(pair)} names none; the "
+            f"comparisons of {doc.short_title} are linked here",
+            [
+                Nearest(
+                    f"Compare versions of {doc.short_title}", "", urls.compare_document_page(doc.id)
+                )
+            ],
+        )
     if split is not None and bool(split[0]) != bool(split[1]):
         named, side = (split[0], "from") if split[0] else (split[1], "to")
-        version = doc.version(named)
+        # By its id or as judges write it ("v4.."): the name is redirected only in a whole pair.
+        version = doc.version(named) or doc.version(
+            canonical(current_library(), named, doc.id) or ""
+        )
         if version is not None:
             not_found_near(
                 f"a comparison names two versions, from..to: {echo(pair)} names one; its "
                 "comparisons with each other version held are linked here",
                 pairs_with(doc, version, side),
             )
+        find_version(doc.id, named)  # the side named is unknown: said so (not the empty one)
     if split is None:
         abort(
             404,

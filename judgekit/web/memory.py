@@ -18,11 +18,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from flask import Flask, Response, g, request
+from flask.testing import EnvironBuilder
 from flask_compress import Compress
 from werkzeug.http import http_date
+from werkzeug.test import run_wsgi_app
 
 from judgekit.web.pagekey import NotingRequest, Reads, key_for, reads_of_request
 from judgekit.web.protect import header_names
+from judgekit.web.turns import without_turns
 
 # What a client may keep: pages and JSON are revalidated each time (a 304 costs nothing).
 PAGE_CACHE_CONTROL = "no-cache"
@@ -43,6 +46,8 @@ PINNED_SHARE = 0.5  # of the bound, at most, for the pages rendered at start-up
 MOST_WAYS = 4  # ways of reading one path remembered (the parameters and cookies a page read)
 KEY_ENVIRON = "judgekit.page_key"  # the key this answer is kept under, for the compressed bodies
 WARM_ENVIRON = "judgekit.warm"  # set on the requests that render the sitemap at start-up
+# What else a warming request's environ holds: what Flask's test client gives its requests.
+WARM_BASE = {"REMOTE_ADDR": "127.0.0.1", "HTTP_USER_AGENT": "judgekit-warm"}
 
 
 class ByteLRU:
@@ -266,7 +271,14 @@ def init_app(app: Flask, corpus_digest: str) -> MemoryCache:
 def warm(app: Flask, paths: list[str]) -> int:
     """Render each path once into memory, kept for good (in the background after start-up);
     returns the count."""
-    client = app.test_client()
+    # Through the app inside the turns (turns.py): a page rendered here takes no judge's turn,
+    # and a judge's request never waits behind a long one (a whole comparison) for it.
+    wsgi = without_turns(app.wsgi_app)
     for path in paths:
-        client.get(path, environ_base={WARM_ENVIRON: True})
+        builder = EnvironBuilder(app, path, environ_base={WARM_ENVIRON: True, **WARM_BASE})
+        try:
+            environ = builder.get_environ()
+        finally:
+            builder.close()
+        run_wsgi_app(wsgi, environ, buffered=True)  # the body read and closed
     return len(paths)

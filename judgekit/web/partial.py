@@ -283,17 +283,29 @@ def _api_addresses() -> list[Nearest]:
     return [Nearest(rule, "JSON", rule) for rule in rules]
 
 
+def _answers(path: str) -> bool:
+    """Whether ``path``, with this request's query and headers, would answer or redirect (asked
+    in a request of its own, with a ``g`` of its own: from memory if it was rendered, with the
+    checks every request has, "v4" redirected): a link is given only to an address that works."""
+    environ = dict(request.environ, PATH_INFO=path, REQUEST_METHOD="GET")
+    with current_app.app_context(), current_app.request_context(environ):
+        return current_app.full_dispatch_request().status_code < 400
+
+
 def _exact_api(path: str) -> None:
-    """An API address with a slash at its end, when the address without it is one: named."""
+    """An API address with a slash at its end, when the address without it is one: named, and
+    linked if it answers (else its version, say, is unknown too)."""
     bare = path.rstrip("/")
     try:
         request_ctx.url_adapter.match(bare, method="GET")
     except HTTPException:
         return
-    not_found_near(
-        f"no such address: the API's addresses have no slash at their end ({bare})",
-        [Nearest(bare, "JSON", bare)],
-    )
+    said = f"no such address: the API's addresses have no slash at their end ({echo(bare)})"
+    if not _answers(bare):
+        not_found_near(f"{said}; try it without the slash to see what else is wrong", [])
+    query = request.query_string.decode("latin-1")
+    link = bare + (f"?{query}" if query else "")
+    not_found_near(said, [Nearest(clipped(bare, ECHO_CHARS), "JSON", link)])
 
 
 def answer_cut_short() -> Response | None:

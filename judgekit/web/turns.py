@@ -119,7 +119,9 @@ class Turns:
 
 class TakingTurns:
     """A WSGI app whose requests run in turns (Turns): the turn is held while the app makes the
-    answer and given back before the server sends it."""
+    answer and given back before the server sends it, that is before the body it returns is
+    iterated: a body made as it is iterated (a generator view, a streamed answer) runs outside
+    turns, sharing the GIL as without them."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]], turns: Turns) -> None:
         self.app = app
@@ -132,3 +134,9 @@ class TakingTurns:
             return self.app(environ, start_response)
         finally:
             self.turns.leave()
+
+
+def without_turns(wsgi: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """The WSGI app a TakingTurns wraps, else ``wsgi`` itself: for work of the process's own
+    (rendering the pages at start-up) that must not take judges' turns."""
+    return wsgi.app if isinstance(wsgi, TakingTurns) else wsgi

@@ -73,6 +73,26 @@ test("an answer made again when its texts come (better) is in two parts too", as
   assert.equal(second.slice(0, end) + later + second.slice(end), whole);
 });
 
+test("an answer cut short before its texts came is drawn whole without them if they cannot come", async () => {
+  // A phone dropping off the pack's host: search-more.js never loads. The first screenful was
+  // drawn without snippets (its rest waiting for them); then the whole list, not 4 results under
+  // "6 results for dilemma".
+  const offline = packPage(DIR, false);
+  let better;
+  const again = new Promise((resolve) => { better = resolve; });
+  const first = await offline.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), better, { count: 4, add() {} });
+  assert.equal(results(first), 4);
+  assert.match(first, /aria-busy="true"/);
+  const second = await Promise.race([again, new Promise((resolve) => setTimeout(() => resolve(null), 2000))]);
+  assert.ok(second, "nothing followed the first screenful");
+  const whole = await page.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }));
+  const titles = (html) => html.match(/class="result-title"[^>]*>[^<]*/g);
+  assert.equal(results(second), results(whole));
+  assert.deepEqual(titles(second), titles(whole));
+  assert.match(whole, /class="result-snippet"/);
+  assert.doesNotMatch(second, /class="result-snippet"/);
+});
+
 test("an answer of a screenful or less comes whole, with nothing to add", async () => {
   for (const params of [{ q: "mission" }, { q: "dilemma", limit: "4" }, { q: "zzzzqqq" }]) {
     const whole = await page.judgekit.searchResultsHTML(new URLSearchParams(params));

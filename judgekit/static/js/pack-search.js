@@ -1697,11 +1697,13 @@
   // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
   var byMeaning = false;   // whether pageHTML's latest answer was by meaning
   var restHTML = null;     // its results past `upto` (their list items), made when called; or null
+  var restCut = false;     // its results past `upto` left out until its texts come (pending)
   function pageHTML(params, upto) {
     partial = true;
     pending = false;
     byMeaning = false;
     restHTML = null;
+    restCut = false;
     try {
       // The server's page searches a long question's first characters, and says so (cutHTML).
       var q = cutQuestion(params.get("q")), opts = optsOf(params), provider = api.meaning;
@@ -1717,7 +1719,9 @@
       var data = run(q, opts, near, near ? "ready" : state, upto);
       byMeaning = !!near;
       var html = resultsHTML(data, params, question !== null ? data.meaning : null);
-      // Snippets still on their way (pending): the whole answer follows anyway (`better`).
+      // Snippets still on their way (pending): the whole answer follows once they come, or
+      // whole without them if they cannot (searchResultsHTML: withRest).
+      restCut = !!data.rest && pending;
       if (data.rest && !pending) {
         var rest = data.rest, compact = params.get("compact") === "1";
         restHTML = function () { return rest.hits.map(function (h) { return resultHTML(rest.make(h), compact); }).join(""); };
@@ -1765,22 +1769,34 @@
       // Each answer handed over (the first, then `better`'s): its rest once it is drawn, unless
       // another answer to this question was handed over since.
       var handed = 0;
+      // The whole answer in one part (without its snippets if the texts cannot come): never a
+      // list cut short under "showing the first 20".
+      var whole = function () {
+        settled(function () { return pageHTML(params); }).then(function (html) { handed++; better(html); }, function () {});
+      };
       var withRest = function (one) {
         var mine = ++handed;
+        if (one.pending && better) {
+          // Made again once its texts come, with its snippets and its rest. If they cannot come
+          // (a phone dropping off the pack's host), an answer whose rest waited for them is
+          // drawn whole without them, as an answer in one part was before.
+          loadMore().then(function () {
+            if (mine === handed) return made(params, upto).then(improve);
+          }, function () {
+            if (mine === handed && one.cut) whole();
+          });
+        }
         if (!one.rest) return one.html;
         afterDrawn(function () {
           if (mine !== handed) return;
           settled(one.rest).then(later.add, function () {
-            // The rest could not be made: the whole answer instead, never a list cut short.
-            if (better) settled(function () { return pageHTML(params); }).then(function (html) { handed++; better(html); }, function () {});
+            // The rest could not be made: the whole answer instead.
+            if (better) whole();
           });
         });
         return one.html;
       };
       var improve = function (one) { better(withRest(one)); };
-      if (shown.pending && better) {
-        loadMore().then(function () { return made(params, upto); }).then(improve, function () {});
-      }
       if (meaning && better) {
         var before = api.meaning ? api.meaning.state : "checking";
         meaning.then(function (near) {
@@ -1795,7 +1811,7 @@
   // pageHTML's answer for the page, with what it says of itself (settled: search-more.js first
   // if it needs it).
   function made(params, upto) {
-    return settled(function () { return {html: pageHTML(params, upto), pending: pending, byMeaning: byMeaning, rest: restHTML}; });
+    return settled(function () { return {html: pageHTML(params, upto), pending: pending, byMeaning: byMeaning, rest: restHTML, cut: restCut}; });
   }
 
   // The pack's search page: the query is in the address, the answer is made here.
