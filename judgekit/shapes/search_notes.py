@@ -155,19 +155,19 @@ def unheld_note(lib: Library) -> str:
     return UNHELD.replace("{held}", and_list(held))
 
 
-def unheld_words(names: Sequence[str]) -> str:
-    """The names of versions not held as the note quotes them: “v5” and “version 7”."""
+def quoted_words(names: Sequence[str]) -> str:
+    """What the judge typed as a note quotes it: “v5” and “version 7”, “beam up”."""
     return and_list([f"“{name}”" for name in names])
 
 
 def unheld_said(lib: Library, names: Sequence[str]) -> str | None:
     """What the page (and `judgekit search`) says of these names of versions not held."""
-    return unheld_note(lib).replace("{words}", unheld_words(names)) if names else None
+    return unheld_note(lib).replace("{words}", quoted_words(names)) if names else None
 
 
 def unquoted_said(phrases: Sequence[str]) -> str | None:
     """What the page (and `judgekit search`) says of quoted phrases searched as words."""
-    return UNQUOTED.replace("{words}", unheld_words(phrases)) if phrases else None
+    return UNQUOTED.replace("{words}", quoted_words(phrases)) if phrases else None
 
 
 def _words(text: str) -> list[str]:

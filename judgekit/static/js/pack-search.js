@@ -1560,16 +1560,14 @@
     return out;
   }
   // search_notes.py: page_notes' unheld: versions the question names that none held answers to.
-  function unheldHTML(data) {
-    if (!data.versions_not_held.length) return "";
-    var words = andList(data.versions_not_held.map(function (w) { return "“" + w + "”"; }));
-    return '<p class="search-unheld" role="status">' + escapeHtml(fill(D.notes.unheld, {words: words})) + "</p>";
-  }
+  function unheldHTML(data) { return quotedNoteHTML("search-unheld", D.notes.unheld, data.versions_not_held); }
   // search_notes.py: unquoted_said: quoted phrases no passage holds, searched as words.
-  function unquotedHTML(data) {
-    if (!data.unquoted.length) return "";
-    var words = andList(data.unquoted.map(function (w) { return "“" + w + "”"; }));
-    return '<p class="search-unquoted" role="status">' + escapeHtml(fill(D.notes.unquoted, {words: words})) + "</p>";
+  function unquotedHTML(data) { return quotedNoteHTML("search-unquoted", D.notes.unquoted, data.unquoted); }
+  // search_notes.py: quoted_words: what the judge typed, each in quotes, filled into a note.
+  function quotedNoteHTML(cls, note, typed) {
+    if (!typed.length) return "";
+    var words = andList(typed.map(function (w) { return "“" + w + "”"; }));
+    return '<p class="' + cls + '" role="status">' + escapeHtml(fill(note, {words: words})) + "</p>";
   }
   // search_notes.py: held_note: the game searched (chosen, named, its document's or version's, or
   // the one game of every result), when judgekit holds no rulebook of it.
