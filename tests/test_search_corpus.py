@@ -145,6 +145,14 @@ def test_table_talk_finds_the_2e_rule_with_no_did_you_mean(client, query, answer
     assert data["suggestion"] is None
 
 
+def test_phone_shorthand_is_never_corrected_into_another_word(client):
+    """ "wat" is an ordinary word (judgekit/search/ordinary-words.txt): offered as "was happens…",
+    the correction would read as a rule word; the real typo beside it is still corrected."""
+    data = search(client, q="wat happens if my ship is destroyd")
+    assert data["suggestion"] and data["suggestion"].startswith("wat happens if my ship is destroy")
+    assert data["not_in_rules"] == []
+
+
 def test_a_word_the_rules_never_use_gets_the_nearest_rules(client):
     data = search(client, q="mulligan")
     assert data["not_in_rules"] == ["mulligan"]

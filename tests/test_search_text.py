@@ -15,6 +15,7 @@ from judgekit.search.analysis import (
     stems,
     title_key,
 )
+from judgekit.search.query import DEEP_CORRECTIONS, word_groups
 from judgekit.search.snippets import _snippet, snippet, snippet_plain
 
 
@@ -115,6 +116,25 @@ SPELLER = Speller(
 )
 def test_speller_corrects(typed, fixed):
     assert SPELLER.correct(typed) == fixed
+
+
+def test_two_slips_in_one_word_are_corrected_only_when_asked_deep():
+    # "dilemna"→"dilemma" is one substitution; "dalemna" two, which the deletes do not reach.
+    assert SPELLER.correct("dalemna") == []
+    assert SPELLER.correct("dalemna", deep=True) == ["dilemma"]
+    assert SPELLER.correct("cammandeor", deep=True) == ["commandeer"]
+    # Only where the deletes find none, and only words of the same first letter.
+    assert SPELLER.correct("dilema", deep=True) == ["dilemma"]
+    assert SPELLER.correct("xalemna", deep=True) == []
+
+
+def test_a_questions_first_unknown_words_alone_are_corrected_deep():
+    """Each deep correction tries every known word of a letter: a question's first
+    DEEP_CORRECTIONS unknown words get one, so a question of many costs no more."""
+    parts = parse_query(" ".join(["dalemna"] * (DEEP_CORRECTIONS + 2)))
+    groups = word_groups(parts, SPELLER, lambda word: word in SPELLER)
+    fixed = [g.correction for g in groups]
+    assert fixed == ["dilemma"] * DEEP_CORRECTIONS + [None, None]
 
 
 def test_speller_completes_commonest_first():

@@ -199,6 +199,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "b": index.LENGTH_NORM,
             "prefix_weight": query.PREFIX_WEIGHT,
             "fuzzy_weight": query.FUZZY_WEIGHT,
+            "deep_corrections": query.DEEP_CORRECTIONS,
             "expansion_weight": query.EXPANSION_WEIGHT,
             "exact_tiers": dict(index.EXACT_TIERS),
             "coord_power": ranking.COORD_POWER,

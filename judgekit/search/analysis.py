@@ -291,6 +291,7 @@ class Speller:
         # No word longer than this plus 2 is within 2 edits of a known one.
         self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
+        self.initial: dict[str, list[str]] = {}  # the words learned, by first letter (see correct)
         self._short: dict[tuple[str, int], list[str]] = {}  # see complete
         self.learn(frequencies)
 
@@ -300,6 +301,8 @@ class Speller:
             if len(word) < 3 or word.isdigit() or word in STOPS:
                 continue  # never "correct" a word into a stop word: it would search nothing
             self.longest = max(self.longest, len(word))
+            if word not in self.near.get(word, ()):
+                self.initial.setdefault(word[0], []).append(word)
             for key in _deletes(word) | {word}:
                 bucket = self.near.setdefault(key, [])
                 if word not in bucket:
@@ -333,8 +336,9 @@ class Speller:
         found.sort(key=lambda w: (-self.freq[w], w))
         return found[:limit]
 
-    def correct(self, word: str, limit: int = 3) -> list[str]:
-        """Known words within 1 edit (2 for words of 6+ letters), closest and commonest first."""
+    def correct(self, word: str, limit: int = 3, deep: bool = False) -> list[str]:
+        """Known words within 1 edit (2 for words of 6+ letters), closest and commonest first.
+        deep: where the deletes find none, every known word of the same first letter is tried."""
         if len(word) < 3 or word.isdigit() or word in self.freq:
             return []
         if len(word) > self.longest + 2:
@@ -351,6 +355,14 @@ class Speller:
             dist = edit_distance(word, cand, maxdist + 1)
             if dist <= maxdist:
                 scored.append((dist, -self.freq.get(cand, 0), cand))
+        if deep and not scored and maxdist == 2:
+            # Two letters wrong in one word ("beemimg", "persnel") escape the deletes, which
+            # find a second edit only where it deletes; a thumb's slips seldom hit the first.
+            for cand in self.initial.get(word[0], ()):
+                if abs(len(cand) - len(word)) <= maxdist:
+                    dist = edit_distance(word, cand, maxdist + 1)
+                    if dist <= maxdist:
+                        scored.append((dist, -self.freq.get(cand, 0), cand))
         scored.sort()
         return [cand for _, _, cand in scored[:limit]]
 

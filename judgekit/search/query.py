@@ -12,6 +12,9 @@ from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
+# A question's first unknown words are tried against every known word of their first letter
+# (Speller.correct: deep); the others by the deletes alone, so that no question costs more.
+DEEP_CORRECTIONS = 3
 EXPANSION_WEIGHT = 0.5  # and the rulebook's words for a judge's own words count less again
 FIELDS = ("title", "text", "talk")  # talk: the sayings (documents.py: TALK_BOOST)
 
@@ -279,6 +282,7 @@ def word_groups(
 ) -> list[Group]:
     """Each word with its completions (if being typed) and corrections (if unknown)."""
     groups = []
+    deep = DEEP_CORRECTIONS
     own_stems = [(stems(p.text)[:1] or [""])[0] if not p.phrase else "" for p in parts]
     for n, part in enumerate(parts):
         if part.phrase:
@@ -295,11 +299,14 @@ def word_groups(
         for word in completions:
             for stem in stems(word):
                 terms.setdefault(stem, PREFIX_WEIGHT)
-        if not completions and not known(part.text):
+        # An ordinary word ("wat", "thx") means nothing to the search: corrected, it would be
+        # offered as a rule word ("was happens"), or add a game word the judge never meant.
+        if not completions and not known(part.text) and part.text not in ORDINARY:
             before = own_stems[n - 1] if n else ""
             after = own_stems[n + 1] if n + 1 < len(parts) else ""
+            deep -= 1
             fixes = sorted(
-                speller.correct(part.text, limit=12),
+                speller.correct(part.text, limit=12, deep=deep >= 0),
                 key=lambda w: not _in_phrase(said, before, w, after),
             )[:3]
             correction = fixes[0] if fixes else None

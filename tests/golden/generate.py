@@ -38,7 +38,7 @@ SEED = 25
 # for a page's first 10 and the rest for their first 5, to keep this file reviewable; the "limit"
 # and "odd" sets ask for the default (20) and others.
 LIMITS = {"typed": "8", "all versions": "8"} | dict.fromkeys(
-    ("word run", "misspelt", "filter", "kind", "named", "set aside"), "5"
+    ("word run", "misspelt", "filter", "kind", "named", "set aside", "shorthand", "misspelt twice"), "5"
 )
 LIMITS |= {"relevance_questions": "10", "relevance_heldout": "10"}
 
@@ -187,6 +187,14 @@ def questions(texts: list[str], names: list[str], kinds: list[str]) -> list[dict
     out += [("all versions", q, {"all_versions": "1", "edition": "2E"}) for q in m.runs(20)]
     out += [("limit", q, {"limit": str(rng.choice((1, 3, 50, 100)))}) for q in m.runs(12)]
     out += [("odd", q, {}) for q in _odd(m)]
+    # Phone shorthand (ordinary words, never corrected) around a run: drawn last, so that the
+    # sets above keep their questions.
+    for short, run in zip(("wat", "hw", "wht", "abt", "cuz", "pls"), m.runs(6)):
+        out.append(("shorthand", f"{short} {run} thx", {}))
+    # Two slips in one word ("beemimg"), which the deletes alone do not correct: also drawn last.
+    long_words = [w for w in m.words if len(w) >= 6]
+    for word in rng.sample(long_words, 40):
+        out.append(("misspelt twice", _misspelt(_misspelt(word, rng), rng), {}))
     seen, unique = set(), []
     for name, q, params in out:
         if name in LIMITS and "limit" not in params:

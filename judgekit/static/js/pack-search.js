@@ -16,6 +16,7 @@
   var D = null;        // the data
   var sorted = null;   // the vocabulary, sorted, for completions
   var near = null;     // symmetric deletes, for corrections
+  var initial = null;  // the same words by first letter (Speller.initial)
   var avg = null;
   // search-more.js (pack/search.py: split): the items' texts, the words never corrected and the
   // stems of words the rules never use. Whatever needs it before it is here throws MORE, and
@@ -335,10 +336,17 @@
   function nearMap() {
     if (near) return near;
     near = new Map();
+    initial = new Map();
+    var learned = new Set();
     D.longestWord = 0;
     Object.keys(D.vocabulary).concat(D.judge.learned).forEach(function (word) {
       D.longestWord = Math.max(D.longestWord, word.length);
       if (word.length < 3 || /^\d+$/.test(word) || D.stopSet.has(word)) return;
+      if (!learned.has(word)) {   // analysis.py: Speller.initial
+        learned.add(word);
+        if (!initial.has(word[0])) initial.set(word[0], []);
+        initial.get(word[0]).push(word);
+      }
       deletes(word).concat([word]).forEach(function (key) {
         if (!near.has(key)) near.set(key, []);
         near.get(key).push(word);
@@ -352,7 +360,9 @@
     }
     return r.re;
   }
-  function correct(word, limit) {
+  // analysis.py: Speller.correct (deep: where the deletes find none, every known word of the
+  // same first letter is tried: two letters wrong in one word escape the deletes).
+  function correct(word, limit, deep) {
     if (word.length < 3 || /^\d+$/.test(word) || Object.prototype.hasOwnProperty.call(D.vocabulary, word)) return [];
     var deleted = nearMap();
     if (word.length > D.longestWord + 2) return [];
@@ -366,6 +376,13 @@
       var dist = editDistance(word, c, maxdist + 1);
       if (dist <= maxdist) scored.push([dist, -(D.vocabulary[c] || 0), c]);
     });
+    if (deep && !scored.length && maxdist === 2) {
+      (initial.get(word[0]) || []).forEach(function (c) {
+        if (Math.abs(c.length - word.length) > maxdist) return;
+        var dist = editDistance(word, c, maxdist + 1);
+        if (dist <= maxdist) scored.push([dist, -(D.vocabulary[c] || 0), c]);
+      });
+    }
     scored.sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0); });
     return scored.slice(0, limit || 3).map(function (s) { return s[2]; });
   }
@@ -388,7 +405,7 @@
     });
   }
   function groupsOf(parts, fuzzy) {
-    var S = D.settings, groups = [];
+    var S = D.settings, groups = [], deep = S.deep_corrections;
     var own = parts.map(function (p) { return p.phrase ? "" : (stems(p.text)[0] || ""); });
     parts.forEach(function (part, n) {
       if (part.phrase) {
@@ -401,9 +418,11 @@
       var width = part.text.length === 1 ? 4 : part.text.length === 2 ? 8 : 12;
       var completions = part.last ? complete(part.text, width) : [];
       completions.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, S.prefix_weight); }); });
-      if (!completions.length && fuzzy && !known(part.text)) {
+      // query.py: an ordinary word ("wat", "thx") is never corrected: it means nothing to the search.
+      if (!completions.length && fuzzy && !known(part.text) && !D.ordinarySet.has(part.text)) {
         var before = n ? own[n - 1] : "", after = n + 1 < parts.length ? own[n + 1] : "";
-        var fixes = correct(part.text, 12).map(function (w, k) { return [inPhrase(before, w, after) ? 0 : 1, k, w]; })
+        deep -= 1;
+        var fixes = correct(part.text, 12, deep >= 0).map(function (w, k) { return [inPhrase(before, w, after) ? 0 : 1, k, w]; })
           .sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]); }).slice(0, 3).map(function (x) { return x[2]; });
         correction = fixes.length ? fixes[0] : null;
         fixes.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, S.fuzzy_weight); }); });
