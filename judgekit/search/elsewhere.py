@@ -35,6 +35,7 @@ class Elsewhere:
     other_title: str  # "First Edition"
     other_total: int  # how many results the other game has for the whole query
     missing: tuple[str, ...]  # the judge's words found only in the other game
+    query: str  # the words looked for: a game named in the question is not one of them
 
 
 def _total(svc: Searcher, q: str, edition: str) -> int:
@@ -54,14 +55,16 @@ def _words(query: str) -> list[str]:
 def elsewhere(svc: Searcher, answer: dict[str, Any]) -> Elsewhere | None:
     """The other game's matches when the judge kept the answer to one game, else None.
 
-    Not for a game named in the question ("2e battle"): its words name the game, so the other
-    game's search would look for them; the page offers the same words in both games instead."""
+    For a game named in the question ("2e seed phase"), the question without its name: a word
+    of the other game alone ("seed") is said to be so, as when the game is chosen."""
     edition = answer.get("filters", {}).get("edition", "")
     query = answer.get("query", "")
-    if edition not in LABELS or not query or answer.get("edition_from") == "question":
+    if answer.get("edition_from") == "question":
+        query = answer.get("query_without_edition") or ""
+    if edition not in LABELS or not query:
         return None
     other = next(e for e in LABELS if e != edition)
     missing = tuple(
         w for w in _words(query) if not _total(svc, w, edition) and _total(svc, w, other)
     )
-    return Elsewhere(edition, other, LABELS[other], _total(svc, query, other), missing)
+    return Elsewhere(edition, other, LABELS[other], _total(svc, query, other), missing, query)

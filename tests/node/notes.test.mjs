@@ -57,6 +57,11 @@ const CASES = [
   // Versions named that none held answers to: said, and the rest searched.
   { q: "v5 dilemma" },
   { q: "dilemma in the 2020 rules or version 7" },
+  // A game named in the question: a word only the other game has is said to be so (elsewhere.py),
+  // and the other game's link searches the question without the game's name.
+  { q: "2e commandeer dilemma" },
+  { q: "2e commandeer" },
+  { q: "commandeer dilemma", edition: "2E" },
   // Cut after its last whole word: 62 words searched, the 63rd ("dilem" at the limit) left out.
   { q: "dilemma ".repeat(64) + "beam" },
 ];
@@ -91,9 +96,10 @@ function said(html) {
     .map((m) => [...m[1].matchAll(/<(?:a|span) class="chip[^"]*"[^>]*>([^<]*)</g)].map((c) => text(c[1])));
   // A link by its words and the search it asks for (the pack's go to its own search page).
   const links = [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)]
-    .filter((m) => m[2].startsWith("Search without"))
+    .filter((m) => m[2].startsWith("Search without") || /^search .* instead$/.test(m[2]))
     .map((m) => [text(m[2]), new URLSearchParams(text(m[1]).split("?")[1]).toString()]);
   return { cut: one("search-cut"), summary: one("search-summary"), held: one("search-held"), unheld: one("search-unheld"), chips,
+    elsewhere: one("search-elsewhere"), notInEdition: one("not-in-edition"),
     error: one("notice search-error"), links };
 }
 
@@ -120,7 +126,13 @@ test("what each case says (the cases say something)", async () => {
     "Your question is longer than a search reads (500 characters): it was searched up to “dilemma”, and the rest, from “" +
     "x".repeat(40) + "…”, was left out. A short question finds the rule best: a card's name, or a few words of the rule.");
   assert.ok((await packSays(CASES[12])).cut.includes("searched up to “dilemma”"));
-  assert.ok((await packSays(CASES[29])).cut.includes("it was searched up to “…dilemma dilemma dilemma dilemma dilemma”, and the rest, from “dilemma dilemma beam”, was left out"));
+  assert.ok((await packSays(CASES[CASES.length - 1])).cut.includes("it was searched up to “…dilemma dilemma dilemma dilemma dilemma”, and the rest, from “dilemma dilemma beam”, was left out"));
+  const named = await packSays(CASES[29]);   // "2e commandeer dilemma"
+  assert.equal(named.notInEdition, "commandeer: not in the 2E rules; First Edition has it (search First Edition instead).");
+  assert.deepEqual(named.links, [["search First Edition instead", "q=commandeer+dilemma&edition=1E"]]);
+  assert.equal((await packSays(CASES[30])).elsewhere, "First Edition has 1 result: search First Edition instead.");
+  assert.deepEqual((await packSays(CASES[30])).links, [["search First Edition instead", "q=commandeer&edition=1E"]]);
+  assert.equal((await packSays(CASES[31])).notInEdition, named.notInEdition);
   assert.equal((await packSays(CASES[11])).cut, null);   // 500 characters, each two bytes: whole
   assert.deepEqual((await packSays(CASES[14])).links, [["Search without the filters", "q=dilemma"]]);
   assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");

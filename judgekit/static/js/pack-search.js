@@ -1446,13 +1446,14 @@
   // search/elsewhere.py: the other game's matches when a search is kept to one game.
   function elsewhereOf(data) {
     var edition = data.filters.edition, query = data.query;
-    if (!EDITIONS[edition] || !query || data.edition_from === "question") return null;
+    if (data.edition_from === "question") query = data.query_without_edition || "";   // the game's name is no word to look for
+    if (!EDITIONS[edition] || !query) return null;
     var other = edition === "2E" ? "1E" : "2E";
     var total = function (q, ed) { return run(q, {edition: ed, limit: 1}).total; };
     var words = [];
     (query.toLowerCase().match(WORD) || []).forEach(function (w) { if (Array.from(w).length >= 3 && words.indexOf(w) === -1 && !D.ordinarySet.has(w)) words.push(w); });
     var missing = words.slice(0, 8).filter(function (w) { return !total(w, edition) && total(w, other); });
-    return {edition: edition, other: other, other_title: EDITIONS[other], other_total: total(query, other), missing: missing};
+    return {edition: edition, other: other, other_title: EDITIONS[other], other_total: total(query, other), missing: missing, query: query};
   }
   function quotedList(words) {
     return words.filter(function (w, i) { return words.indexOf(w) === i; }).map(function (w) { return "<q>" + escapeHtml(w) + "</q>"; }).join(", ");
@@ -1468,10 +1469,10 @@
     }
     if (where && !data.total && where.other_total) {
       out += '<p class="search-elsewhere">' + escapeHtml(where.other_title) + " has " + where.other_total + " result" + (where.other_total !== 1 ? "s" : "") + ": " +
-        pageLink("search " + where.other_title + " instead", data.query, {edition: where.other}) + ".</p>";
+        pageLink("search " + where.other_title + " instead", where.query, {edition: where.other}) + ".</p>";
     } else if (where && where.missing.length) {
       out += '<p class="not-in-edition">' + quotedList(where.missing) + ": not in the " + escapeHtml(where.edition) + " rules; " + escapeHtml(where.other_title) + " has " +
-        (where.missing.length > 1 ? "them" : "it") + " (" + pageLink("search " + where.other_title + " instead", data.query, {edition: where.other}) + ").</p>";
+        (where.missing.length > 1 ? "them" : "it") + " (" + pageLink("search " + where.other_title + " instead", where.query, {edition: where.other}) + ").</p>";
     }
     if (data.suggestion) out += '<p class="did-you-mean">Did you mean ' + pageLink(data.suggestion, data.suggestion, kept) + "?</p>";
     if (data.not_in_rules && data.not_in_rules.length) {
