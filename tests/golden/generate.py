@@ -189,7 +189,7 @@ def questions(texts: list[str], names: list[str], kinds: list[str]) -> list[dict
     out += [("odd", q, {}) for q in _odd(m)]
     # Phone shorthand (ordinary words, never corrected) around a run: drawn last, so that the
     # sets above keep their questions.
-    for short, run in zip(("wat", "hw", "wht", "abt", "cuz", "pls"), m.runs(6)):
+    for short, run in zip(("wat", "hw", "wht", "abt", "cuz", "pls"), m.runs(6), strict=True):
         out.append(("shorthand", f"{short} {run} thx", {}))
     # Two slips in one word ("beemimg"), which the deletes alone do not correct: also drawn last.
     long_words = [w for w in m.words if len(w) >= 6]
