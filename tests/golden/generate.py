@@ -38,7 +38,8 @@ SEED = 25
 # for a page's first 10 and the rest for their first 5, to keep this file reviewable; the "limit"
 # and "odd" sets ask for the default (20) and others.
 LIMITS = {"typed": "8", "all versions": "8"} | dict.fromkeys(
-    ("word run", "misspelt", "filter", "kind", "named", "set aside", "shorthand", "misspelt twice"), "5"
+    ("word run", "misspelt", "filter", "kind", "named", "set aside", "shorthand", "misspelt twice"),
+    "5",
 )
 LIMITS |= {"relevance_questions": "10", "relevance_heldout": "10"}
 
