@@ -207,6 +207,8 @@ def test_offline_page_not_in_the_pack_leads_back_into_it(browser, tmp_path, corp
         page.go_back()
         page.click("text=the pack's home page")
         assert page.url == f"{base}/index.html"
+        # The address changes before the page is read: wait for its heading (a loaded machine).
+        page.wait_for_selector("main h1")
         assert page.locator("main h1").count() == 1
         assert off == []
 
