@@ -159,6 +159,11 @@ class Filters:
         """Whether any filter is set."""
         return any(getattr(self, name) for name in FILTERS)
 
+    def args(self, **changed: str) -> dict[str, str]:
+        """The filters set, as the page's query, with ``changed`` in their place."""
+        values = {name: getattr(self, name) for name in FILTERS} | changed
+        return {name: value for name, value in values.items() if value}
+
 
 def _words(ruling: Ruling) -> str:
     now = ruling.now
