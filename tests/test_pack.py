@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from judgekit.commands import main
-from judgekit.pack.build import pack_app
+from judgekit.pack.build import MEANING_SCRIPT, NOT_CARRIED, pack_app
 from judgekit.pack.compact import compact_citations, compact_item, compact_postings
 from judgekit.pack.paths import (
     canonical,
@@ -140,7 +140,7 @@ def test_build_writes_every_page_kind(built):
         "timing/attempt/~version=1/index.html",
         "timing/attempt/~step=2,version=1/index.html",
         "api/documents/index.json",
-        "api/timing/attempt/~version=2/index.json",
+        "api/timing/attempt/~version=1/index.json",
         "manifest.webmanifest",
         "sw.js",
         "pack.json",
@@ -166,6 +166,28 @@ def test_views_and_comparison_json_are_not_files_of_their_own(built):
     assert (
         'rel="alternate" type="application/json" href="../../api/diff/demo-rulebook/index.json"'
         in html
+    )
+
+
+def test_the_newest_version_of_a_sequence_is_its_plain_page_only(built):
+    """The stepper's plain page and JSON show the sequence's newest version: ?version=<newest>
+    is not written again (the server answers it as the plain one); links to it open the plain
+    file with the query kept, where pack.js stays (the page says which version it shows)."""
+    out = built.out
+    assert not (out / "timing/attempt/~version=2").exists()
+    assert not (out / "api/timing/attempt/~version=2").exists()
+    assert (out / "timing/attempt/~version=1/index.html").is_file()
+    assert (out / "timing/attempt/~step=2,version=2/index.html").is_file()  # steps stay
+    plain = (out / "timing/attempt/index.html").read_text(encoding="utf-8")
+    assert '<meta name="judgekit-pack-shows" content="version=2">' in plain
+    older = (out / "timing/attempt/~version=1/index.html").read_text(encoding="utf-8")
+    assert "judgekit-pack-shows" not in older
+    listing = (out / "timing/index.html").read_text(encoding="utf-8")
+    assert 'href="attempt/index.html?version=2"' in listing  # the plain file, the query kept
+    step = (out / "timing/attempt/~step=2,version=2/index.html").read_text(encoding="utf-8")
+    assert (
+        'rel="alternate" type="application/json" href="../../../api/timing/attempt/index.json?'
+        'version=2"' in step
     )
 
 
@@ -253,7 +275,7 @@ def test_version_and_service_worker(built):
 
 
 def test_static_files_keep_their_hashed_names(built):
-    assert list((built.out / "static" / "css").glob("judgekit.??????????.css"))
+    assert list((built.out / "static" / "css").glob("cards.??????????.css"))
     # A page names one stylesheet and one script (pack/bundle.py), under content-hashed names.
     page = (built.out / "index.html").read_text(encoding="utf-8")
     css = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
@@ -278,6 +300,38 @@ def test_static_files_keep_their_hashed_names(built):
     assert (static / "css" / "pack.css").read_text(encoding="utf-8").rstrip() in (
         (built.out / css[0]).read_text(encoding="utf-8")
     )
+
+
+def test_every_static_file_carried_is_named_and_none_left_out_is(built):
+    """A phone stores every file of the pack: a static file no pack file names is not carried
+    (the bundles' parts, the server's own scripts, the stemmer search-more.js carries, search by
+    meaning's script in a pack without it), and nothing names one left out."""
+    out = built.out
+    texts = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in out.rglob("*")
+        if p.is_file()
+        and p.name != "sw.js"
+        and p.suffix in (".html", ".js", ".json", ".css", ".webmanifest")
+    )
+    carried = [p.relative_to(out).as_posix() for p in (out / "static").rglob("*") if p.is_file()]
+    notes = [c for c in carried if c.startswith("static/vendor/") and "/index." not in c]
+    unnamed = [c for c in carried if c not in notes and posixpath.basename(c) not in texts]
+    assert unnamed == []
+    assert sorted(notes) == [  # the stemmer's licence and provenance stay with its code's folder
+        n for n in sorted(notes) if re.search(r"/(LICENSE|VENDOR)\.", n)
+    ]
+    static = Path(__file__).parents[1] / "judgekit" / "static"
+    for left_out in NOT_CARRIED | {MEANING_SCRIPT}:
+        stem, ext = posixpath.splitext(posixpath.basename(left_out))
+        hashed = rf"{re.escape(stem)}\.[0-9a-f]{{10}}{re.escape(ext)}"
+        assert (static / left_out).is_file(), left_out
+        folder = out / "static" / posixpath.dirname(left_out)
+        assert not [p for p in folder.glob("*") if re.fullmatch(hashed, p.name)], left_out
+        assert not re.search(rf"(?<![\w-]){hashed}\b", texts), left_out
+    # The stemmer's code is in search-more.js, verbatim.
+    stemmer = (static / "vendor/porter2/index.js").read_text(encoding="utf-8").rstrip()
+    assert stemmer in (out / "search-more.js").read_text(encoding="utf-8")
 
 
 def _inline(html: str, tag: str) -> list[tuple[str, str]]:
