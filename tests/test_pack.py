@@ -13,7 +13,13 @@ import pytest
 
 from judgekit.commands import main
 from judgekit.pack.build import MEANING_SCRIPT, NOT_CARRIED, pack_app
-from judgekit.pack.compact import compact_citations, compact_item, compact_postings
+from judgekit.pack.compact import (
+    compact_citations,
+    compact_crumbs,
+    compact_item,
+    compact_postings,
+    compact_shared,
+)
 from judgekit.pack.paths import (
     canonical,
     pack_file,
@@ -520,6 +526,73 @@ def test_compact_items_and_postings():
     assert [i["result"]["citation"] for i in packed_items] == [0, "Beaming, p. 3", 1]
     assert compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
     assert compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
+
+
+def test_shared_fields_and_crumbs_are_written_once():
+    """The fields every result of a version shares, and each breadcrumb's sections, are rows of
+    tables the items name by number, in their place (pack-search.js: expand puts them back)."""
+    shared = {
+        "edition": "2E",
+        "edition_label": "Second Edition",
+        "in_force": True,
+        "status": "newest held here (April 2015)",
+        "draft": False,
+        "document_title": "2E Rulebook",
+        "version_title": "v4",
+    }
+    crumb = {"id": "orders", "kind": "section", "title": "Orders", "url": 0, "api_url": 0}
+
+    def item(n: int, **more) -> dict:
+        where = {"id": f"e{n}", "kind": "section", "title": "T", "document": "d", "version": "4"}
+        result = {**where, **shared, **more, "citation": 0}
+        return {
+            "key": "k",
+            "topic": "t",
+            "name": "n",
+            "edition": "2E",
+            "current": True,
+            "result": result,
+        }
+
+    items = [
+        item(1, breadcrumb=[crumb]),
+        item(2, breadcrumb=[crumb, {"id": "x"}]),
+        item(3, status="superseded"),
+        {
+            **item(4),
+            "result": {
+                "id": "odd",
+                "kind": "card",
+                "title": "T",
+                "document": "d",
+                "version": "",
+                "edition": "1E",
+            },
+        },  # not every field: kept
+    ]
+    packed = [compact_item(i) for i in items]
+    assert all("edition" not in i and "current" not in i for i in packed[:3])
+    assert packed[3]["edition"] == "2E" and packed[3]["current"]  # not its result's: kept
+    rows = compact_shared(packed)
+    assert rows == [
+        list(shared.values()),
+        [*list(shared.values())[:3], "superseded", False, "2E Rulebook", "v4"],
+    ]
+    assert list(packed[0]["result"]) == [
+        "id",
+        "kind",
+        "title",
+        "document",
+        "version",
+        "shared",
+        "breadcrumb",
+        "citation",
+    ]
+    assert [i["result"].get("shared") for i in packed] == [0, 0, 1, None]
+    assert packed[3]["result"] == items[3]["result"]
+    crumbs = compact_crumbs(packed)
+    assert crumbs == [crumb, {"id": "x"}]
+    assert [i["result"].get("breadcrumb") for i in packed] == [[0], [0, 1], None, None]
 
 
 def test_search_page_data_cannot_end_its_block():
