@@ -183,6 +183,22 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
+def _kill_all_mid_write(proc, threads, stop, confirmed, needed: int) -> None:
+    """Start the writers; once ``confirmed()`` counts ``needed`` writes, SIGKILL every process
+    of the server at once, mid-write, and let the writers stop."""
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 60
+    while confirmed() < needed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert confirmed() >= needed
+    for pid in [*_children(proc.pid), proc.pid]:  # all at once, mid-write
+        os.kill(pid, signal.SIGKILL)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+
+
 @pytest.mark.skipif(not Path("/proc").exists(), reason="finds the workers in /proc")
 def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_path):
     event_id, code = _event(tmp_path)
@@ -206,18 +222,7 @@ def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_
                 k += 1
 
         threads = [threading.Thread(target=write, args=(n, j)) for n, j in enumerate(judges)]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 60
-        while len(confirmed) < 30 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(confirmed) >= 30
-        workers = _children(proc.pid)
-        for pid in [*workers, proc.pid]:  # all at once, mid-write
-            os.kill(pid, signal.SIGKILL)
-        stop.set()
-        for t in threads:
-            t.join(timeout=60)
+        _kill_all_mid_write(proc, threads, stop, lambda: len(confirmed), 30)
     finally:
         stop.set()
         proc.kill()
@@ -269,17 +274,7 @@ def test_kill_9_mid_rejoin_leaves_the_old_session_or_the_new_never_both_nor_neit
                 confirmed[name].append(_session_token(phone))
 
         threads = [threading.Thread(target=rejoin, args=(name,)) for name in names]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 60
-        while sum(map(len, confirmed.values())) < 40 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert sum(map(len, confirmed.values())) >= 40
-        for pid in [*_children(proc.pid), proc.pid]:  # all at once, mid-write
-            os.kill(pid, signal.SIGKILL)
-        stop.set()
-        for t in threads:
-            t.join(timeout=60)
+        _kill_all_mid_write(proc, threads, stop, lambda: sum(map(len, confirmed.values())), 40)
     finally:
         stop.set()
         proc.kill()
