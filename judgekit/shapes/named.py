@@ -183,11 +183,12 @@ def message(n: Named) -> str:
 
 def _names_nothing(n: Named) -> str:
     one = _NOUN[n.kind][0]
+    said = f"No {one} has the title or id “{n.text}”."
+    if n.near:  # the cards nearest it follow
+        return said
     return (
-        f"No {one} has the title or id “{n.text}”. Type {_ARTICLE[n.kind]} {one}’s title, such as "
-        f"{_EXAMPLE[n.kind]}, or its id (the end of its page’s address)."
-        if not n.near
-        else f"No {one} has the title or id “{n.text}”."
+        f"{said} Type {_ARTICLE[n.kind]} {one}’s title, such as {_EXAMPLE[n.kind]}, or its id "
+        "(the end of its page’s address)."
     )
 
 

@@ -253,8 +253,8 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     check_origin()
     if judge is None:
         said = signed_out()
-        if said:  # the form keeps the draft on the phone (events.js), as when the laptop is gone
-            refuse(401, f"Not recorded: {said} This form’s draft stays on this phone.")
+        if said:  # nothing typed is lost: the form keeps it (events.js keeps a ruling's draft)
+            refuse(401, f"Nothing was sent: {said} What you typed is still in the form: go back.")
         refuse(401, "join the event with the judge code first (your session is over or missing)")
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
     if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
