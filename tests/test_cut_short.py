@@ -93,6 +93,17 @@ def test_no_address_cut_short_gets_the_generic_404(app):
         ("/diff/2e-rulebook/4", "/diff/2e-rulebook/call-to-arms..4"),
         ("/diff/2e-rulebook/v4?view=side", "/diff/2e-rulebook/call-to-arms..4?view=side"),
         ("/diff/2e-rulebook/call-to-arms", "/diff/2e-rulebook/1.1..call-to-arms"),
+        # Its JSON alike: the JSON twin of the comparison the page opens, versions as judges
+        # write them, the query kept; the page's pair as the page writes it, that pair's JSON.
+        ("/api/diff/2e-rulebook/4", "/api/diff/2e-rulebook/call-to-arms/4"),
+        ("/api/diff/2e-rulebook/v4", "/api/diff/2e-rulebook/call-to-arms/4"),
+        (
+            "/api/diff/2e-rulebook/V4?typography=show",
+            "/api/diff/2e-rulebook/call-to-arms/4?typography=show",
+        ),
+        ("/api/diff/2e-rulebook/cta", "/api/diff/2e-rulebook/1.1/call-to-arms"),
+        ("/api/diff/2e-rulebook/1.1..4", "/api/diff/2e-rulebook/1.1/4"),
+        ("/api/diff/2e-rulebook/v1.1..version-4", "/api/diff/2e-rulebook/1.1/4"),
     ],
 )
 def test_an_address_that_can_mean_one_page_opens_it(client, path, location):
@@ -192,9 +203,34 @@ def test_an_address_that_can_mean_one_page_opens_it(client, path, location):
             ],
         ),
         (
-            "/api/diff/2e-rulebook/4",
-            "a comparison's JSON is at /api/diff/2e-rulebook/4/<to version>.",
-            ["/api/diff/2e-rulebook/4/1.1", "/api/diff/2e-rulebook/4/call-to-arms"],
+            "/api/diff/2e-rulebook/v1.1",
+            "a comparison's JSON names two versions, /api/diff/<document>/<from>/<to>: v1.1 is the "
+            "first held here, so nothing came before it",
+            ["/api/diff/2e-rulebook/1.1/call-to-arms", "/api/diff/2e-rulebook/1.1/4"],
+        ),
+        (
+            "/api/diff/1e-current-rulings/2000-02-28",
+            "1E Current Rulings has one version held here, so there is nothing to compare it with",
+            ["/api/documents/1e-current-rulings/2000-02-28"],
+        ),
+        (
+            "/api/diff/2e-rulebook/..v4",
+            "'..v4' names one; its comparisons with each other version held are linked here",
+            ["/api/diff/2e-rulebook/1.1/4", "/api/diff/2e-rulebook/call-to-arms/4"],
+        ),
+        ("/api/diff/2e-rulebook/..", "'..' names none", ["/api/diff/2e-rulebook"]),
+        (
+            "/api/diff/2e-rulebook/v5",
+            "expected two versions as /api/diff/<document>/<from>/<to>, e.g. "
+            "/api/diff/2e-rulebook/1.1/4; got 'v5'",
+            [],
+        ),
+        ("/api/diff/2e-rulebook/v4..x", "unknown version 'x' of '2e-rulebook'", []),
+        (  # the API's addresses stay exact: a slash at the end is named, not redirected
+            "/api/diff/2e-rulebook/4/",
+            "no such address: the API's addresses have no slash at their end "
+            "('/api/diff/2e-rulebook/4')",
+            ["/api/diff/2e-rulebook/4"],
         ),
         ("/api/cards/2e/", "a card's JSON is at /api/cards/2e/<card id>.", ["/api/cards"]),
         (
@@ -215,6 +251,43 @@ def test_an_address_cut_short_says_what_it_lacks_and_links_what_completes_it(
         "&gt;", ">"
     )
     assert set(links) <= set(_links(response)), _links(response)
+
+
+@pytest.mark.parametrize(
+    "version",
+    ["1.1", "v1.1", "call-to-arms", "CTA", "4", "v4", "version-4", "aug-2003", "v5", "..4", "4.."],
+)
+@pytest.mark.parametrize("document", ["2e-rulebook", "1e-current-rulings"])
+def test_a_comparisons_json_cut_short_answers_as_its_page(client, document, version):
+    """/api/diff/<document>/<version> answers as /diff/<document>/<version>: a 308 to the JSON
+    twin of the comparison the page opens, or a 404 in the page's words linking the JSON of
+    what the page links."""
+    page = client.get(f"/diff/{document}/{version}")
+    api = client.get(f"/api/diff/{document}/{version}")
+    sane(api, version)
+    assert api.status_code == page.status_code and page.status_code in (308, 404)
+    if page.status_code == 308:
+        old, new = page.location.rsplit("/", 1)[1].split("..")
+        assert api.location == f"/api/diff/{document}/{old}/{new}"
+        assert client.get(api.location).status_code == 200
+        return
+    # The page's words, with the JSON's addresses for the page's.
+    said = _message(api).replace(
+        "a comparison's JSON names two versions, /api/diff/<document>/<from>/<to>",
+        "a comparison names two versions, from..to",
+    )
+    said = said.replace("/api/diff/<document>/<from>/<to>", "<from>..<to>")
+    said = re.sub(r"/api/diff/([^/ ]+)/([^/ ]+)/([^/ ;]+)", r"/diff/\1/\2..\3", said)
+    assert said == _message(page).replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
+    twins = [
+        re.sub(r"^/diff/([^/]+)/(.+)\.\.(.+)$", r"/api/diff/\1/\2/\3", u) for u in _links(page)
+    ]
+    twins = [u.replace("/rulings/", "/api/documents/").rstrip("/") for u in twins]
+    # Where neither links what completes it (a version unknown), the page adds the 404 page's
+    # guesses (suggest.py), pages only.
+    assert _links(api) == (twins if "nearest" in api.get_json() else [])
+    for url in _links(api):
+        assert client.get(url).status_code == 200, url
 
 
 def test_other_404s_keep_their_own_words(client):

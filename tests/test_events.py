@@ -707,7 +707,8 @@ def test_a_code_never_makes_its_holder_another_judge(app, floor):
 def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
     """The tryout: a head judge on a new device was refused ("a judge named Ann has already
     joined") and became "Ann B". With the head judge code and their own name they are the same
-    judge again: one row on the desk, their rulings theirs, the old device still signed in."""
+    judge again: one row on the desk, their rulings theirs; the old device is signed out (it
+    is told why, and writes nothing more: a lost phone must not keep the head judge's rights)."""
     laptop, sam, judge_code, head_code = floor
     store = _store(app)
     event_id = store.current_event().id
@@ -719,7 +720,21 @@ def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
     assert len(store.judges(event_id)) == 2  # Ann and Sam, no "Ann B"
     assert phone.record().status_code == 303  # writes as Ann
     assert store.rulings(event_id)[-1].judge == head.name
-    # The first device's session stays.
-    assert laptop.get("/event/desk", base_url=LAPTOP).status_code == 200
+    # The first device's session ended: it is told why, and its writes are refused.
+    desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
+    assert f"{head.name} joined again on another device" in desk
+    assert "join here again with the head judge code under your name" in desk
+    answer = laptop.post(
+        "/event/rulings",
+        data={"round": "1", "table": "1", "question": "Q", "ruling": "R", "csrf": csrf_of(desk)},
+        base_url=LAPTOP,
+        headers={"Origin": LAPTOP},
+    )
+    assert answer.status_code == 401 and "This device was signed out" in answer.get_data(
+        as_text=True
+    )
+    assert [r.judge for r in store.rulings(event_id)] == [head.name]  # nothing lost, none added
+    # Sam's session is Sam's: the head judge's joining again ended only the head judge's.
+    assert sam.get("/api/events/session").get_json()["judge"]["name"] == "Sam"
     # The head judge code gives no floor judge's name: Sam is still refused.
     assert Phone(app.test_client(), "192.168.1.78").join(head_code, "Sam").status_code == 403

@@ -229,3 +229,59 @@ def test_the_desk_and_the_rulings_list_have_controls_a_thumb_can_hit(browser, ve
         assert page.evaluate(SMALL_CONTROLS) == []
         _fits(page)
         assert off == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_a_lost_phone_let_back_in_elsewhere_is_signed_out_and_its_draft_kept(
+    lan_browser,  # noqa: F811
+    venue,
+    viewport,
+):
+    """Sam, let back in on a new phone, is signed out on the old one: a ruling sent from it is
+    refused with why (the words on the page), its draft stays on that phone, and nothing Sam
+    recorded is lost."""
+    laptop_url, lan = venue
+    allowed = (*LOOPBACK, LAN_NAME)
+    with (
+        guarded_context(lan_browser, LAPTOP, allowed=allowed) as (laptop, off0),
+        guarded_context(lan_browser, viewport, allowed=allowed) as (old_ctx, off1),
+        guarded_context(lan_browser, viewport, allowed=allowed) as (new_ctx, off2),
+    ):
+        desk = laptop.new_page()
+        desk.goto(f"{laptop_url}/event/new")
+        desk.fill("input[name=event]", "Regional, 5 Dec")
+        desk.click("button:has-text('Start the event')")
+        judge_code = desk.inner_text("[data-judge-code]")
+        old = old_ctx.new_page()
+        _join(old, lan, judge_code, "Sam")
+        old.goto(f"{lan}/event/rulings/new")
+        old.fill("input[name=round]", "3")
+        old.fill("input[name=table]", "9")
+        old.fill("textarea[name=question]", "Typed on the lost phone")
+        old.fill("textarea[name=ruling]", "Kept")
+        # The head judge lets Sam back in; the desk says the other devices are signed out.
+        desk.reload()
+        desk.click("li:has-text('Sam') button:has-text('Let back in')")
+        said = desk.inner_text("[data-rejoin]")
+        assert "Joining signs Sam out on every other device" in said
+        new = new_ctx.new_page()
+        _join(new, lan, desk.inner_text("[data-rejoin-code]"), "Sam")
+        # The old phone sends its ruling: refused, told why, the draft still on it.
+        old.click("button:has-text('Record the ruling')")
+        old.wait_for_selector("text=This device was signed out")
+        assert "Sam joined again on another device" in old.inner_text("main")
+        (kept,) = _drafts(old).values()
+        assert kept["question"] == "Typed on the lost phone" and not kept["pending"]
+        _fits(old)
+        old.goto(f"{lan}/event")
+        assert "Sam joined again on another device" in old.inner_text("[data-signed-out]")
+        _fits(old)
+        # The new phone writes as Sam.
+        new.goto(f"{lan}/event/rulings/new")
+        new.fill("input[name=round]", "3")
+        new.fill("input[name=table]", "9")
+        new.fill("textarea[name=question]", "From the new phone")
+        new.fill("textarea[name=ruling]", "Recorded")
+        new.click("button:has-text('Record the ruling')")
+        new.wait_for_selector("[data-recorded]")
+        assert off0 == off1 == off2 == []

@@ -97,6 +97,8 @@ def test_a_judge_let_back_in_joins_again_under_the_same_name_once(app):
     post = {"base_url": LAPTOP, "headers": {"Origin": LAPTOP}}
     answer = laptop.post("/event/desk/again", data={"name": "Sam", "csrf": token}, **post)
     assert answer.status_code == 200
+    # The desk says what joining with it does to the lost phone.
+    assert "Joining signs Sam out on every other device" in answer.get_data(as_text=True)
     code = re.search(r"data-rejoin-code>([^<]+)<", answer.get_data(as_text=True)).group(1)
     assert code not in answer.headers.get("Location", "")
     # Another name cannot use it; the name it was made for can, once.
@@ -110,6 +112,22 @@ def test_a_judge_let_back_in_joins_again_under_the_same_name_once(app):
     assert new_phone.record().status_code == 303
     store = app.extensions[KEY]["store"]
     assert [r.judge for r in store.rulings(store.current_event().id)] == ["Sam", "Sam"]
+    # "Let back in" replaces the lost phone: its session ended, it writes nothing more, and it
+    # is told why on its next request (the page, a write, the JSON); Sam's rulings stay.
+    refused = old_phone.record(question="From the lost phone")
+    assert refused.status_code == 401
+    said = refused.get_data(as_text=True)
+    assert "This device was signed out at " in said and "Sam joined again on another device" in said
+    assert "only that device writes as Sam now. Nothing Sam recorded is lost." in said
+    assert "ask the head judge to let you back in" in said
+    page = old_phone.get("/event").get_data(as_text=True)
+    assert "data-signed-out>This device was signed out at" in page and "Join as a judge" in page
+    session = old_phone.get("/api/events/session").get_json()
+    assert (
+        session["judge"] is None and "Sam joined again on another device" in session["signed_out"]
+    )
+    assert [r.judge for r in store.rulings(store.current_event().id)] == ["Sam", "Sam"]
+    assert "signed_out" not in new_phone.get("/api/events/session").get_json()
     assert Phone(app.test_client(), "192.168.1.34").join(code, "Sam").status_code == 403
     # Only the head judge's desk makes one: a floor judge's session cannot.
     csrf = new_phone.csrf()

@@ -8,8 +8,10 @@ import re
 
 import pytest
 
+from judgekit.shapes.cards import nearest_cards
 from judgekit.shapes.named import named_by, typed_citation
 from judgekit.web import judges
+from judgekit.web.context import current_library
 from judgekit.web.judges import KEY
 
 from .conftest import DATA
@@ -214,3 +216,39 @@ def test_a_card_cited_is_named_by_its_title_as_every_page_prints_it(app, sam):
     assert old in [c.title for r in store.rulings(1) for c in r.citations]  # the premise
     html = sam.get("/event").get_data(as_text=True)
     assert "Jean-Luc Picard, Explorer" in html and "Jean-Luc Picard: Explorer" not in html
+
+
+def test_a_card_typo_offers_the_nearest_cards_as_every_did_you_mean(sam, app):
+    """A card's title mistyped in the Card filter: "Did you mean …?" with the cards
+    ``nearest_cards`` finds (as the card list, the card 404, the CLI and the Cite field), each
+    link filtering by that card with the other filters kept; the rulings are not filtered by a
+    guess (none is shown until the judge picks)."""
+    shown, html = _page(sam, card="Engage Claok", q="about")
+    assert shown == [] and "0 of 4 rulings." in html
+    assert _notes(html) == [
+        "No card has the title or id “Engage Claok”. Did you mean 2E card Engage Cloak or "
+        "1E card Engage Cloak?"
+    ]
+    with app.test_request_context():
+        near = [(c.edition, c.id) for c in nearest_cards(current_library(), "Engage Claok")]
+    assert near == [("2E", "engage-cloak"), ("1E", "engage-cloak")]
+    links = re.findall(r"<span data-named-near>.*?</span>", html, re.S)[0]
+    hrefs = [h.replace("&amp;", "&") for h in re.findall(r'href="([^"]*)"', links)]
+    assert hrefs == [
+        "/event?card=card:2E/engage-cloak&q=about",
+        "/event?card=card:1E/engage-cloak&q=about",
+    ]
+    assert sam.get(hrefs[0]).status_code == 200
+    shown, _ = _page(sam, card="card:2E/engage-cloak", q="about")
+    assert shown == ["About the 2E card"]
+    # The JSON says the same, once.
+    event_id = sam.get("/api/events/session").get_json()["event_id"]
+    data = sam.get(f"/api/events/{event_id}", query_string={"card": "engage claok"}).get_json()
+    (named,) = data["named"]
+    assert data["rulings"] == [] and named["how"] == "nothing" and named["names"] == []
+    assert named["message"].endswith("Did you mean 2E card Engage Cloak or 1E card Engage Cloak?")
+    assert [n["cite"] for n in named["near"]] == [CLOAK_2E, CLOAK_1E]
+    assert [n["url"] for n in named["near"]] == ["/cards/2e/engage-cloak", "/cards/1e/engage-cloak"]
+    # Nothing near: said as before, no guess.
+    _, html = _page(sam, card="zzzzqqqq")
+    assert "Did you mean" not in html and "Type a card’s title" in html

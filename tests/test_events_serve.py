@@ -3,6 +3,7 @@ at once lose nothing, and a server killed mid-write keeps every ruling it confir
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import os
@@ -182,6 +183,22 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
+def _kill_all_mid_write(proc, threads, stop, confirmed, needed: int) -> None:
+    """Start the writers; once ``confirmed()`` counts ``needed`` writes, SIGKILL every process
+    of the server at once, mid-write, and let the writers stop."""
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 60
+    while confirmed() < needed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert confirmed() >= needed
+    for pid in [*_children(proc.pid), proc.pid]:  # all at once, mid-write
+        os.kill(pid, signal.SIGKILL)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+
+
 @pytest.mark.skipif(not Path("/proc").exists(), reason="finds the workers in /proc")
 def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_path):
     event_id, code = _event(tmp_path)
@@ -205,18 +222,7 @@ def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_
                 k += 1
 
         threads = [threading.Thread(target=write, args=(n, j)) for n, j in enumerate(judges)]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 60
-        while len(confirmed) < 30 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(confirmed) >= 30
-        workers = _children(proc.pid)
-        for pid in [*workers, proc.pid]:  # all at once, mid-write
-            os.kill(pid, signal.SIGKILL)
-        stop.set()
-        for t in threads:
-            t.join(timeout=60)
+        _kill_all_mid_write(proc, threads, stop, lambda: len(confirmed), 30)
     finally:
         stop.set()
         proc.kill()
@@ -227,6 +233,77 @@ def test_kill_9_mid_write_keeps_every_confirmed_ruling_and_a_sound_database(tmp_
     kept = {row[0] for row in conn.execute("SELECT question FROM revisions")}
     conn.close()
     assert set(confirmed) <= kept
+    Store(path).migrate()  # and judgekit starts on it again
+
+
+def _session_token(judge: Judge) -> str:
+    """The session token a phone's cookie holds (signed: ``token.signature``)."""
+    (cookie,) = [c for c in judge.cookies if c.name == "jk_judge"]
+    return cookie.value.strip('"').rsplit(".", 1)[0]
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="finds the workers in /proc")
+def test_kill_9_mid_rejoin_leaves_the_old_session_or_the_new_never_both_nor_neither(tmp_path):
+    """Judges let back in again and again (the head judge's one-time code, a new phone each
+    time), every process of the server killed mid-write: each judge has exactly one live
+    session (the old device's or the new one's: never two, never none), every code spent made
+    a session (and ended the one before), and every rejoin confirmed to a phone was kept."""
+    event_id, code = _event(tmp_path)
+    path = tmp_path / "events.sqlite"
+    store = Store(path)  # the head judge's desk, writing beside the server
+    proc, base = _serve(tmp_path)
+    names = [f"Judge {n}" for n in range(6)]
+    issued = dict.fromkeys(names, 0)
+    confirmed: dict[str, list[str]] = {name: [] for name in names}
+    stop = threading.Event()
+    try:
+        for name in names:
+            first = Judge(base, event_id)
+            first.join(code, name)
+            confirmed[name].append(_session_token(first))
+
+        def rejoin(name: str) -> None:
+            while not stop.is_set() and issued[name] < 2000:
+                again = store.let_back_in(event_id, name)
+                issued[name] += 1
+                phone = Judge(base, event_id)  # a new phone each time
+                try:
+                    phone.join(again, name)
+                except (OSError, ValueError, http.client.HTTPException):  # gone: unconfirmed
+                    return
+                confirmed[name].append(_session_token(phone))
+
+        threads = [threading.Thread(target=rejoin, args=(name,)) for name in names]
+        _kill_all_mid_write(proc, threads, stop, lambda: sum(map(len, confirmed.values())), 40)
+    finally:
+        stop.set()
+        proc.kill()
+        proc.communicate(timeout=10)
+    conn = sqlite3.connect(path)  # as the next start would open it (the WAL replayed)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    for name in names:
+        (judge_id,) = conn.execute("SELECT id FROM judges WHERE name = ?", (name,)).fetchone()
+        live = {
+            r[0]
+            for r in conn.execute("SELECT token_hash FROM sessions WHERE judge_id = ?", (judge_id,))
+        }
+        ended = {
+            r[0]
+            for r in conn.execute(
+                "SELECT token_hash FROM ended_sessions WHERE judge_id = ?", (judge_id,)
+            )
+        }
+        unspent = conn.execute(
+            "SELECT COUNT(*) FROM rejoins WHERE judge_id = ?", (judge_id,)
+        ).fetchone()[0]
+        assert len(live) == 1, (name, live)  # the old session or the new, never both nor neither
+        assert not live & ended
+        # Each code spent made one session and ended the one before it: the first join's, then
+        # one a code: sessions ever = 1 + codes spent (a code issued and not spent stays).
+        assert len(live) + len(ended) == 1 + issued[name] - unspent, name
+        kept = live | ended
+        assert {hashlib.sha256(t.encode()).hexdigest() for t in confirmed[name]} <= kept
+    conn.close()
     Store(path).migrate()  # and judgekit starts on it again
 
 

@@ -12,8 +12,14 @@ from urllib.parse import urlsplit
 import pytest
 
 from judgekit.commands import main
-from judgekit.pack.build import pack_app
-from judgekit.pack.compact import compact_citations, compact_item, compact_postings
+from judgekit.pack.build import MEANING_SCRIPT, NOT_CARRIED, pack_app
+from judgekit.pack.compact import (
+    compact_citations,
+    compact_crumbs,
+    compact_item,
+    compact_postings,
+    compact_shared,
+)
 from judgekit.pack.paths import (
     canonical,
     pack_file,
@@ -140,7 +146,7 @@ def test_build_writes_every_page_kind(built):
         "timing/attempt/~version=1/index.html",
         "timing/attempt/~step=2,version=1/index.html",
         "api/documents/index.json",
-        "api/timing/attempt/~version=2/index.json",
+        "api/timing/attempt/~version=1/index.json",
         "manifest.webmanifest",
         "sw.js",
         "pack.json",
@@ -166,6 +172,28 @@ def test_views_and_comparison_json_are_not_files_of_their_own(built):
     assert (
         'rel="alternate" type="application/json" href="../../api/diff/demo-rulebook/index.json"'
         in html
+    )
+
+
+def test_the_newest_version_of_a_sequence_is_its_plain_page_only(built):
+    """The stepper's plain page and JSON show the sequence's newest version: ?version=<newest>
+    is not written again (the server answers it as the plain one); links to it open the plain
+    file with the query kept, where pack.js stays (the page says which version it shows)."""
+    out = built.out
+    assert not (out / "timing/attempt/~version=2").exists()
+    assert not (out / "api/timing/attempt/~version=2").exists()
+    assert (out / "timing/attempt/~version=1/index.html").is_file()
+    assert (out / "timing/attempt/~step=2,version=2/index.html").is_file()  # steps stay
+    plain = (out / "timing/attempt/index.html").read_text(encoding="utf-8")
+    assert '<meta name="judgekit-pack-shows" content="version=2">' in plain
+    older = (out / "timing/attempt/~version=1/index.html").read_text(encoding="utf-8")
+    assert "judgekit-pack-shows" not in older
+    listing = (out / "timing/index.html").read_text(encoding="utf-8")
+    assert 'href="attempt/index.html?version=2"' in listing  # the plain file, the query kept
+    step = (out / "timing/attempt/~step=2,version=2/index.html").read_text(encoding="utf-8")
+    assert (
+        'rel="alternate" type="application/json" href="../../../api/timing/attempt/index.json?'
+        'version=2"' in step
     )
 
 
@@ -253,7 +281,7 @@ def test_version_and_service_worker(built):
 
 
 def test_static_files_keep_their_hashed_names(built):
-    assert list((built.out / "static" / "css").glob("judgekit.??????????.css"))
+    assert list((built.out / "static" / "css").glob("cards.??????????.css"))
     # A page names one stylesheet and one script (pack/bundle.py), under content-hashed names.
     page = (built.out / "index.html").read_text(encoding="utf-8")
     css = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
@@ -278,6 +306,38 @@ def test_static_files_keep_their_hashed_names(built):
     assert (static / "css" / "pack.css").read_text(encoding="utf-8").rstrip() in (
         (built.out / css[0]).read_text(encoding="utf-8")
     )
+
+
+def test_every_static_file_carried_is_named_and_none_left_out_is(built):
+    """A phone stores every file of the pack: a static file no pack file names is not carried
+    (the bundles' parts, the server's own scripts, the stemmer search-more.js carries, search by
+    meaning's script in a pack without it), and nothing names one left out."""
+    out = built.out
+    texts = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in out.rglob("*")
+        if p.is_file()
+        and p.name != "sw.js"
+        and p.suffix in (".html", ".js", ".json", ".css", ".webmanifest")
+    )
+    carried = [p.relative_to(out).as_posix() for p in (out / "static").rglob("*") if p.is_file()]
+    notes = [c for c in carried if c.startswith("static/vendor/") and "/index." not in c]
+    unnamed = [c for c in carried if c not in notes and posixpath.basename(c) not in texts]
+    assert unnamed == []
+    assert sorted(notes) == [  # the stemmer's licence and provenance stay with its code's folder
+        n for n in sorted(notes) if re.search(r"/(LICENSE|VENDOR)\.", n)
+    ]
+    static = Path(__file__).parents[1] / "judgekit" / "static"
+    for left_out in NOT_CARRIED | {MEANING_SCRIPT}:
+        stem, ext = posixpath.splitext(posixpath.basename(left_out))
+        hashed = rf"{re.escape(stem)}\.[0-9a-f]{{10}}{re.escape(ext)}"
+        assert (static / left_out).is_file(), left_out
+        folder = out / "static" / posixpath.dirname(left_out)
+        assert not [p for p in folder.glob("*") if re.fullmatch(hashed, p.name)], left_out
+        assert not re.search(rf"(?<![\w-]){hashed}\b", texts), left_out
+    # The stemmer's code is in search-more.js, verbatim.
+    stemmer = (static / "vendor/porter2/index.js").read_text(encoding="utf-8").rstrip()
+    assert stemmer in (out / "search-more.js").read_text(encoding="utf-8")
 
 
 def _inline(html: str, tag: str) -> list[tuple[str, str]]:
@@ -466,6 +526,73 @@ def test_compact_items_and_postings():
     assert [i["result"]["citation"] for i in packed_items] == [0, "Beaming, p. 3", 1]
     assert compact_postings([[3, 1], [4, 1], [10, 1]]) == [3, 1, 6]
     assert compact_postings([[3, 2], [10, 1]]) == [[3, 7], [2, 1]]
+
+
+def test_shared_fields_and_crumbs_are_written_once():
+    """The fields every result of a version shares, and each breadcrumb's sections, are rows of
+    tables the items name by number, in their place (pack-search.js: expand puts them back)."""
+    shared = {
+        "edition": "2E",
+        "edition_label": "Second Edition",
+        "in_force": True,
+        "status": "newest held here (April 2015)",
+        "draft": False,
+        "document_title": "2E Rulebook",
+        "version_title": "v4",
+    }
+    crumb = {"id": "orders", "kind": "section", "title": "Orders", "url": 0, "api_url": 0}
+
+    def item(n: int, **more) -> dict:
+        where = {"id": f"e{n}", "kind": "section", "title": "T", "document": "d", "version": "4"}
+        result = {**where, **shared, **more, "citation": 0}
+        return {
+            "key": "k",
+            "topic": "t",
+            "name": "n",
+            "edition": "2E",
+            "current": True,
+            "result": result,
+        }
+
+    items = [
+        item(1, breadcrumb=[crumb]),
+        item(2, breadcrumb=[crumb, {"id": "x"}]),
+        item(3, status="superseded"),
+        {
+            **item(4),
+            "result": {
+                "id": "odd",
+                "kind": "card",
+                "title": "T",
+                "document": "d",
+                "version": "",
+                "edition": "1E",
+            },
+        },  # not every field: kept
+    ]
+    packed = [compact_item(i) for i in items]
+    assert all("edition" not in i and "current" not in i for i in packed[:3])
+    assert packed[3]["edition"] == "2E" and packed[3]["current"]  # not its result's: kept
+    rows = compact_shared(packed)
+    assert rows == [
+        list(shared.values()),
+        [*list(shared.values())[:3], "superseded", False, "2E Rulebook", "v4"],
+    ]
+    assert list(packed[0]["result"]) == [
+        "id",
+        "kind",
+        "title",
+        "document",
+        "version",
+        "shared",
+        "breadcrumb",
+        "citation",
+    ]
+    assert [i["result"].get("shared") for i in packed] == [0, 0, 1, None]
+    assert packed[3]["result"] == items[3]["result"]
+    crumbs = compact_crumbs(packed)
+    assert crumbs == [crumb, {"id": "x"}]
+    assert [i["result"].get("breadcrumb") for i in packed] == [[0], [0, 1], None, None]
 
 
 def test_search_page_data_cannot_end_its_block():

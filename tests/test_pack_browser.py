@@ -161,6 +161,13 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         assert "“When . . . begins” triggers process." in page.inner_text("main")
         page.click(".tm-prevnext a[rel='next']")
         assert "~step=2,version=2/index.html" in page.url
+        # The newest version by the server's address: its plain page, where the pack stays (it
+        # writes no page of its own for it: build.py, same_as_plain); an older one is opened.
+        page.goto(f"{base}/timing/attempt/index.html?version=2")
+        assert page.url == f"{base}/timing/attempt/index.html?version=2"
+        assert "v2" in page.inner_text("[aria-current=true]")
+        page.goto(f"{base}/timing/attempt/index.html?version=1")
+        assert page.url == f"{base}/timing/attempt/~version=1/index.html"
         # The calculator, from the server's address of a step with its inputs.
         page.goto(f"{base}/timing/attempt/index.html?version=2&step=1&personnel=5&overcome=1")
         assert (

@@ -130,7 +130,7 @@ def _again(store, args) -> int:
     code = store.let_back_in(_running(store).id, args.name)
     print(
         f"{args.name} joins again, under the same name, with the code {code}: once, within "
-        f"{REJOIN_SECONDS // 60} minutes"
+        f"{REJOIN_SECONDS // 60} minutes; joining signs {args.name} out on every other device"
     )
     return 0
 

@@ -43,6 +43,15 @@ class Judge:
 
 
 @dataclass(frozen=True)
+class SignedOut:
+    """A session ended by its judge joining again on another device (the device still holds it)."""
+
+    judge: str
+    head: bool
+    at: float
+
+
+@dataclass(frozen=True)
 class Citation:
     """A passage a ruling cites, pinned to where it was and to the text as it was then.
 

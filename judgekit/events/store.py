@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from judgekit.events.model import Citation, Event, Judge, Revision, Ruling
+from judgekit.events.model import Citation, Event, Judge, Revision, Ruling, SignedOut
 
 FILE_NAME = "events.sqlite"
 BUSY_MS = 15000  # how long a write waits for another process's transaction
@@ -119,6 +119,15 @@ MIGRATIONS: tuple[str, ...] = (
         until REAL NOT NULL
     );
     """,
+    # 3: the sessions a judge's joining again ended (the old device is told why, not just refused).
+    """
+    CREATE TABLE ended_sessions (
+        token_hash TEXT PRIMARY KEY,
+        judge_id INTEGER NOT NULL REFERENCES judges(id),
+        ended_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 REJOIN_SECONDS = 15 * 60  # a code to join again is good for this long, and once
@@ -178,6 +187,16 @@ def _rejoin_code(
         (event_id, name, now),
     ).fetchone()
     return row is not None and hmac.compare_digest(_hash(given), row["code_hash"])
+
+
+def _end_sessions(conn: sqlite3.Connection, judge_id: int, now: float) -> None:
+    """End a judge's sessions because they joined again elsewhere, remembering each (signed_out)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO ended_sessions (token_hash, judge_id, ended_at, expires_at)"
+        " SELECT token_hash, judge_id, ?, expires_at FROM sessions WHERE judge_id = ?",
+        (now, judge_id),
+    )
+    conn.execute("DELETE FROM sessions WHERE judge_id = ?", (judge_id,))
 
 
 class Store:
@@ -406,10 +425,12 @@ class Store:
                     " join again (the desk's “Let back in”)"
                 )
             if judge is not None:
-                # The head judge back on a new device: the head judge code already gives every
-                # right the name holds, so it is the same judge again (their rulings, their name
-                # on the desk), with one more session; the other devices' sessions stay.
+                # The same judge again (let back in, or the head judge with the head judge code,
+                # which already gives every right the name holds): their rulings, their name on
+                # the desk. Joining again replaces the lost device, so their other sessions end,
+                # in this transaction (a kill leaves the old session or the new, never both).
                 judge_id = judge["id"]
+                _end_sessions(conn, judge_id, now)
             else:
                 judge_id = conn.execute(
                     "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
@@ -425,7 +446,8 @@ class Store:
 
     def let_back_in(self, event_id: int, name: str, now: float | None = None) -> str:
         """A one-time code for the judge of this name to join again (a new device, a lost
-        session): good for ``REJOIN_SECONDS``, for that name only; a newer one replaces it."""
+        session): good for ``REJOIN_SECONDS``, for that name only; a newer one replaces it.
+        Joining with it ends the judge's other sessions."""
         now = time.time() if now is None else now
         code = new_code()
         with self.writing() as conn:
@@ -459,6 +481,19 @@ class Store:
                 (_hash(token), now, now),
             ).fetchone()
         return _judge(row) if row else None
+
+    def signed_out(self, token: str, now: float | None = None) -> SignedOut | None:
+        """Why a session that is over ended, when its judge's joining again ended it (and the
+        event lasts); else None."""
+        now = time.time() if now is None else now
+        with self.reading() as conn:
+            row = conn.execute(
+                "SELECT judges.name, judges.role, ended_at FROM ended_sessions"
+                " JOIN judges ON judges.id = ended_sessions.judge_id"
+                " WHERE token_hash = ? AND expires_at > ? AND removed_at IS NULL",
+                (_hash(token), now),
+            ).fetchone()
+        return SignedOut(row["name"], row["role"] == "head", row["ended_at"]) if row else None
 
     def end_session(self, token: str) -> None:
         """Sign a session out."""

@@ -25,13 +25,14 @@ from flask import Flask
 from judgekit import urls
 from judgekit.corpus.model import Version
 from judgekit.pack import offline
-from judgekit.pack.bundle import write_bundles
+from judgekit.pack.bundle import SCRIPTS, STYLES, write_bundles
 from judgekit.pack.meaning import MeaningUnavailable, is_meaning_part, write_meaning
 from judgekit.pack.paths import canonical, pack_file, relative_link, relink
 from judgekit.pack.reading import reading_links
-from judgekit.pack.search import search_data, write_search_data
+from judgekit.pack.search import STEMMER, search_data, write_search_data
 from judgekit.pack.views import ViewsError, render_views
 from judgekit.render.library import Library
+from judgekit.timing.links import sequence_api_url, sequence_url
 from judgekit.timing.model import Timing
 from judgekit.web.context import library_of
 from judgekit.web.sitemap import all_paths
@@ -129,6 +130,18 @@ def view_pages(lib: Library) -> set[str]:
     return out
 
 
+def same_as_plain(timing: Timing) -> set[str]:
+    """The stepper's addresses that name the version its plain address shows: each sequence's
+    newest version, ``/timing/<id>?version=<newest>`` and its JSON. The server answers them as
+    the plain ones, so the pack does not write them twice: a link to one opens the plain file
+    (relative_link keeps the query), and pack.js stays there (the page's judgekit-pack-shows)."""
+    out = set()
+    for sequence_id in timing.ids():
+        newest = timing.versions(sequence_id)[-1]
+        out.update((canonical(sequence_url(newest)), canonical(sequence_api_url(newest))))
+    return out
+
+
 def server_only_json(lib: Library) -> set[str]:
     """The JSON twins the pack leaves to the server: each comparison's and each history's.
     They are the pack's largest files (every change's aligned sentences, again as JSON) and no
@@ -221,14 +234,37 @@ def write_answers(
     return written
 
 
+# Static files no page of the pack names, so not carried (a phone stores every file carried): the
+# bundles' parts (each page names the bundles instead: bundle.py), the server's own scripts (the
+# event's forms, the venue network's notice, the zip's progress: a pack has none of them), and
+# the stemmer, whose code search-more.js carries verbatim (search.py: stemmer_script; its
+# LICENSE and VENDOR notes stay beside where it was).
+MEANING_SCRIPT = "js/pack-meaning.js"
+NOT_CARRIED = frozenset(
+    (
+        *STYLES,
+        *SCRIPTS,
+        "js/events.js",
+        "css/events.css",
+        "js/lan.js",
+        "js/pack-download.js",
+        STEMMER,
+    )
+)
+
+
 def copy_static(app: Flask, out: Path) -> list[str]:
-    """Every static file under its content-hashed name, as the pages name it."""
+    """Every static file a pack page may name (not NOT_CARRIED) under its content-hashed name,
+    as the pages name it."""
     assets = app.extensions["judgekit.assets"]
     folder = Path(app.static_folder)
     written = []
     # The service worker's code goes to the root, behind the pack's version (offline.py).
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "sw.js"):
-        name = assets.hashed_name(path.relative_to(folder).as_posix())
+        named = path.relative_to(folder).as_posix()
+        if named in NOT_CARRIED or (named == MEANING_SCRIPT and not app.config.get("PACK_MEANING")):
+            continue  # (search by meaning's script only in a pack that has it)
+        name = assets.hashed_name(named)
         target = out / "static" / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
@@ -312,8 +348,13 @@ def build(
     # documents' own addresses (redirects, so not in the server's warm-up list). A comparison's
     # and a history's other views (?view=, ?typography=) are in its one page (views.py).
     dropped = server_only_json(lib)
+    twice = same_as_plain(app.extensions["judgekit"]["timing"])
     addresses = [
-        *(a for a in all_paths(lib, app.extensions["judgekit"]["timing"]) if a not in dropped),
+        *(
+            a
+            for a in all_paths(lib, app.extensions["judgekit"]["timing"])
+            if a not in dropped and canonical(a) not in twice
+        ),
         SEARCH_API,
         *document_homes(lib),
         *short_addresses(lib),

@@ -1,12 +1,27 @@
 """The search data written compactly: what pack-search.js derives again is left out.
 
-An item's usual key, topic, name and addresses, a citation's usual beginning, postings as gaps;
-pack-search.js (expand, postings) puts them back, so the answers are the same.
+An item's usual key, topic, name, game and standing, and addresses, a citation's usual
+beginning, the fields every result of a version shares and the breadcrumbs' sections (each
+written once, in a table), postings as gaps; pack-search.js (expand, postings) puts them back,
+so the answers are the same.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+# A result's fields that every result of its version shares (its game, its standing and its
+# titles), in the API's order: written once, as a row of a table (compact_shared).
+SHARED = (
+    "edition",
+    "edition_label",
+    "in_force",
+    "status",
+    "draft",
+    "document_title",
+    "version_title",
+)
 
 # Where most items' pages and answers are, by kind (pack-search.js: expand). A result whose
 # addresses are these names them 0; its breadcrumb's sections likewise.
@@ -59,6 +74,11 @@ def compact_item(item: dict[str, Any]) -> dict[str, Any]:
         del out["topic"]
     if out["name"] == result["title"]:
         del out["name"]
+    # The item's game and standing are its result's (pack-search.js: expand).
+    if out.get("edition", 0) == result.get("edition"):
+        del out["edition"]
+    if out.get("current", 0) == result.get("in_force"):
+        del out["current"]
     # 0 for an address left out: the answer's keys keep their order (the API's shape).
     if _addressed(result, kind, doc, version):
         result["url"] = result["api_url"] = 0
@@ -80,3 +100,36 @@ def compact_postings(postings: list[list[int]]) -> list[Any]:
     gaps = [b - a for a, b in zip([0, *numbers], numbers, strict=False)]
     counts = [p[1] for p in postings]
     return gaps if all(c == 1 for c in counts) else [gaps, counts]
+
+
+def compact_shared(items: list[dict[str, Any]]) -> list[list[Any]]:
+    """Each compacted result's SHARED fields (all of them, in that order, one after another) as
+    the number of their row in the table returned, in their place under the key "shared"; the
+    answer's keys keep their order when pack-search.js (expand) puts the row back."""
+    rows: dict[str, int] = {}
+    for item in items:
+        result = item["result"]
+        keys = list(result)
+        at = keys.index(SHARED[0]) if SHARED[0] in keys else -1
+        if tuple(keys[at : at + len(SHARED)]) != SHARED:
+            continue
+        row = [result[k] for k in SHARED]
+        number = rows.setdefault(json.dumps(row), len(rows))
+        packed = {k: v for k, v in list(result.items())[:at]}
+        packed["shared"] = number
+        packed.update(list(result.items())[at + len(SHARED) :])
+        item["result"] = packed
+    return [json.loads(row) for row in rows]
+
+
+def compact_crumbs(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each compacted result's breadcrumb as the numbers of its sections in the table returned:
+    a section is the crumb of every entry under it (pack-search.js: expand copies it back)."""
+    crumbs: dict[str, int] = {}
+    for item in items:
+        result = item["result"]
+        if "breadcrumb" in result:
+            result["breadcrumb"] = [
+                crumbs.setdefault(json.dumps(c), len(crumbs)) for c in result["breadcrumb"]
+            ]
+    return [json.loads(c) for c in crumbs]

@@ -17,7 +17,14 @@ from typing import Any
 
 from flask import Flask
 
-from judgekit.pack.compact import compact_citations, compact_item, compact_postings
+from judgekit.pack.compact import (
+    SHARED,
+    compact_citations,
+    compact_crumbs,
+    compact_item,
+    compact_postings,
+    compact_shared,
+)
 from judgekit.pack.paths import pack_file
 from judgekit.pack.searchpage import SEARCH_PAGE, self_contained
 from judgekit.search import analysis, documents, index, query, ranking, snippets
@@ -284,6 +291,8 @@ def split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     for item, compact in zip(data["items"], first["items"], strict=True):
         _add_name_key(item, compact, stems)
     first["citations"] = compact_citations(first["items"])
+    first["shared"] = {"fields": list(SHARED), "rows": compact_shared(first["items"])}
+    first["crumbs"] = compact_crumbs(first["items"])
     first["title"] = {term: compact_postings(p) for term, p in data["title"].items()}
     first["text"] = {term: compact_postings(p) for term, p in data["text"].items()}
     first["talk"] = {term: compact_postings(p) for term, p in data["talk"].items()}

@@ -12,7 +12,7 @@ from judgekit import urls
 from judgekit.corpus.model import Entry
 from judgekit.events.exchange import ruling_json, when
 from judgekit.events.fields import Cite, FieldError
-from judgekit.events.model import Citation, Event, Judge, Ruling
+from judgekit.events.model import Citation, Event, Judge, Ruling, SignedOut
 from judgekit.render import card_index
 from judgekit.render.library import Library
 from judgekit.shapes.named import Named, named_by
@@ -97,6 +97,22 @@ def _day_time(at: float) -> str:
     return datetime.fromtimestamp(at, UTC).astimezone().strftime("%a %H:%M")
 
 
+def signed_out_message(out: SignedOut) -> str:
+    """What a device is told once its judge joined again on another device (its session ended)."""
+    name = out.judge
+    again = (
+        "join here again with the head judge code under your name (the other device is then "
+        "signed out)"
+        if out.head
+        else "ask the head judge to let you back in (the desk’s “Let back in”)"
+    )
+    return (
+        f"This device was signed out at {_day_time(out.at)}: {name} joined again on another "
+        f"device, and only that device writes as {name} now. Nothing {name} recorded is lost. "
+        f"If this is the device {name} uses now, {again}."
+    )
+
+
 def ruling_dict(lib: Library, ruling: Ruling) -> dict[str, Any]:
     """A ruling as pages and the API show it: the export's fields, addresses, drifted citations."""
     data = ruling_json(ruling)
@@ -158,6 +174,11 @@ class Filters:
     def any(self) -> bool:
         """Whether any filter is set."""
         return any(getattr(self, name) for name in FILTERS)
+
+    def args(self, **changed: str) -> dict[str, str]:
+        """The filters set, as the page's query, with ``changed`` in their place."""
+        values = {name: getattr(self, name) for name in FILTERS} | changed
+        return {name: value for name, value in values.items() if value}
 
 
 def _words(ruling: Ruling) -> str:

@@ -62,6 +62,8 @@ class Named(_Listing):
     targets: tuple[Target, ...] = ()
     # Naming nothing here: the other filter ("card" for an Entry filter) whose title or id it is.
     elsewhere: str = ""
+    # Naming nothing at all: the cards nearest it (a typo, "Wrof"), offered, never filtered by.
+    near: tuple[Target, ...] = ()
     # (document or edition, id) of every target: a ruling's citations are looked up in it.
     keys: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
 
@@ -138,7 +140,11 @@ def named_by(lib: Library, kind: str, text: str, cited: set[str] | None = None) 
     other = "card" if kind == "entry" else "entry"
     there = _index(lib)[other]
     elsewhere = text in there["id"] or (folded and folded in there["title"])
-    return Named(kind, text, "nothing", elsewhere=other if elsewhere else "")
+    if elsewhere:
+        return Named(kind, text, "nothing", elsewhere=other)
+    # A card's typo: did you mean, the cards the card list, its 404 and the Cite field offer.
+    near = _near_cards(lib, text) if kind == "card" else ()
+    return Named(kind, text, "nothing", near=near)
 
 
 def _every_version(table: dict, found: list[Target], cited: set[str]) -> tuple[Target, ...]:
@@ -162,9 +168,31 @@ _ARTICLE = {"entry": "an", "card": "a"}
 _EXAMPLE = {"entry": "“Beaming”", "card": "“Worf”"}
 
 
+def did_you_mean(near: tuple[Target, ...]) -> str:
+    """The cards nearest a name of none, offered (no question mark): "Did you mean A or B"."""
+    return "Did you mean " + " or ".join(t.label for t in near)
+
+
 def message(n: Named) -> str:
     """What the page says of a filter's text: which entries or cards it names, or that it names
-    none; the targets follow it (``listed``, then ``unlisted`` more)."""
+    none (and the cards nearest it); the targets follow it (``listed``, then ``unlisted`` more)."""
+    if n.near:
+        return f"{_names_nothing(n)} {did_you_mean(n.near)}?"
+    return _names_nothing(n) if n.how == "nothing" and not n.elsewhere else _names(n)
+
+
+def _names_nothing(n: Named) -> str:
+    one = _NOUN[n.kind][0]
+    said = f"No {one} has the title or id “{n.text}”."
+    if n.near:  # the cards nearest it follow
+        return said
+    return (
+        f"{said} Type {_ARTICLE[n.kind]} {one}’s title, such as {_EXAMPLE[n.kind]}, or its id "
+        "(the end of its page’s address)."
+    )
+
+
+def _names(n: Named) -> str:
     one, many = _NOUN[n.kind]
     typed = f"“{n.text}”"
     count = f"{len(n.targets)} {one if len(n.targets) == 1 else many}"
@@ -173,11 +201,6 @@ def message(n: Named) -> str:
     if n.how == "nothing" and n.elsewhere:
         return (
             f"No {one} has the title or id {typed}, but {_ARTICLE[n.elsewhere]} {n.elsewhere} has:"
-        )
-    if n.how == "nothing":
-        return (
-            f"No {one} has the title or id {typed}. Type {_ARTICLE[n.kind]} {one}’s title, such as "
-            f"{_EXAMPLE[n.kind]}, or its id (the end of its page’s address)."
         )
     if n.how == "in title":
         versions = " (in any version)" if n.kind == "entry" else ""
@@ -203,6 +226,9 @@ def named_dict(n: Named) -> dict[str, Any]:
         "names": [{"label": t.label, "url": t.url} for t in n.listed],
         "more": n.unlisted,
         "elsewhere": n.elsewhere or None,
+        # Naming nothing: the cards nearest the text; "cite", the filter's text naming one.
+        "near": [{"label": t.label, "url": t.url, "cite": t.spec} for t in n.near],
+        "unknown": _names_nothing(n) if n.near else None,  # the message before "Did you mean"
     }
 
 
@@ -243,7 +269,7 @@ class Typed(_Listing):
             f"{n} {_NOUN[kind][n != 1]}" for kind in ("entry", "card") if (n := kinds.count(kind))
         )
         if self.how == "near":  # the targets are the cards nearest a name of none (a typo)
-            return "Did you mean " + " or ".join(t.label for t in self.targets)
+            return did_you_mean(self.targets)
         if self.how == "in title":
             found = f"No title is exactly {typed}; {count} hold every word of it"
         else:

@@ -28,7 +28,7 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import GUESSES_IN_ALL, Store, StoreError, default_data_dir
-from judgekit.shapes.events import search_target
+from judgekit.shapes.events import search_target, signed_out_message
 from judgekit.urls import only_this_computer
 from judgekit.web.errors import http_error
 from judgekit.web.memory import not_kept
@@ -121,6 +121,16 @@ def current_judge() -> Judge | None:
         token = _token()
         g.judgekit_judge = store().session_judge(token) if token else None
     return g.judgekit_judge
+
+
+def signed_out() -> str:
+    """What this device is told when its judge's joining again on another device ended its
+    session (the store remembers it till the event ends); "" for any other request."""
+    if "judgekit_signed_out" not in g:
+        token = _token()
+        out = store().signed_out(token) if token and current_judge() is None else None
+        g.judgekit_signed_out = signed_out_message(out) if out else ""
+    return g.judgekit_signed_out
 
 
 def current_event() -> Event | None:
@@ -242,6 +252,9 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     judge (a head judge when ``head``)."""
     check_origin()
     if judge is None:
+        said = signed_out()
+        if said:  # nothing typed is lost: the form keeps it (events.js keeps a ruling's draft)
+            refuse(401, f"Nothing was sent: {said} What you typed is still in the form: go back.")
         refuse(401, "join the event with the judge code first (your session is over or missing)")
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
     if not hmac.compare_digest(sent.encode(), csrf_token().encode()):

@@ -61,52 +61,93 @@ def find_term(document: str, version: str, term: str) -> Entry:
     return found
 
 
-def pairs_with(doc: Document, version: Version, side: str) -> list[Nearest]:
-    """The comparisons of ``version`` with each other version of ``doc``, it on ``side``."""
+# How a comparison is addressed, on its page and in its JSON: what a message says it names.
+TWO_VERSIONS = {
+    False: "a comparison names two versions, from..to",
+    True: "a comparison's JSON names two versions, /api/diff/<document>/<from>/<to>",
+}
+
+
+def _comparison_url(doc: Document, old: Version, new: Version, json: bool) -> str:
+    return (urls.compare_api if json else urls.compare_page)(doc.id, old.id, new.id)
+
+
+def pairs_with(doc: Document, version: Version, side: str, json: bool = False) -> list[Nearest]:
+    """The comparisons of ``version`` with each other version of ``doc``, it on ``side``: their
+    pages, or their JSON (``json``)."""
     out = []
     for other in doc.versions:
         if other is not version:
             old, new = (version, other) if side == "from" else (other, version)
             title = f"{old.short_title} → {new.short_title}"
-            out.append(Nearest(title, doc.short_title, urls.compare_page(doc.id, old.id, new.id)))
+            where = f"{doc.short_title}, JSON" if json else doc.short_title
+            out.append(Nearest(title, where, _comparison_url(doc, old, new, json)))
     return out
 
 
-def find_pair(document: str, pair: str) -> tuple[Version, Version]:
+def named_version(doc: Document, value: str) -> Version | None:
+    """The version of ``doc`` that ``value`` names, by its id or as judges write it ("v4")."""
+    return doc.version(value) or doc.version(canonical(current_library(), value, doc.id) or "")
+
+
+def before(doc: Document, version: Version, json: bool = False) -> tuple[Version, Version]:
+    """One version named where a comparison names two (``/diff/<document>/<version>``, or its
+    JSON's ``/api/diff/<document>/<version>``): the one comparison it can mean, what it changed
+    from the version before it; else a 404 saying why, linking its comparisons (or its page)."""
+    at = doc.versions.index(version)
+    if len(doc.versions) == 1:
+        where = current_library().version_api_url if json else current_library().version_url
+        not_found_near(
+            f"{TWO_VERSIONS[json]}: {doc.short_title} has one version held here, so there is "
+            "nothing to compare it with",
+            [Nearest(version.title, doc.short_title, where(version))],
+        )
+    if at == 0:
+        not_found_near(
+            f"{TWO_VERSIONS[json]}: {version.short_title} is the first held here, so nothing came "
+            "before it; its comparisons with each later version are linked",
+            pairs_with(doc, version, "from", json),
+        )
+    return doc.versions[at - 1], version
+
+
+def find_pair(document: str, pair: str, json: bool = False) -> tuple[Version, Version]:
     """The two versions of ``<a>..<b>``, or a 404 saying what is wrong (one side missing, "4..":
-    linking that version's comparisons)."""
+    linking that version's comparisons, their JSON when ``json``)."""
     doc = find_document(document)
     split = diff.split_pair(pair, [v.id for v in doc.versions])
     if split == ("", ""):
+        link = urls.compare_document_api if json else urls.compare_document_page
         not_found_near(
-            f"a comparison names two versions, from..to: {echo(pair)} names none; the "
-            f"comparisons of {doc.short_title} are linked here",
+            f"{TWO_VERSIONS[json]}: {echo(pair)} names none; the comparisons of "
+            f"{doc.short_title} are linked here",
             [
                 Nearest(
-                    f"Compare versions of {doc.short_title}", "", urls.compare_document_page(doc.id)
+                    f"Compare versions of {doc.short_title}", "JSON" if json else "", link(doc.id)
                 )
             ],
         )
     if split is not None and bool(split[0]) != bool(split[1]):
         named, side = (split[0], "from") if split[0] else (split[1], "to")
-        # By its id or as judges write it ("v4.."): the name is redirected only in a whole pair.
-        version = doc.version(named) or doc.version(
-            canonical(current_library(), named, doc.id) or ""
-        )
+        # By its id or as judges write it ("v4.."): the page redirects a name only in a whole pair.
+        version = named_version(doc, named)
         if version is not None:
             not_found_near(
-                f"a comparison names two versions, from..to: {echo(pair)} names one; its "
-                "comparisons with each other version held are linked here",
-                pairs_with(doc, version, side),
+                f"{TWO_VERSIONS[json]}: {echo(pair)} names one; its comparisons with each other "
+                "version held are linked here",
+                pairs_with(doc, version, side, json),
             )
         find_version(doc.id, named)  # the side named is unknown: said so (not the empty one)
     if split is None:
+        first, last = doc.versions[0], doc.versions[-1]
+        shape = "/api/diff/<document>/<from>/<to>" if json else "<from>..<to>"
         abort(
             404,
-            description=f"expected two versions as <from>..<to>, e.g. "
-            f"/diff/{doc.id}/{doc.versions[0].id}..{doc.versions[-1].id}; got {echo(pair)}",
+            description=f"expected two versions as {shape}, e.g. "
+            f"{_comparison_url(doc, first, last, json)}; got {echo(pair)}",
         )
-    return find_version(document, split[0]), find_version(document, split[1])
+    old, new = (named_version(doc, side) or find_version(doc.id, side) for side in split)
+    return old, new
 
 
 def choice(name: str, allowed: tuple[str, ...]) -> str:

@@ -5,8 +5,10 @@ a 404 that says what the address lacks and links the pages that complete it.
 Only an address no route matches and whose parts begin a route's (every part fits) is read
 here; any other 404 stays the page's own, with its guesses (suggest.py). Each redirect is one
 page the address can only mean: ``/rules`` and ``/rulings`` the list of what is held (the home
-page), ``/pack`` the page that offers the judge pack. Nothing here guesses among several pages.
-The JSON API's addresses stay exact: a slash at their end is named, never redirected.
+page), ``/pack`` the page that offers the judge pack, ``/api/diff/<document>/<version>`` the JSON
+of the comparison its page ``/diff/<document>/<version>`` opens. Nothing here guesses among
+several pages. The JSON API's addresses stay exact: a slash at their end is named, never
+redirected.
 """
 
 from __future__ import annotations
@@ -27,7 +29,15 @@ from judgekit.render.library import Library
 from judgekit.render.text import clipped
 from judgekit.web.context import current_library
 from judgekit.web.errors import Nearest, not_found_near
-from judgekit.web.lookup import ECHO_CHARS, echo, find_document, find_version
+from judgekit.web.lookup import (
+    ECHO_CHARS,
+    before,
+    echo,
+    find_document,
+    find_pair,
+    find_version,
+    named_version,
+)
 from judgekit.web.slashes import redirect_keeping_query
 
 # A route's part that is a value: <name>, <converter:name>, <converter(args):name>.
@@ -215,20 +225,20 @@ def _term_json(lib: Library, cut: Cut) -> tuple[str, list[Nearest]]:
     return said, _version_jsons(lib, _versions(lib, cut, glossary=True), "its glossary")
 
 
-def _pair_json(lib: Library, cut: Cut) -> tuple[str, list[Nearest]]:
-    """The comparisons of the version given with each other version held, either way."""
-    doc = _document(lib, cut)
-    if doc is None or "old" not in cut.values:
-        return _pairs_json(lib, cut)
-    old = find_version(doc.id, cut.values["old"])
-    said = f"The comparisons of {old.short_title} with each other version held are linked here."
-    return said, [
-        Nearest(
-            f"{old.short_title} → {v.short_title}", "JSON", urls.compare_api(doc.id, old.id, v.id)
-        )
-        for v in doc.versions
-        if v.id != old.id
-    ]
+def _comparison_json(lib: Library, cut: Cut) -> str:
+    """``/api/diff/<document>/<version>`` read as its page ``/diff/<document>/<version>`` is: the
+    JSON of what that version (by its id or as judges write it, "v4") changed from the one before
+    it, else a 404 saying why; ``/api/diff/<document>/<from>..<to>``, the page's pair, its JSON
+    (its 404s are the page's, linking JSON)."""
+    doc = find_document(cut.values["document"])
+    named = cut.values["old"]
+    version = named_version(doc, named)
+    old, new = (
+        before(doc, version, json=True)
+        if version is not None
+        else find_pair(doc.id, named, json=True)  # a pair, else a 404 in the page's words
+    )
+    return urls.compare_api(doc.id, old.id, new.id)
 
 
 def _pairs_json(lib: Library, cut: Cut) -> tuple[str, list[Nearest]]:
@@ -263,10 +273,13 @@ MEANS: Mapping[str, tuple[str, Complete | None]] = {
     "api.entry": ("an entry's JSON", _entry_json),
     "api.term": ("a glossary term's JSON", _term_json),
     "api_compare.diff_pairs": ("the list of a document's version pairs", _pairs_json),
-    "api_compare.diff_versions": ("a comparison's JSON", _pair_json),
     "api_compare.history": ("a rule's history in JSON", _history_json),
     "api_cards.card": ("a card's JSON", _card_json),
     "api_events.event": ("an event's JSON (for its judges)", None),
+}
+# Addresses cut short that mean one address, as their pages' do: the 308's target, else a 404.
+ONE_ADDRESS: Mapping[str, Callable[[Library, Cut], str]] = {
+    "api_compare.diff_versions": _comparison_json,
 }
 
 
@@ -293,13 +306,16 @@ def _answers(path: str) -> bool:
 
 
 def _exact_api(path: str) -> None:
-    """An API address with a slash at its end, when the address without it is one: named, and
-    linked if it answers (else its version, say, is unknown too)."""
+    """An API address with a slash at its end, when the address without it is one (or a cut short
+    one that means one, ONE_ADDRESS): named, and linked if it answers (else its version, say, is
+    unknown too)."""
     bare = path.rstrip("/")
     try:
         request_ctx.url_adapter.match(bare, method="GET")
     except HTTPException:
-        return
+        cuts = begun([p for p in bare.split("/") if p])
+        if not (cuts and cuts[0].endpoint in ONE_ADDRESS):
+            return
     said = f"no such address: the API's addresses have no slash at their end ({echo(bare)})"
     if not _answers(bare):
         not_found_near(f"{said}; try it without the slash to see what else is wrong", [])
@@ -329,6 +345,8 @@ def answer_cut_short() -> Response | None:
     if not cuts:
         return None
     cut = cuts[0]
+    if cut.endpoint in ONE_ADDRESS:
+        return redirect_keeping_query(ONE_ADDRESS[cut.endpoint](current_library(), cut))
     what, complete = MEANS.get(cut.endpoint, ("the page", None))
     message = f"This address is cut short: {what} is at {cut.shape()}."
     if complete is None:  # the page's guesses (suggest.py) from the address

@@ -195,6 +195,21 @@
   }
   function expand(it) {
     var r = it.result;
+    // The fields every result of its version shares, a row of a table, in their place; the
+    // breadcrumb's sections from theirs, each a copy (address below fills it in) (compact.py).
+    if (typeof r.shared === "number") {
+      var row = D.shared.rows[r.shared], whole = {};
+      Object.keys(r).forEach(function (k) {
+        if (k === "shared") D.shared.fields.forEach(function (f, i) { whole[f] = row[i]; });
+        else whole[k] = r[k];
+      });
+      it.result = r = whole;
+    }
+    if (r.breadcrumb) {
+      r.breadcrumb = r.breadcrumb.map(function (c) { return typeof c === "number" ? Object.assign({}, D.crumbs[c]) : c; });
+    }
+    if (it.edition === undefined) it.edition = r.edition;
+    if (it.current === undefined) it.current = r.in_force;
     // A citation's usual beginning, by number, and the title (pack/compact.py: compact_citations).
     if (typeof r.citation === "number") r.citation = D.citations[r.citation] + r.title;
     if (it.key === undefined) it.key = r.document + "/" + r.version + "/" + r.id;

@@ -48,6 +48,11 @@
     if (!keys.length) return null;
     keys.forEach(function (k) { if (rule.defaults[k] === params.get(k)) params.delete(k); });
     var named = keys.filter(function (k) { return params.get(k); });
+    // What this plain page shows, alone, names no page of its own (a stepper's newest version,
+    // build.py: same_as_plain): stay. With a step it is a page of its own.
+    var shows = document.querySelector('meta[name="judgekit-pack-shows"]');
+    var shown = new URLSearchParams(shows ? shows.getAttribute("content") : "");
+    if (named.length && named.every(function (k) { return shown.get(k) === params.get(k); })) return null;
     var name = named.length ? "~" + named.map(function (k) { return k + "=" + escapeValue(params.get(k)); }).join(",") + "/" : "";
     keys.forEach(function (k) { params.delete(k); });
     var others = params.toString();

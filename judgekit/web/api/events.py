@@ -42,7 +42,7 @@ def _judge_of(event_id: int) -> Judge:
     """The judge looking, who must belong to this event."""
     judge = judges.current_judge()
     if judge is None or judge.event_id != event_id:
-        abort(401, description="join this event with the judge code first")
+        abort(401, description=judges.signed_out() or "join this event with the judge code first")
     return judge
 
 
@@ -161,10 +161,17 @@ def join(event_id: int) -> ResponseReturnValue:
 @bp.get("/session")
 def session() -> ResponseReturnValue:
     """GET /api/events/session: the judge looking (or null) and the CSRF token their writes (or,
-    without a session, their join) send."""
+    without a session, their join) send; ``signed_out`` says why a session ended when the
+    judge's joining again on another device ended it."""
     judge = judges.current_judge()
-    if judge is None:  # the token joining sends
-        return jsonify({"judge": None, "csrf": judges.pre_session_token()})
+    if judge is None:  # the token joining sends; why this device's session ended, if it did
+        return jsonify(
+            {
+                "judge": None,
+                "csrf": judges.pre_session_token(),
+                "signed_out": judges.signed_out() or None,
+            }
+        )
     return jsonify(
         {
             "judge": {"name": judge.name, "head": judge.head},

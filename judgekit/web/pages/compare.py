@@ -6,24 +6,23 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from judgekit.compare import diff
-from judgekit.corpus.model import Document, Version
+from judgekit.corpus.model import Document
 from judgekit.shapes.compare import comparison_dict, marked_dict, pairs_dict
 from judgekit.shapes.history import history_dict
 from judgekit.shapes.reading import documents
 from judgekit.web.context import current_library as library
-from judgekit.web.errors import Nearest, not_found_near
 from judgekit.web.lookup import (
+    before,
     choice,
     find_document,
     find_history,
     find_marked,
     find_pair,
     find_version,
-    pairs_with,
+    named_version,
     typography_arg,
 )
 from judgekit.web.slashes import redirect_keeping_query
-from judgekit.web.version_names import canonical
 
 bp = Blueprint("diff", __name__)
 
@@ -109,35 +108,18 @@ def document(document: str) -> ResponseReturnValue:
     )
 
 
-def _one_version(doc: Document, version: Version) -> ResponseReturnValue:
-    """``/diff/<document>/<version>``, one version named: what it changed from the version before
-    it (the one comparison that can mean), its query kept; the first held has none before it."""
-    at = doc.versions.index(version)
-    if len(doc.versions) == 1:
-        not_found_near(
-            f"a comparison names two versions, from..to: {doc.short_title} has one version held "
-            "here, so there is nothing to compare it with",
-            [Nearest(version.title, doc.short_title, library().version_url(version))],
-        )
-    if at == 0:
-        not_found_near(
-            f"a comparison names two versions, from..to: {version.short_title} is the first held "
-            "here, so nothing came before it; its comparisons with each later version are linked",
-            pairs_with(doc, version, "from"),
-        )
-    pair = f"{doc.versions[at - 1].id}..{version.id}"
-    return redirect_keeping_query(url_for("diff.compare", document=doc.id, pair=pair))
-
-
 @bp.get("/diff/<document>/<pair>")
 def compare(document: str, pair: str) -> ResponseReturnValue:
     """GET /diff/<document>/<pair>."""
     lib = library()
     doc = find_document(document)
-    # One version, by its id or as judges name it ("v4"): not a pair.
-    one = doc.version(pair) or doc.version(canonical(lib, pair, doc.id) or "")
+    # One version, by its id or as judges name it ("v4"): what it changed, its query kept.
+    one = named_version(doc, pair)
     if one is not None:
-        return _one_version(doc, one)
+        old, new = before(doc, one)
+        return redirect_keeping_query(
+            url_for("diff.compare", document=doc.id, pair=f"{old.id}..{new.id}")
+        )
     old, new = find_pair(document, pair)
     options = _options()
     comparison = diff.compare(lib, old, new)

@@ -36,6 +36,7 @@ def _join_page(message: str = "", status: int = 200, next_url: str = "") -> Resp
         "events/join.html",
         event=event,
         message=message,
+        signed_out=judges.signed_out(),
         next_url=next_url or request.full_path.rstrip("?"),
         here=judges.on_this_computer(),
     ), status
@@ -337,6 +338,7 @@ def desk(again: tuple[str, str] | None = None) -> ResponseReturnValue:
         alarm_at=GUESSES_IN_ALL,
         again=again,
         again_minutes=REJOIN_SECONDS // 60,
+        signed_out=judges.signed_out(),
     )
 
 
