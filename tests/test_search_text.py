@@ -131,10 +131,11 @@ def test_two_slips_in_one_word_are_corrected_only_when_asked_deep():
 def test_a_questions_first_unknown_words_alone_are_corrected_deep():
     """Each deep correction tries every known word of a letter: a question's first
     DEEP_CORRECTIONS unknown words get one, so a question of many costs no more."""
-    parts = parse_query(" ".join(["dalemna"] * (DEEP_CORRECTIONS + 2)))
+    # A short unknown word ("xyzzy") could not be corrected deep: it takes none of them.
+    parts = parse_query(" ".join(["xyzzy"] + ["dalemna"] * (DEEP_CORRECTIONS + 2)))
     groups = word_groups(parts, SPELLER, lambda word: word in SPELLER)
     fixed = [g.correction for g in groups]
-    assert fixed == ["dilemma"] * DEEP_CORRECTIONS + [None, None]
+    assert fixed == [None] + ["dilemma"] * DEEP_CORRECTIONS + [None, None]
 
 
 def test_speller_completes_commonest_first():

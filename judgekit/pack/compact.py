@@ -75,9 +75,9 @@ def compact_item(item: dict[str, Any]) -> dict[str, Any]:
     if out["name"] == result["title"]:
         del out["name"]
     # The item's game and standing are its result's (pack-search.js: expand).
-    if out.get("edition", 0) == result.get("edition"):
+    if "edition" in out and out["edition"] == result.get("edition"):
         del out["edition"]
-    if out.get("current", 0) == result.get("in_force"):
+    if "current" in out and out["current"] is result.get("in_force"):  # True is not 1
         del out["current"]
     # 0 for an address left out: the answer's keys keep their order (the API's shape).
     if _addressed(result, kind, doc, version):

@@ -108,10 +108,13 @@ def _postings(all_terms: list[list[str]]) -> dict[str, list[list[int]]]:
 
 
 def _never_corrected(index: SearchIndex) -> list[str]:
-    """English and vocabulary words the speller would otherwise "correct" ("bed" to "be"...):
-    the others need not be known to the browser, a phone loads a tenth of the list."""
+    """English and vocabulary words the speller would otherwise "correct" ("bed" to "be", and
+    deep: "accept" to "access"): the others need not be known to the browser, a phone loads a
+    tenth of the list."""
     speller = index.speller
-    return sorted(w for w in index.known_words if w not in speller and speller.correct(w, 1))
+    return sorted(
+        w for w in index.known_words if w not in speller and speller.correct(w, 1, deep=True)
+    )
 
 
 def judge_vocabulary(

@@ -291,7 +291,8 @@ class Speller:
         # No word longer than this plus 2 is within 2 edits of a known one.
         self.longest = max(map(len, frequencies), default=0)
         self.near: dict[str, list[str]] = {}
-        self.initial: dict[str, list[str]] = {}  # the words learned, by first letter (see correct)
+        # The words learned by first letter and length, each with its letters (see correct).
+        self.initial: dict[tuple[str, int], list[tuple[str, frozenset[str]]]] = {}
         self._short: dict[tuple[str, int], list[str]] = {}  # see complete
         self.learn(frequencies)
 
@@ -302,7 +303,7 @@ class Speller:
                 continue  # never "correct" a word into a stop word: it would search nothing
             self.longest = max(self.longest, len(word))
             if word not in self.near.get(word, ()):
-                self.initial.setdefault(word[0], []).append(word)
+                self.initial.setdefault((word[0], len(word)), []).append((word, frozenset(word)))
             for key in _deletes(word) | {word}:
                 bucket = self.near.setdefault(key, [])
                 if word not in bucket:
@@ -358,8 +359,12 @@ class Speller:
         if deep and not scored and maxdist == 2:
             # Two letters wrong in one word ("beemimg", "persnel") escape the deletes, which
             # find a second edit only where it deletes; a thumb's slips seldom hit the first.
-            for cand in self.initial.get(word[0], ()):
-                if abs(len(cand) - len(word)) <= maxdist:
+            letters = frozenset(word)
+            for size in range(len(word) - maxdist, len(word) + maxdist + 1):
+                for cand, its in self.initial.get((word[0], size), ()):
+                    # Each edit brings at most one letter the other lacks: a cheap first test.
+                    if len(letters - its) > maxdist or len(its - letters) > maxdist:
+                        continue
                     dist = edit_distance(word, cand, maxdist + 1)
                     if dist <= maxdist:
                         scored.append((dist, -self.freq.get(cand, 0), cand))

@@ -12,8 +12,8 @@ from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
-# A question's first unknown words are tried against every known word of their first letter
-# (Speller.correct: deep); the others by the deletes alone, so that no question costs more.
+# A question's first unknown words of six letters or more are tried against every known word of
+# their first letter (Speller.correct: deep); the others by the deletes alone: no question costs more.
 DEEP_CORRECTIONS = 3
 EXPANSION_WEIGHT = 0.5  # and the rulebook's words for a judge's own words count less again
 FIELDS = ("title", "text", "talk")  # talk: the sayings (documents.py: TALK_BOOST)
@@ -304,9 +304,11 @@ def word_groups(
         if not completions and not known(part.text) and part.text not in ORDINARY:
             before = own_stems[n - 1] if n else ""
             after = own_stems[n + 1] if n + 1 < len(parts) else ""
-            deep -= 1
+            # Only a word of six letters or more is corrected deep (Speller.correct).
+            tries = deep > 0 and len(part.text) >= 6
+            deep -= tries
             fixes = sorted(
-                speller.correct(part.text, limit=12, deep=deep >= 0),
+                speller.correct(part.text, limit=12, deep=tries),
                 key=lambda w: not _in_phrase(said, before, w, after),
             )[:3]
             correction = fixes[0] if fixes else None

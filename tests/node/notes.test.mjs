@@ -127,12 +127,13 @@ test("what each case says (the cases say something)", async () => {
     "x".repeat(40) + "…”, was left out. A short question finds the rule best: a card's name, or a few words of the rule.");
   assert.ok((await packSays(CASES[12])).cut.includes("searched up to “dilemma”"));
   assert.ok((await packSays(CASES[CASES.length - 1])).cut.includes("it was searched up to “…dilemma dilemma dilemma dilemma dilemma”, and the rest, from “dilemma dilemma beam”, was left out"));
-  const named = await packSays(CASES[29]);   // "2e commandeer dilemma"
+  const byQ = (q, edition) => CASES.find((c) => c.q === q && c.edition === edition);
+  const named = await packSays(byQ("2e commandeer dilemma"));
   assert.equal(named.notInEdition, "commandeer: not in the 2E rules; First Edition has it (search First Edition instead).");
   assert.deepEqual(named.links, [["search First Edition instead", "q=commandeer+dilemma&edition=1E"]]);
-  assert.equal((await packSays(CASES[30])).elsewhere, "First Edition has 1 result: search First Edition instead.");
-  assert.deepEqual((await packSays(CASES[30])).links, [["search First Edition instead", "q=commandeer&edition=1E"]]);
-  assert.equal((await packSays(CASES[31])).notInEdition, named.notInEdition);
+  assert.equal((await packSays(byQ("2e commandeer"))).elsewhere, "First Edition has 1 result: search First Edition instead.");
+  assert.deepEqual((await packSays(byQ("2e commandeer"))).links, [["search First Edition instead", "q=commandeer&edition=1E"]]);
+  assert.equal((await packSays(byQ("commandeer dilemma", "2E"))).notInEdition, named.notInEdition);
   assert.equal((await packSays(CASES[11])).cut, null);   // 500 characters, each two bytes: whole
   assert.deepEqual((await packSays(CASES[14])).links, [["Search without the filters", "q=dilemma"]]);
   assert.equal((await packSays(CASES[14])).error, "unknown version 'nonsense'; the versions held: Book v2 (December 2003) as version=2, Book v1 (August 2003) as version=1, Rulings 1/1/00 as version=2000-01-01");

@@ -436,8 +436,9 @@
       // query.py: an ordinary word ("wat", "thx") is never corrected: it means nothing to the search.
       if (!completions.length && fuzzy && !known(part.text) && !D.ordinarySet.has(part.text)) {
         var before = n ? own[n - 1] : "", after = n + 1 < parts.length ? own[n + 1] : "";
-        deep -= 1;
-        var fixes = correct(part.text, 12, deep >= 0).map(function (w, k) { return [inPhrase(before, w, after) ? 0 : 1, k, w]; })
+        var tries = deep > 0 && part.text.length >= 6;   // query.py: only a word of six letters or more
+        if (tries) deep -= 1;
+        var fixes = correct(part.text, 12, tries).map(function (w, k) { return [inPhrase(before, w, after) ? 0 : 1, k, w]; })
           .sort(function (a, b) { return (a[0] - b[0]) || (a[1] - b[1]); }).slice(0, 3).map(function (x) { return x[2]; });
         correction = fixes.length ? fixes[0] : null;
         fixes.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, S.fuzzy_weight); }); });

@@ -105,7 +105,7 @@ async function answer(request) {
 }
 
 function notInPack() {
-  var css = PACK.files.filter(function (n) { return /^static\/css\/judgekit\.[0-9a-f]+\.css$/.test(n); });
+  var css = PACK.files.filter(function (n) { return /^static\/css\/pack-bundle\.[0-9a-f]+\.css$/.test(n); });
   var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     "<title>Not in the judge pack – judgekit</title>" +
