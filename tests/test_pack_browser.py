@@ -209,9 +209,10 @@ def test_offline_page_not_in_the_pack_leads_back_into_it(browser, tmp_path, corp
         assert response.status == 404
         assert "not in the judge pack stored on this device" in page.inner_text("main")
         # Styled as the pack's pages are: its stylesheet is one the pack stores (offline).
-        assert page.evaluate(
-            "[...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)"
-        ) > 100
+        assert (
+            page.evaluate("[...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)")
+            > 100
+        )
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.click("text=search the rules")
         assert page.url == f"{base}/search/index.html"
