@@ -13,7 +13,7 @@ import pytest
 from judgekit.corpus.typography import normalize_typography
 from judgekit.web.context import KEY
 
-from .conftest import SEEDS
+from .conftest import SEEDS, guarded_context
 
 # The seed texts of each version (Call to Arms: two extractions, either holds the words).
 SEED_FILES = {
@@ -139,3 +139,29 @@ def test_the_page_cites_each_section_once_and_every_line_refers_to_it(client):
         r'/rules/2e-rulebook/1.1/when-your-attempt-fails">[^<]*When your attempt fails</a>',
         old,
     )
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_judge_follows_a_line_s_number_to_its_section(browser, live_server, blocked, width):
+    """On a phone and a laptop: the numbers are tappable, lead to the section under the answer,
+    and the list fits the screen."""
+    with guarded_context(browser, blocked, viewport={"width": width, "height": 800}) as ctx:
+        page = ctx.new_page()
+        page.goto(
+            f"{live_server}/timing/mission-attempt?version=1.1&personnel=8&overcome=3"
+            "&mission=planet&dilemmas=planet:1,space:1#calc"
+        )
+        ref = page.locator(".tm-calc-start + .tm-basis .tm-cite-ref").nth(1)
+        assert ref.inner_text() == "[2]"
+        box = ref.bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24, box
+        ref.click()
+        page.wait_for_url(re.compile(r"#calc-cite-2$"))
+        item = page.locator("#calc-cite-2")
+        assert "When your attempt fails" in item.inner_text()
+        listed = item.bounding_box()
+        assert 0 <= listed["y"] < 800 and listed["x"] + listed["width"] <= width, listed
+        assert page.locator(".tm-calc-cited li").count() == 3
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert len(blocked) == 0, blocked.urls
