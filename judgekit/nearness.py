@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import OSA, Indel
 
 # The longest name a judge could mean (ids and titles are shorter); longer is near nothing.
 MAX_ASKED = 100
@@ -30,6 +30,13 @@ def ratio(asked: str, name: str) -> float:
     total = len(asked) + len(name)
     # (both lengths less the characters not in common) over both lengths, as cards.js divides it
     return (total - Indel.distance(asked, name)) / total if total else 1.0
+
+
+def slips(asked: str, name: str) -> int:
+    """How many typing slips turn one name into the other: letters left out, added, changed, or
+    two side by side swapped ("wrof" for "worf" is one), each counted once (the optimal string
+    alignment distance; cards.js: ``slips``, the same steps). Ask ``near_enough`` first."""
+    return OSA.distance(asked, name)
 
 
 def close_matches(asked: str, names: Iterable[str], limit: int, cutoff: float) -> list[str]:

@@ -23,12 +23,11 @@ def _editions(query: str) -> list[dict]:
     for edition in CARD_FILES:
         cards = [c for c in data["cards"] if c["edition"] == edition]
         hidden = {c["url"] for c in cards if not card_shapes.title_matches(query, c["full_title"])}
-        # Nothing matches: "did you mean", the cards nearest the text (cards.js finds the same).
-        near = (
-            card_shapes.similar_cards(library(), edition, query)
-            if len(hidden) == len(cards)
-            else []
-        )
+        # Nothing matches: "did you mean", the cards nearest the text, and the other game's
+        # cards it names (cards.js finds the same).
+        none = len(hidden) == len(cards)
+        near = card_shapes.similar_cards(library(), edition, query) if none else []
+        elsewhere = card_shapes.elsewhere(library(), edition, query) if none else None
         out.append(
             {
                 "id": edition,
@@ -38,6 +37,7 @@ def _editions(query: str) -> list[dict]:
                 "hidden": hidden,
                 "shown": len(cards) - len(hidden),
                 "near": near,
+                "elsewhere": elsewhere,
                 "keys": card_shapes.keys_by_url(library(), edition),
             }
         )
