@@ -12,7 +12,7 @@ import pytest
 from judgekit.web.context import KEY
 from judgekit.web.judges import KEY as EVENTS
 
-from .conftest import DATA
+from .conftest import DATA, guarded_context
 from .events_helpers import Phone, event_app, start_event
 
 ED = '<abbr class="tm-ed-mark" title="The editors&#39; reading'
@@ -136,3 +136,20 @@ def test_every_page_shown_on_the_real_corpus_is_marked(app):
             checked += 1
             assert re.match(BARE_MARK, text[m.end() : m.end() + 200]), (path, m.group(0))
     assert checked > 80
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_player_shown_the_rule_sees_the_mark(browser, live_server, blocked, width):
+    """Show to a player, on a phone and a laptop: the page's "ed." is on the screen beside it."""
+    with guarded_context(browser, blocked, viewport={"width": width, "height": 800}) as ctx:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/show/rules/2e-rulebook/4/damage")
+        line = page.locator(".show-citation")
+        assert re.sub(r"\s+", " ", line.inner_text()).endswith("Damage, pp. 13–15 ed.")
+        mark = line.locator(".tm-ed-mark")
+        assert mark.is_visible()
+        box = mark.bounding_box()
+        assert 0 <= box["x"] and box["x"] + box["width"] <= width, box
+        assert mark.get_attribute("title").startswith("The editors' reading")
+    assert len(blocked) == 0, blocked.urls
