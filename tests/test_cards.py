@@ -629,3 +629,14 @@ def test_the_cli_names_the_other_game_s_card(capsys):
     err = capsys.readouterr().err
     assert "did you mean" not in err  # Genetronic Replicator, The Big Picture, Docking Pads: no
     assert "  Jean-Luc Picard, Explorer (2E)  /cards/2e/jean-luc-picard-explorer\n" in err
+
+
+def test_a_card_of_the_other_game_is_named_on_the_card_404(client):
+    answer = client.get("/cards/1e/worf")
+    assert answer.status_code == 404
+    html = answer.get_data(as_text=True)
+    assert "Similar 1E cards" not in html  # nothing 1E is a slip of it
+    assert '<h2>2E has</h2>\n<ul class="card-list suggestions card-elsewhere">' in html
+    assert '<li><a href="/cards/2e/worf-first-officer">Worf, First Officer</a>' in html
+    far = client.get("/cards/1e/worf-" + "x" * 400)
+    assert far.status_code == 404 and "2E has" not in far.get_data(as_text=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from judgekit import urls
+from judgekit import nearness, urls
 from judgekit.corpus.cards import CARD_FILES
 from judgekit.render import card_index
 from judgekit.render.text import clipped, quoted
@@ -79,11 +79,15 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
     lib = library()
     if edition.upper() in CARD_FILES and card_index.find_card(lib, edition, card_id) is None:
         similar = card_shapes.similar_cards(lib, edition.upper(), card_id)
+        # The other game's card of that name ("/cards/1e/worf": 2E's Worf, First Officer); what
+        # is read is bounded as every 404's nearest matches are.
+        words = card_id[: nearness.MAX_ASKED].replace("-", " ")
         return render_template(
             "cards/not_found.html",
             edition=edition.upper(),
             typed=clipped(card_id, 80),
             similar=similar,
+            elsewhere=card_shapes.elsewhere(lib, edition.upper(), words),
         ), 404
     found = find_card(edition, card_id)
     detail = card_shapes.card_detail(lib, found)
