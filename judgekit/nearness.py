@@ -5,9 +5,9 @@ the judge's words here, so one input limit bounds them all: a name longer than `
 characters is near nothing (no id or title is that long) and costs nothing to refuse. The score is
 RapidFuzz's normalized Indel similarity (twice the longest common subsequence over both
 lengths), the measure ``difflib.SequenceMatcher.ratio`` approximates, in linear time per pair for
-names this short. It is one division of two whole numbers, so the card list's JavaScript
-(cards.js, ``similarity``) computes the very same float and keeps the same order. A leaf module: corpus, timing, shapes and web may all
-import it.
+names this short. A card typed is judged by typing slips instead (``slips``; cards.js computes the
+same count): a ratio of 0.6 holds names that merely share letters in order ("picard" and
+Replicator). A leaf module: corpus, timing, shapes and web may all import it.
 """
 
 from __future__ import annotations
