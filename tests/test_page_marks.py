@@ -153,3 +153,15 @@ def test_a_player_shown_the_rule_sees_the_mark(browser, live_server, blocked, wi
         assert 0 <= box["x"] and box["x"] + box["width"] <= width, box
         assert mark.get_attribute("title").startswith("The editors' reading")
     assert len(blocked) == 0, blocked.urls
+
+
+def test_a_link_s_tooltip_marks_the_page():
+    """A reference's tooltip gives the citation of the entry it opens: "ed." after a page the
+    editors read there too (no element can follow a title attribute's text)."""
+    from judgekit.checks.loader import load_corpus
+    from judgekit.render.library import Library
+
+    lib = Library(load_corpus(DATA / "pages"))
+    link = lib.linker_at("book", "4")
+    assert link("beaming").tooltip.endswith("Order – Beam Personnel, pp. 8–9 ed.")
+    assert link("introduction").tooltip.endswith("Introduction, p. 2")  # printed in the contents
