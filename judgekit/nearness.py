@@ -5,16 +5,16 @@ the judge's words here, so one input limit bounds them all: a name longer than `
 characters is near nothing (no id or title is that long) and costs nothing to refuse. The score is
 RapidFuzz's normalized Indel similarity (twice the longest common subsequence over both
 lengths), the measure ``difflib.SequenceMatcher.ratio`` approximates, in linear time per pair for
-names this short. It is one division of two whole numbers, so the card list's JavaScript
-(cards.js, ``similarity``) computes the very same float and keeps the same order. A leaf module: corpus, timing, shapes and web may all
-import it.
+names this short. A card typed is judged by typing slips instead (``slips``; cards.js computes the
+same count): a ratio of 0.6 holds names that merely share letters in order ("picard" and
+Replicator). A leaf module: corpus, timing, shapes and web may all import it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import OSA, Indel
 
 # The longest name a judge could mean (ids and titles are shorter); longer is near nothing.
 MAX_ASKED = 100
@@ -30,6 +30,13 @@ def ratio(asked: str, name: str) -> float:
     total = len(asked) + len(name)
     # (both lengths less the characters not in common) over both lengths, as cards.js divides it
     return (total - Indel.distance(asked, name)) / total if total else 1.0
+
+
+def slips(asked: str, name: str) -> int:
+    """How many typing slips turn one name into the other: letters left out, added, changed, or
+    two side by side swapped ("wrof" for "worf" is one), each counted once (the optimal string
+    alignment distance; cards.js: ``slips``, the same steps). Ask ``near_enough`` first."""
+    return OSA.distance(asked, name)
 
 
 def close_matches(asked: str, names: Iterable[str], limit: int, cutoff: float) -> list[str]:

@@ -557,3 +557,86 @@ def test_one_way_finds_the_nearest_cards_for_a_typo(client, capsys):
     assert (typed.how, [t.spec for t in typed.targets]) == ("near", ["card:2E/worf-first-officer"])
     # Something matching the filter offers nothing: "did you mean" is for text matching no card.
     assert "data-card-near>Did" not in client.get("/cards?q=worf").get_data(as_text=True)
+
+
+def _no_card_line(html: str, edition: str) -> str:
+    """What a judge reads where no card of an edition matches (hidden parts left out)."""
+    section = html.split(f'data-edition="{edition}"', 1)[1].split("</section>", 1)[0]
+    line = re.search(r"<p class=\"muted card-none\" data-card-none>(.*?)</p>", section, re.S)
+    shown = re.sub(r"<span[^>]* hidden>.*?</span>", "", line.group(1), flags=re.S)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", shown))).strip()
+
+
+@pytest.mark.parametrize(
+    ("typed", "edition", "said"),
+    [
+        # A far match is noise: "picard" is not a slip of Replicator, Picture or Pads...
+        (
+            "picard",
+            "1e",
+            "No 1E card matches. 2E has Jean-Luc Picard, Argo Pilot and Jean-Luc Picard, Explorer.",
+        ),
+        # ...nor "wrof" of Beware of Q; the other game's card it means is named, with its link.
+        ("wrof", "1e", "No 1E card matches. 2E has Worf, First Officer."),
+        ("worf", "1e", "No 1E card matches. 2E has Worf, First Officer."),
+        # A slip in the game's own name is offered; the other game's near card is then not.
+        (
+            "picrad",
+            "2e",
+            "No 2E card matches. Did you mean Jean-Luc Picard, Argo Pilot or "
+            "Jean-Luc Picard, Explorer?",
+        ),
+        ("datta", "1e", "No 1E card matches. Did you mean Commander Data?"),
+        ("zzqxj", "1e", "No 1E card matches."),
+    ],
+)
+def test_no_card_matching_offers_only_close_cards_and_the_other_game_s(
+    client, typed, edition, said
+):
+    html = client.get("/cards", query_string={"q": typed, "edition": edition}).get_data(
+        as_text=True
+    )
+    assert _no_card_line(html, edition.upper()) == said
+    if "2E has" in said:
+        assert '2E has <a href="/cards/2e/' in html
+
+
+def test_the_other_game_is_named_only_where_one_game_is_shown(client):
+    both = client.get("/cards?q=worf").get_data(as_text=True)
+    assert _no_card_line(both, "1E") == "No 1E card matches."  # the 2E list shows Worf itself
+    assert '<li data-card-title="Worf, First Officer"' in both
+
+
+def test_closeness_is_a_count_of_typing_slips():
+    from judgekit.shapes.cards import slips_allowed, slips_to
+
+    assert slips_to("wrof", ("worf",)) == 1 <= slips_allowed("wrof")  # two letters swapped
+    assert slips_to("picrad", ("jeanlucpicard", "picard")) == 1 <= slips_allowed("picrad")
+    assert slips_to("gal", ("ussgalaxy",)) == 0  # typed whole inside a name
+    # Far is not near, however many letters two names share in order (difflib's 0.6 said near).
+    assert slips_to("picard", ("genetronicreplicator", "replicator")) > slips_allowed("picard")
+    assert slips_to("wrof", ("bewareofq", "beware")) > slips_allowed("wrof")
+    assert slips_to("worf", ("wormhole",)) > slips_allowed("worf")  # a short start is no name
+    assert slips_to("wroffirst", ("worffirstofficer",)) == 1  # a long title typed in part
+
+
+def test_the_cli_names_the_other_game_s_card(capsys):
+    assert main(["card", "worf", "--edition", "1E"]) == 1
+    assert capsys.readouterr().err == (
+        "no card named 'worf'\n2E has:\n  Worf, First Officer (2E)  /cards/2e/worf-first-officer\n"
+    )
+    assert main(["card", "picard", "--edition", "1E"]) == 1
+    err = capsys.readouterr().err
+    assert "did you mean" not in err  # Genetronic Replicator, The Big Picture, Docking Pads: no
+    assert "  Jean-Luc Picard, Explorer (2E)  /cards/2e/jean-luc-picard-explorer\n" in err
+
+
+def test_a_card_of_the_other_game_is_named_on_the_card_404(client):
+    answer = client.get("/cards/1e/worf")
+    assert answer.status_code == 404
+    html = answer.get_data(as_text=True)
+    assert "Similar 1E cards" not in html  # nothing 1E is a slip of it
+    assert '<h2>2E has</h2>\n<ul class="card-list suggestions card-elsewhere">' in html
+    assert '<li><a href="/cards/2e/worf-first-officer">Worf, First Officer</a>' in html
+    far = client.get("/cards/1e/worf-" + "x" * 400)
+    assert far.status_code == 404 and "2E has" not in far.get_data(as_text=True)

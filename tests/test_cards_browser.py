@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 
@@ -213,4 +213,98 @@ def test_the_packs_card_list_offers_the_nearest_card_too(browser, packs):
         with page.expect_navigation():
             line.get_by_role("link", name="U.S.S. Galaxy").click()
         assert urlsplit(page.url).path == "/cards/2e/uss-galaxy/index.html"
+        assert off == []
+
+
+ELSEWHERE_INPUTS = ("picard", "wrof", "worf", "ship", "picrad", "ferengi", "zzqxj")
+
+
+def _said(page, edition: str) -> str:
+    line = page.locator(f'section[data-edition="{edition}"] p[data-card-none]')
+    return re.sub(r"\s+", " ", line.inner_text()).strip() if line.is_visible() else ""
+
+
+def _links(html_or_page, edition: str) -> list[str]:
+    if isinstance(html_or_page, str):
+        section = html_or_page.split(f'data-edition="{edition}"', 1)[1].split("</section>", 1)[0]
+        line = re.search(r"data-card-elsewhere>(.*?)</span>", section, re.S)
+        return (
+            [unescape(h) for h in re.findall(r'<a href="([^"]*)">', line.group(1))] if line else []
+        )
+    line = html_or_page.locator(f'section[data-edition="{edition}"] [data-card-elsewhere]')
+    if not line.is_visible():
+        return []
+    return line.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+
+
+@pytest.mark.parametrize("viewport", [NARROW, LAPTOP])
+def test_the_other_game_s_cards_are_named_alike_in_the_browser_and_on_the_server(
+    browser, live_server, blocked, client, viewport
+):
+    """With one game chosen and none of its cards matching, the line names the other game's
+    cards the text names ("2E has Worf, First Officer"), the same whether cards.js or the
+    server writes it; each filter typed is in the address (a reload shows it again)."""
+    with guarded_context(browser, blocked, viewport=viewport) as ctx:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/cards")
+        page.select_option("#card-edition", "1e")
+        box = page.locator("#card-q")
+        for typed in ELSEWHERE_INPUTS:
+            box.fill(typed)
+            query = {"q": typed, "edition": "1e"}
+            assert page.evaluate("location.search") == "?" + urlencode(query)
+            html = client.get("/cards", query_string=query).get_data(as_text=True)
+            from_server = re.search(
+                r'<p class="muted card-none" data-card-none( hidden)?>(.*?)</p>',
+                html.split('data-edition="1E"', 1)[1],
+                re.S,
+            )
+            shown = re.sub(r"<span[^>]* hidden>.*?</span>", "", from_server.group(2), flags=re.S)
+            words = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", shown))).strip()
+            words = "" if from_server.group(1) else words  # some 1E card matches
+            assert _said(page, "1E") == words, typed
+            assert _links(page, "1E") == _links(html, "1E"), typed
+        box.fill("ship")
+        assert _said(page, "1E").startswith("No 1E card matches. 2E has ")
+        assert _said(page, "1E").endswith(" and 2 more.")
+        box.fill("worf")
+        assert _said(page, "1E") == "No 1E card matches. 2E has Worf, First Officer."
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.reload()
+        assert page.input_value("#card-q") == "worf"
+        assert _said(page, "1E") == "No 1E card matches. 2E has Worf, First Officer."
+        with page.expect_navigation():
+            page.get_by_role("link", name="Worf, First Officer").click()
+        assert urlsplit(page.url).path == "/cards/2e/worf-first-officer"
+    assert len(blocked) == 0
+
+
+@pytest.mark.parametrize("viewport", [NARROW, LAPTOP])
+def test_the_packs_card_list_reads_and_keeps_the_filter_in_its_address(
+    browser, real_pack_build, viewport
+):
+    """The pack's card list is one file whatever its query: /cards/?q=worf showed every card and
+    an empty box. It reads q and edition, and keeps what is typed in the address."""
+    with static_server(real_pack_build.out) as base, pack_context(browser, viewport) as (ctx, off):
+        page = ctx.new_page()
+        page.goto(f"{base}/cards/?q=worf")
+        assert page.input_value("#card-q") == "worf"
+        assert _visible_titles(page, "2E") == ["Worf, First Officer"]
+        assert _visible_titles(page, "1E") == []
+        page.goto(f"{base}/cards/?q=wrof&edition=1e")
+        assert page.input_value("#card-edition") == "1e"
+        assert _said(page, "1E") == "No 1E card matches. 2E has Worf, First Officer."
+        assert not page.locator('section[data-edition="2E"]').is_visible()
+        page.locator("#card-q").fill("picard")
+        assert page.evaluate("location.search") == "?q=picard&edition=1e"
+        said = _said(page, "1E")
+        assert said == (
+            "No 1E card matches. 2E has Jean-Luc Picard, Argo Pilot and Jean-Luc Picard, Explorer."
+        )
+        page.reload()
+        assert page.input_value("#card-q") == "picard" and _said(page, "1E") == said
+        with page.expect_navigation():
+            page.get_by_role("link", name="Jean-Luc Picard, Explorer").click()
+        assert urlsplit(page.url).path == "/cards/2e/jean-luc-picard-explorer/index.html"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert off == []

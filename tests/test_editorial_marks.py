@@ -162,8 +162,8 @@ def test_a_citation_s_page_the_editors_read_is_marked_on_card_and_timing_pages(a
     assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>.' in page
     assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr></p>' in page
     calc = _page(client, "/timing/mission-attempt?version=4&personnel=5&overcome=0")
-    rule = re.search(r'<div class="tm-basis tm-basis-rule">.*?</div>', calc, re.S).group(0)
-    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>' in rule
+    cited = re.search(r'<div class="tm-calc-cited">.*?</div>', calc, re.S).group(0)
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>' in cited
 
 
 def test_every_printed_reference_s_explanation_is_marked_on_its_page(app, found):

@@ -212,7 +212,7 @@ def _server_basis_texts(page) -> list[str]:
     client = create_app({"TESTING": True, "CORPUS_DIR": str(PACK_CORPUS)}).test_client()
     html = client.get("/timing/attempt", query_string=BASIS_PARAMS).get_data(as_text=True)
     page.set_content(html)
-    return page.eval_on_selector_all(".tm-calc-result .tm-basis", BASIS_PARTS)
+    return page.eval_on_selector_all(".tm-calc-result .tm-basis, .tm-calc-cited li", BASIS_PARTS)
 
 
 @pytest.mark.parametrize("width", [360, 1280])
@@ -250,9 +250,13 @@ def test_the_pack_shows_each_parts_basis_as_the_server_does(browser, served_pack
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert page.inner_text("[data-calc=beneath]") == "3"
         # Every part says what the server's page says, in the same order, citations included.
-        pack_texts = page.eval_on_selector_all(".tm-calc-result .tm-basis", BASIS_PARTS)
-        assert len(pack_texts) == 1 + 3
-        cited = page.locator(".tm-basis-rule a").first.get_attribute("href")
+        # The sections cited, once each under the answer (with each "ed." mark), too.
+        pack_texts = page.eval_on_selector_all(
+            ".tm-calc-result .tm-basis, .tm-calc-cited li", BASIS_PARTS
+        )
+        assert len(pack_texts) == 1 + 3 + 1 + len(page.query_selector_all(".tm-calc-cited li"))
+        assert page.locator(".tm-calc-cited li").count() >= 1
+        cited = page.locator(".tm-calc-cited li a").first.get_attribute("href")
         assert cited.startswith(f"{base}/") and cited.endswith("/index.html")
         assert (folder / cited[len(base) + 1 :]).is_file(), cited
         assert pack_texts == _server_basis_texts(page)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from judgekit.checks.loader import load_corpus
@@ -24,10 +26,27 @@ def lib() -> Library:
             "/rules/demo-book/1/gl-atempting-missions",
             ["/rules/demo-book/1/gl-attempting-missions", "/rules/demo-book/1/gl-missions"],
         ),
-        # an unknown version: the entry in the version in force
-        ("/rules/demo-book/9/introduction", ["/rules/demo-book/2/introduction"]),
-        # a version spelled as a word is still recognised
-        ("/rules/demo-book/call-to-arms/staffing", ["/rules/demo-book/1/staffing"]),
+        # an unknown version: that page in every version held (newest first), then the versions
+        (
+            "/rules/demo-book/9/introduction",
+            [
+                "/rules/demo-book/2/introduction",
+                "/rules/demo-book/1/introduction",
+                "/rules/demo-book/2/",
+                "/rules/demo-book/1/",
+            ],
+        ),
+        # a page only one version holds, by its id or its title (never a page merely near it)
+        (
+            "/rules/demo-book/v5/order-move",
+            ["/rules/demo-book/2/order-move", "/rules/demo-book/2/", "/rules/demo-book/1/"],
+        ),
+        ("/rules/demo-book/v5/staffin", ["/rules/demo-book/2/", "/rules/demo-book/1/"]),
+        # a version this document does not hold, spelled as a word: the page where it is held
+        (
+            "/rules/demo-book/call-to-arms/staffing",
+            ["/rules/demo-book/1/staffing", "/rules/demo-book/2/", "/rules/demo-book/1/"],
+        ),
         # a typo in the document id, and a title rather than an id
         ("/rules/demo-bok/2/missions", ["/rules/demo-book/2/missions-section"]),
         ("/rulings/demo-rulings/2000-02-28/androd", ["/rulings/demo-rulings/2000-02-28/android"]),
@@ -99,3 +118,18 @@ def test_slug():
 )
 def test_a_terms_address_offers_the_versions_glossary_first(lib, path, expected):
     assert [s.url for s in closest_pages(lib, path)] == expected
+
+
+def test_a_version_not_held_offers_that_page_in_each_version_held(client):
+    """A judge types v5, which judgekit does not hold: the 404 offers Beaming in each version held
+    and the versions, not a page merely near the word ("examine" for "beaming")."""
+    html = client.get("/rules/2e-rulebook/v5/beaming").get_data(as_text=True)
+    offered = re.findall(r'<li><a href="([^"]+)">', html.split('class="suggestions"')[1])
+    assert offered == [
+        "/rules/2e-rulebook/4/beaming",
+        "/rules/2e-rulebook/call-to-arms/beaming",
+        "/rules/2e-rulebook/1.1/beaming",
+        "/rules/2e-rulebook/4/",
+        "/rules/2e-rulebook/call-to-arms/",
+        "/rules/2e-rulebook/1.1/",
+    ]

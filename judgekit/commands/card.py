@@ -10,7 +10,8 @@ from judgekit.checks.loader import CorpusError, load_corpus
 from judgekit.corpus.cards import CARD_FILES, Card, sort_key
 from judgekit.render.card_index import card_url, index_of
 from judgekit.render.library import Library
-from judgekit.shapes.cards import card_detail, card_groups, nearest_cards
+from judgekit.shapes.cards import card_detail, card_groups, nearest_cards, other_game_cards
+from judgekit.urls import cards_page
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -77,6 +78,18 @@ def cmd_card(args: argparse.Namespace) -> int:
         if close:
             named = "; ".join(f"{c.full_title} ({c.edition})" for c in close)
             print(f"did you mean: {named}", file=sys.stderr)
+        if edition is not None:
+            # The other game's cards it names, as the card list says them ("2E has Worf, …").
+            other, cards, more = other_game_cards(lib, args.title, edition)
+            if cards:
+                print(f"{other} has:", file=sys.stderr)
+                for card in cards:
+                    print(
+                        f"  {card.full_title} ({card.edition})  {card_url(card)}", file=sys.stderr
+                    )
+                if more:
+                    listed = cards_page(q=args.title, edition=other.lower())
+                    print(f"  and {more} more: {listed}", file=sys.stderr)
         return 1
     if args.json:
         data = [card_detail(lib, c) for c in found]

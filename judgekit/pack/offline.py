@@ -78,8 +78,8 @@ def calculators(app: Flask) -> dict[str, Any]:
         c["url"]
         for by_version in out.values()
         for data in by_version.values()
-        for c in data["cites"].values()
-        if c
+        for cites in data["cites"].values()
+        for c in cites
     }
     files = {url: pack_file(url) for url in sorted(urls)}
     return {"points": points_data(), "sequences": out, "files": files}

@@ -167,7 +167,7 @@ class Library:
                     None, found.id, external=True, tooltip=f"{doc.short_title} {found.version}"
                 )
             other = self.get(found)
-            return Link(self.entry_url(other), other.title, tooltip=self.citation_title(other))
+            return Link(self.entry_url(other), other.title, tooltip=self.citation_marked(other))
 
         return link
 
@@ -251,6 +251,11 @@ class Library:
         trail = [e.title for e in self.breadcrumb(entry)[-1:]] + [entry.title]
         text = f"{self.cited_version(version)}, " + " – ".join(trail)
         return text + self._page_words(entry)
+
+    def citation_marked(self, entry: Entry) -> str:
+        """The citation as plain text shows it where no "ed." element can follow it (a link's
+        tooltip): its page marked " ed." where the editors read it, as the pages mark it."""
+        return self.citation_title(entry) + (" ed." if self.page_editorial(entry) else "")
 
     def citation_short(self, entry: Entry) -> str:
         """The citation to say aloud or write on a match slip: "2E v4 p. 13, Building a Deck"."""

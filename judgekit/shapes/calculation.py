@@ -15,24 +15,51 @@ from judgekit.timing.model import Sequence
 from judgekit.timing.readings import POINTS
 
 
+def _step_cites(built: dict[str, dict[str, Any]], number: str) -> list[dict[str, Any]]:
+    """Every section a step cites, each once: the one its words are quoted from, then those
+    holding the rest of its rule (1.1's step 2 is quoted from "Facing dilemmas", but the
+    subtraction of overcome dilemmas and the 8 − 3 = 5 example are in "When your attempt fails")."""
+    out: dict[str, dict[str, Any]] = {}
+    for cite in built[number]["cites"]:
+        if cite.get("resolved"):
+            out.setdefault(
+                cite["url"],
+                {
+                    "step": number,
+                    "citation": cite["citation"],
+                    "page_editorial": cite["page_editorial"],
+                    "url": cite["url"],
+                },
+            )
+    return list(out.values())
+
+
 def _citations(
     built: dict[str, dict[str, Any]], steps: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The first (quoted) cite of each step: the rule the part rests on."""
+    """Every section the part's steps cite: the rules the part rests on."""
     out: dict[str, dict[str, Any]] = {}
     for ref in steps:
-        cites = built[ref["number"]]["cites"]
-        first = cites[0] if cites else None
-        if first and first.get("resolved"):
-            # Two steps quoting one entry cite it once, from the first of them.
-            cite = {
-                "step": ref["number"],
-                "citation": first["citation"],
-                "page_editorial": first["page_editorial"],
-                "url": first["url"],
-            }
-            out.setdefault(first["url"], cite)
+        for cite in _step_cites(built, ref["number"]):
+            # Two steps citing one section cite it once, from the first of them.
+            out.setdefault(cite["url"], dict(cite))
     return list(out.values())
+
+
+def number_citations(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Number the sections the parts cite, each once, in the order first cited (``n`` on each
+    part's citations): the page lists them once under the answer and each line refers to its
+    numbers, so a rule cited by every dilemma is not written out on every line."""
+    cited: dict[str, dict[str, Any]] = {}
+    for part in parts:
+        for cite in part["citations"]:
+            if cite["url"] not in cited:
+                cited[cite["url"]] = {
+                    "n": len(cited) + 1,
+                    **{k: cite[k] for k in ("citation", "page_editorial", "url")},
+                }
+            cite["n"] = cited[cite["url"]]["n"]
+    return list(cited.values())
 
 
 def _point(p: str) -> dict[str, str]:
@@ -66,7 +93,7 @@ def calculator_data(seq: Sequence, built: dict[str, dict[str, Any]]) -> dict[str
         "below_zero": config.below_zero,
         "steps": numbers,
         "labels": {n: built[n]["label"] for n in numbers.values()},
-        "cites": {n: (_citations(built, [built[n]]) or [None])[0] for n in numbers.values()},
+        "cites": {n: _step_cites(built, n) for n in numbers.values()},
     }
 
 
@@ -138,6 +165,10 @@ def calculation_dict(
     elif calc.start_points:
         start.update(basis="interpretation", points=_points(calc.start_points))
     end_steps = steps(calc.end_rules)
+    end = {"result": calc.end, "message": calc.end_message, "steps": end_steps}
+    end.update(_basis(built, end_steps))
+    dilemmas = [_dilemma(built, calc, r, steps) for r in calc.results]
+    cited = number_citations([start, *dilemmas, end])
     beneath = list(calc.beneath_after)
     spent_determined = len(calc.spent_readings) <= 1
     return {
@@ -157,7 +188,7 @@ def calculation_dict(
         "cost_limit_readings": list(calc.cost_limit_readings),
         "cost_limit_determined": len(calc.cost_limit_readings) == 1,
         "start": start,
-        "dilemmas": [_dilemma(built, calc, r, steps) for r in calc.results],
+        "dilemmas": dilemmas,
         # A total only where every reading spends the same: else null, and what each spends.
         "cost_spent": calc.spent if spent_determined else None,
         "cost_spent_readings": list(calc.spent_readings),
@@ -174,12 +205,9 @@ def calculation_dict(
         "placed": sum(1 for r in calc.results if r.placed),
         "beneath_after": beneath[0] if len(beneath) == 1 else None,
         "beneath_after_readings": beneath,
-        "end": {
-            "result": calc.end,
-            "message": calc.end_message,
-            "steps": end_steps,
-            **_basis(built, end_steps),
-        },
+        "end": end,
+        # Every section the answer cites, once each, numbered as its parts' citations give ``n``.
+        "cited": cited,
         "notes": list(calc.notes),
         "rules": rules,
     }

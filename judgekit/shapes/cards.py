@@ -200,10 +200,18 @@ def title_matches(query: str, title: str) -> bool:
 
 # A title's word shorter than this is no name of its own ("of", "the", "Q's"): not compared alone.
 _SHORTEST_WORD = 4
-NEAR_CUTOFF = 0.6  # difflib's default for close matches, as every 404's
-NEAR_INSIDE = 0.9  # what was typed found whole inside a name counts as this near
-# Only names about as near as the nearest are offered: "wrof" means Worf (0.75), not Gowron (0.6).
-NEAR_WINDOW = 0.1
+# What was typed found whole inside a name is that name, from this many letters ("gal" in Galaxy).
+_SHORTEST_INSIDE = 3
+# A name's start is compared with what was typed from this many letters ("wrof first" for Worf,
+# First Officer); a shorter start is no name ("worf" is not a slip of "Worm" in Wormhole).
+_SHORTEST_START = 8
+
+
+def slips_allowed(wanted: str) -> int:
+    """How many typing slips a folded name of this length may hold and still mean a card: none
+    in three letters or fewer, one up to seven ("wrof", "picrad"), two beyond. Nearer is not
+    offered: "picard" is not a slip of Replicator, nor "wrof" of Beware of Q."""
+    return 0 if len(wanted) <= 3 else 1 if len(wanted) <= 7 else 2
 
 
 def card_keys(card: Card) -> tuple[str, ...]:
@@ -235,35 +243,76 @@ def keys_by_url(lib: Library, edition: str) -> dict[str, str]:
     return {card_index.card_url(card): " ".join(keys) for card, keys in _keyed(lib, edition)}
 
 
-def nearness_to(wanted: str, keys: tuple[str, ...]) -> float:
-    """How near the folded ``wanted`` is to a card with these keys (cards.js: ``nearness``)."""
-    best = max(nearness.ratio(wanted, key) for key in keys)
-    return max(best, NEAR_INSIDE) if any(wanted in key for key in keys) else best
+def slips_to(wanted: str, keys: tuple[str, ...]) -> int:
+    """The fewest typing slips between the folded ``wanted`` and a card with these keys: a key
+    whole, or (typed long enough) its start as long as what was typed, a long title typed in
+    part; typed found whole inside a key is no slip (cards.js: ``slipsTo``)."""
+    if len(wanted) >= _SHORTEST_INSIDE and any(wanted in key for key in keys):
+        return 0
+    whole = min(nearness.slips(wanted, key) for key in keys)
+    if len(wanted) < _SHORTEST_START:
+        return whole
+    return min(whole, *(nearness.slips(wanted, key[: len(wanted)]) for key in keys))
 
 
 def nearest_cards(
     lib: Library, typed: str, edition: str | None = None, limit: int = 5
 ) -> list[Card]:
-    """The cards nearest what was typed (at least ``NEAR_CUTOFF``, and within ``NEAR_WINDOW`` of
-    the nearest), nearest first, then by title: the one way every "did you mean" finds cards (the
-    card list and cards.js, the card 404, the CLI, the event's Cite field). Of one edition, or of
-    both (2E first between equals)."""
+    """The cards a typed name means with a slip or two (``slips_allowed``), the fewest slips only,
+    by title: the one way every "did you mean" finds cards (the card list and cards.js, the card
+    404, the CLI, the event's Cite field). Of one edition, or of both (2E first between equals).
+    None when no card is that close: a far match is noise, not a suggestion."""
     typed = typed.strip()
     wanted = fold_title(typed) if nearness.near_enough(typed) else ""
     if not wanted:
         return []
+    allowed = slips_allowed(wanted)
     editions = [edition] if edition else list(CARD_FILES)
     scored = []
     for order, ed in enumerate(editions):
         for card, keys in _keyed(lib, ed):
-            near = nearness_to(wanted, keys)
-            if near >= NEAR_CUTOFF:
-                scored.append((-near, card.full_title, order, fold_title(card.id), card))
+            slips = slips_to(wanted, keys)
+            if slips <= allowed:
+                scored.append((slips, card.full_title, order, fold_title(card.id), card))
     scored.sort(key=lambda item: item[:-1])
-    kept = [item[-1] for item in scored if item[0] <= scored[0][0] + NEAR_WINDOW]
+    kept = [item[-1] for item in scored if item[0] == scored[0][0]]
     return kept[:limit]
+
+
+def other_game_cards(
+    lib: Library, typed: str, edition: str, limit: int = 5
+) -> tuple[str, list[Card], int]:
+    """For text naming no card of ``edition``: the other game, its cards whose titles hold every
+    word typed (as the filter reads them: "worf" in 1E finds 2E's Worf, First Officer), else,
+    where ``edition`` has no card near it either, its cards ``nearest_cards`` finds; at most
+    ``limit``, and how many more hold the words."""
+    other = next(ed for ed in CARD_FILES if ed != edition)
+    if not typed.strip():
+        return other, [], 0
+    named = [
+        c for c in card_index.index_of(lib).of_edition(other) if title_matches(typed, c.full_title)
+    ]
+    if named:
+        return other, named[:limit], max(0, len(named) - limit)
+    if nearest_cards(lib, typed, edition, limit):
+        return other, [], 0  # a slip in this game's name, not the other game's card
+    return other, nearest_cards(lib, typed, other, limit), 0
 
 
 def similar_cards(lib: Library, edition: str, typed: str, limit: int = 5) -> list[dict[str, Any]]:
     """The edition's cards nearest what was typed, as the index lists them (for a 404)."""
     return [card_summary(lib, card) for card in nearest_cards(lib, typed, edition, limit)]
+
+
+def elsewhere(lib: Library, edition: str, typed: str) -> dict[str, Any] | None:
+    """The other game's cards for text no card of ``edition`` matches, as the index lists them
+    (the card list's "2E has Worf, First Officer"); None when it has none."""
+    other, found, more = other_game_cards(lib, typed, edition)
+    if not found:
+        return None
+    return {
+        "edition": other,
+        "slug": card_index.edition_slug(other),
+        "cards": [card_summary(lib, card) for card in found],
+        "more": more,
+    }

@@ -80,6 +80,16 @@ def _drift(lib: Library, c: Citation) -> dict[str, str] | None:
     return None
 
 
+def page_editorial(lib: Library, c: Citation) -> str | None:
+    """Why the page a pinned citation gives ("2E v4 pp. 10–13, …") is the editors' reading, for
+    its "ed." mark; None for a printed page, a card, or a title no longer giving the page."""
+    entry = lib.corpus.entry(c.document, c.version, c.entry) if c.kind == "entry" else None
+    where = lib.printed_page(entry) if entry is not None else None
+    if where is None or not where.editorial_words or where.text not in c.title:
+        return None
+    return where.editorial_words
+
+
 def _citation_dict(lib: Library, c: Citation) -> dict[str, Any]:
     title = c.title
     if c.kind == "card":
@@ -90,7 +100,14 @@ def _citation_dict(lib: Library, c: Citation) -> dict[str, Any]:
     else:
         entry = lib.corpus.entry(c.document, c.version, c.entry)
         url = lib.entry_url(entry) if entry else None
-    return {"title": title, "spec": c.spec, "url": url, "text": c.text, "drift": _drift(lib, c)}
+    return {
+        "title": title,
+        "page_editorial": page_editorial(lib, c),
+        "spec": c.spec,
+        "url": url,
+        "text": c.text,
+        "drift": _drift(lib, c),
+    }
 
 
 def _day_time(at: float) -> str:

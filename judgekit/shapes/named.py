@@ -34,6 +34,7 @@ class Target:
     document: str  # the entry's document, or the card's edition
     id: str
     spec: str  # as a ruling cites it: entry:<document>/<version>/<id> or card:<edition>/<id>
+    page_editorial: str | None = None  # the label's page is the editors' reading ("ed.")
 
 
 class _Listing:
@@ -99,6 +100,7 @@ def _index(lib: Library) -> dict:
                     entry.document,
                     entry.id,
                     f"entry:{entry.document}/{entry.version}/{entry.id}",
+                    lib.page_editorial(entry),
                 )
                 _add(memo["entry"], entry.title, entry.id, target)
         for card in card_index.index_of(lib):
@@ -223,7 +225,9 @@ def named_dict(n: Named) -> dict[str, Any]:
         "text": n.text,
         "how": n.how,
         "message": message(n),
-        "names": [{"label": t.label, "url": t.url} for t in n.listed],
+        "names": [
+            {"label": t.label, "page_editorial": t.page_editorial, "url": t.url} for t in n.listed
+        ],
         "more": n.unlisted,
         "elsewhere": n.elsewhere or None,
         # Naming nothing: the cards nearest the text; "cite", the filter's text naming one.

@@ -145,6 +145,32 @@ def _version_in(doc: Document, rest: list[str]) -> tuple[Version | None, list[st
     return None, rest
 
 
+def _version_list(lib: Library, doc: Document) -> list[Suggestion]:
+    """Each held version of a document, newest first."""
+    return [Suggestion(v.title, lib.label(v), lib.version_url(v)) for v in reversed(doc.versions)]
+
+
+def _same_page(lib: Library, doc: Document, asked: str) -> list[Suggestion]:
+    """The page an address names in each held version of its document, newest first: the entry
+    with that id (a glossary term's without its gl-), else the one whose title it spells."""
+    found = []
+    for version in reversed(doc.versions):
+        entry = version.entries.get(asked) or version.entries.get(f"gl-{asked}")
+        if entry is None:
+            entry = next((e for e in version.walk() if slug(e.title) == asked), None)
+        if entry is not None:
+            found.append(Suggestion(entry.title, lib.label(version), lib.entry_url(entry)))
+    return found
+
+
+def _unknown_version(lib: Library, doc: Document, words: list[str]) -> list[Suggestion]:
+    """For a version not held ("/rules/2e-rulebook/v5/beaming"): that page in each version held,
+    then the versions held. Nothing merely near the page's name: what is near a name in another
+    version ("examine" for "beaming") is a stranger's page, and the list of versions finds it."""
+    pages = _same_page(lib, doc, words[-1]) if len(words) > 1 else []
+    return pages + _version_list(lib, doc)
+
+
 def closest_pages(
     lib: Library, path: str, limit: int = 5, areas: Mapping[str, str] | None = None
 ) -> list[Suggestion]:
@@ -155,6 +181,9 @@ def closest_pages(
     game = doc.edition if doc is not None else _game(segments, areas or {})
     version, rest = _version_in(doc, segments[at + 1 :]) if doc is not None else (None, segments)
     words = [slug(s) for s in rest if slug(s) and slug(s) not in AREA_WORDS]
+    if doc is not None and version is None and len(rest) > 1:
+        # A version named that is not held: bounded by the versions held, not by ``limit``.
+        return _unknown_version(lib, doc, words)
     found: list[Suggestion] = []
     # A glossary term's address: the version's glossary first, then the rest of the rulebook.
     terms = _terms(lib, version, words[-1], limit) if version and rest[:1] == ["term"] else []
@@ -165,8 +194,9 @@ def closest_pages(
             # The rule may live in another version of the document (e.g. only in the glossary of 4).
             found = _matches(lib, _versions(lib, doc, None, game), words[-1], limit)
     if not found and doc is not None:
-        shown = [version] if version else list(reversed(doc.versions))
-        found = [
-            Suggestion(v.title, lib.label(v), lib.version_url(v)) for v in shown if v is not None
-        ]
+        found = (
+            [Suggestion(version.title, lib.label(version), lib.version_url(version))]
+            if version
+            else _version_list(lib, doc)
+        )
     return found[:limit]

@@ -29,13 +29,14 @@ def _basis(part: dict[str, Any]) -> dict[str, Any]:
 
 def project_basis(data: dict[str, Any]) -> dict[str, Any]:
     """What each part of the server's answer rests on, as the pack's ``calculate`` gives ``basis``:
-    the start, each dilemma, the end (rule and citations, or the readings) and the dilemmas
-    beneath the mission afterwards under each reading."""
+    the start, each dilemma, the end (rule and citations, or the readings), the sections cited
+    (numbered once each) and the dilemmas beneath the mission afterwards under each reading."""
     return {
         "start": _basis(data["start"]),
         "dilemmas": [_basis(d) for d in data["dilemmas"]],
         "end": _basis(data["end"]),
         "beneath": data["beneath_after_readings"],
+        "cited": data["cited"],
     }
 
 

@@ -286,6 +286,7 @@
       end: basisOf(config, end[1]),
       beneath: beneath,
     };
+    basis.cited = numberCitations([basis.start].concat(basis.dilemmas, [basis.end]));
     return {drawn: drawn, limit: limit, limits: limits, start: start, results: results, end: end, notes: notes, basis: basis};
   }
 
@@ -295,19 +296,37 @@
     return config.below_zero === "reading" && Math.min(difference, difference + inp.modifiers) < 0 ? ["below_zero"] : [];
   }
 
-  // shapes/calculation.py's _basis: what a part rests on, the rules' citations (each entry once,
-  // from the first step quoting it) and, for a reading, the open questions and each outcome.
+  // shapes/calculation.py's _basis: what a part rests on, the rules' citations (every section
+  // its steps cite, each once, from the first step citing it) and, for a reading, the open
+  // questions and each outcome.
   function basisOf(config, rules, part) {
     var numbers = [], citations = [], urls = [];
     rules.forEach(function (r) { var n = config.steps[r]; if (n && numbers.indexOf(n) === -1) numbers.push(n); });
     numbers.forEach(function (n) {
-      var c = config.cites[n];
-      if (c && urls.indexOf(c.url) === -1) { urls.push(c.url); citations.push(c); }
+      (config.cites[n] || []).forEach(function (c) {
+        if (urls.indexOf(c.url) === -1) { urls.push(c.url); citations.push(Object.assign({}, c)); }
+      });
     });
     var out = {basis: part ? part.basis : "rule", citations: citations};
     if (part && part.basis !== "rule") out.points = part.points.map(function (p) { return POINTS[p]; });
     if (part && part.readings) out.readings = part.readings;
     return out;
+  }
+
+  // shapes/calculation.py's number_citations: each section cited once, numbered in the order first
+  // cited, its number (n) on every part's citation of it.
+  function numberCitations(parts) {
+    var cited = [], byUrl = {};
+    parts.forEach(function (part) {
+      part.citations.forEach(function (c) {
+        if (!Object.prototype.hasOwnProperty.call(byUrl, c.url)) {
+          byUrl[c.url] = {n: cited.length + 1, citation: c.citation, page_editorial: c.page_editorial, url: c.url};
+          cited.push(byUrl[c.url]);
+        }
+        c.n = byUrl[c.url].n;
+      });
+    });
+    return cited;
   }
 
   /* -- the page: the server's _calculator.html result, under the form ---------------------------- */
@@ -317,16 +336,26 @@
   var ED = "Editorial: added by the editors, not quoted from the source";
   function ed(why) { return '<abbr class="tm-ed-mark" title="' + esc(why || ED) + '">ed.</abbr>'; }
   // The server's basis macro (templates/timing/_calculator.html), from the same data.
+  // The server's page_mark macro (templates/macros.html): "ed." after a page the editors read.
+  function pageMark(why) { return why ? " " + ed(why) : ""; }
+  // The server's refs macro: a line's sections by their numbers in the list under the answer.
+  function refsHtml(part) {
+    return part.citations.map(function (c) {
+      return ' <a class="tm-cite-ref" href="#calc-cite-' + c.n + '" aria-label="rule ' + c.n + ' cited under the answer">[' + c.n + "]</a>";
+    }).join("");
+  }
+  function citedHtml(cited) {
+    if (!cited.length) return "";
+    return '<div class="tm-calc-cited"><p class="tm-calc-cited-label">Rules cited</p><ol>' + cited.map(function (c) {
+      return '<li id="calc-cite-' + c.n + '"><span class="tm-cite-n">[' + c.n + "]</span> " + '<a href="' + esc(root + (FILES[c.url] || "")) + '">' +
+        esc(c.citation) + "</a>" + pageMark(c.page_editorial) + "</li>";
+    }).join("") + "</ol></div>";
+  }
   function basisHtml(part) {
     var html = '<div class="tm-basis tm-basis-' + esc(part.basis) + '">';
-    if (part.basis === "rule") {
-      html += '<span class="tm-basis-label">Rule</span>' + part.citations.map(function (c) {
-        return ' <a href="' + esc(root + (FILES[c.url] || "")) + '">' + esc(c.citation) + "</a>" + (c.page_editorial ? " " + ed(c.page_editorial) : "");
-      }).join(";");
-      return html + "</div>";
-    }
+    if (part.basis === "rule") return html + '<span class="tm-basis-label">Rule</span>' + refsHtml(part) + "</div>";
     var interpretation = part.basis === "interpretation";
-    html += '<span class="tm-basis-label">' + (interpretation ? "Interpretation " + ed() : "Undetermined by the text") + "</span><ul>";
+    html += '<span class="tm-basis-label">' + (interpretation ? "Interpretation " + ed() : "Undetermined by the text") + "</span>" + refsHtml(part) + "<ul>";
     html += part.points.map(function (p) { return "<li>" + (interpretation ? "Read as: " + esc(p.reading) + ". " : "") + esc(p.why) + "</li>"; }).join("");
     html += (part.readings || []).map(function (r) {
       return "<li>" + esc(r.outcome) + (r.rest === "overcome" ? ", the rest overcome" : "") + " (total " + r.spent.join(" or ") + ") if " + esc(r["if"].join(", or if ")) + ".</li>";
@@ -363,11 +392,12 @@
       }
       var result = calc.end[0];
       html += '<p class="tm-calc-end tm-end-' + result + '"><strong data-calc="end">' + result.charAt(0).toUpperCase() + result.slice(1) + ".</strong> " +
-        esc(calc.end[2]) + ' <span class="muted">(' + steplinks(calc.end[1]) + ")</span></p>" +
+        esc(calc.end[2]) + ' <span class="muted">(' + steplinks(calc.end[1]) + ")</span></p>" + basisHtml(calc.basis.end) +
         '<p class="tm-calc-beneath">Overcome dilemmas beneath the mission afterwards: <strong data-calc="beneath">' +
         (calc.basis.beneath.length === 1 ? calc.basis.beneath[0] : "undetermined (" + calc.basis.beneath.join(" or ") + ")") +
         '</strong> <span class="muted">(the next attempt subtracts these)</span></p>' +
-        calc.notes.map(function (n) { return '<p class="tm-note"><span class="tm-note-label">Note</span> ' + esc(n) + "</p>"; }).join("") + "</div>";
+        calc.notes.map(function (n) { return '<p class="tm-note"><span class="tm-note-label">Note</span> ' + esc(n) + "</p>"; }).join("") +
+        citedHtml(calc.basis.cited) + "</div>";
     } catch (e) {
       if (!(e instanceof CalcError)) throw e;
       html = '<p class="tm-calc-error" role="alert" tabindex="-1">' + esc(e.message) + "</p>";

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from judgekit import urls
+from judgekit import nearness, urls
 from judgekit.corpus.cards import CARD_FILES
 from judgekit.render import card_index
 from judgekit.render.text import clipped, quoted
@@ -23,12 +23,11 @@ def _editions(query: str) -> list[dict]:
     for edition in CARD_FILES:
         cards = [c for c in data["cards"] if c["edition"] == edition]
         hidden = {c["url"] for c in cards if not card_shapes.title_matches(query, c["full_title"])}
-        # Nothing matches: "did you mean", the cards nearest the text (cards.js finds the same).
-        near = (
-            card_shapes.similar_cards(library(), edition, query)
-            if len(hidden) == len(cards)
-            else []
-        )
+        # Nothing matches: "did you mean", the cards nearest the text, and the other game's
+        # cards it names (cards.js finds the same).
+        none = len(hidden) == len(cards)
+        near = card_shapes.similar_cards(library(), edition, query) if none else []
+        elsewhere = card_shapes.elsewhere(library(), edition, query) if none else None
         out.append(
             {
                 "id": edition,
@@ -38,6 +37,7 @@ def _editions(query: str) -> list[dict]:
                 "hidden": hidden,
                 "shown": len(cards) - len(hidden),
                 "near": near,
+                "elsewhere": elsewhere,
                 "keys": card_shapes.keys_by_url(library(), edition),
             }
         )
@@ -79,11 +79,15 @@ def card(edition: str, card_id: str) -> ResponseReturnValue:
     lib = library()
     if edition.upper() in CARD_FILES and card_index.find_card(lib, edition, card_id) is None:
         similar = card_shapes.similar_cards(lib, edition.upper(), card_id)
+        # The other game's card of that name ("/cards/1e/worf": 2E's Worf, First Officer); what
+        # is read is bounded as every 404's nearest matches are.
+        words = card_id[: nearness.MAX_ASKED].replace("-", " ")
         return render_template(
             "cards/not_found.html",
             edition=edition.upper(),
             typed=clipped(card_id, 80),
             similar=similar,
+            elsewhere=card_shapes.elsewhere(lib, edition.upper(), words),
         ), 404
     found = find_card(edition, card_id)
     detail = card_shapes.card_detail(lib, found)

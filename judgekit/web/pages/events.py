@@ -135,6 +135,7 @@ def _ruling_form(
         values=values,
         cites=[c.spec for c in pinned],
         pinned=pinned,
+        pinned_pages={c.spec: shapes.page_editorial(lib, c) for c in pinned},
         message=message,
         typed=typed,
         # The cites the form was opened with: its draft on the phone stays its own (events.js)

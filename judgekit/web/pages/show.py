@@ -32,12 +32,18 @@ bp = Blueprint("show", __name__)
 
 
 def _shown(
-    what: str, title: str, citation: str, path: str, handed: Callable[[], dict[str, Any]]
+    what: str,
+    title: str,
+    citation: str,
+    path: str,
+    handed: Callable[[], dict[str, Any]],
+    page_editorial: str | None = None,
 ) -> ResponseReturnValue:
     """The page showing ``path`` (what the player opens: "rule", "card", "ruling") as a QR code
     of its address as other devices open it, or why there is none; then what ``handed`` builds
     (what the page at ``path`` says) is shown large, for the judge to hand this device over
-    instead. It is built only then: a page with a code shows no text."""
+    instead. It is built only then: a page with a code shows no text. ``page_editorial``: why the
+    citation's page is the editors' reading (its "ed." mark), if it is."""
     base_url = current_app.config["BASE_URL"]
     address = base_url.rstrip("/") + path
     local_host = urls.only_this_computer(base_url)
@@ -48,6 +54,7 @@ def _shown(
         what=what,
         title=title,
         citation=citation,
+        page_editorial=page_editorial,
         back_url=path,
         address=address,
         local_host=local_host,
@@ -71,7 +78,9 @@ def entry(area: str, document: str, version: str, entry_id: str) -> ResponseRetu
         body = Markup(label_external_refs(lib.html(found)))  # the corpus's sanitized HTML
         return {"kind": "rule", "title": found.title, "html": body}
 
-    return _shown("rule", found.title, lib.citation_title(found), path, handed)
+    return _shown(
+        "rule", found.title, lib.citation_title(found), path, handed, lib.page_editorial(found)
+    )
 
 
 @bp.get("/show/cards/<edition>/<card_id>")
