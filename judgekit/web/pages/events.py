@@ -93,7 +93,12 @@ def join() -> ResponseReturnValue:
         if found is None:
             raise StoreError("no event is running: the head judge starts one on the laptop")
         judge, token = judges.store().join(
-            found.id, code, name, request.remote_addr or "", limited=not judges.on_this_computer()
+            found.id,
+            code,
+            name,
+            request.remote_addr or "",
+            limited=not judges.on_this_computer(),
+            sign_out_others=request.form.get("sign_out") == "others",
         )
     except TooManyGuesses as exc:
         return _join_page(str(exc), 429, next_url)
@@ -185,7 +190,9 @@ def record() -> ResponseReturnValue:
     except fields.FieldError as exc:
         return _ruling_form(values, cites, str(exc), 400)
     draft = fields.line("q", (request.form.get("draft") or "")[:64]) or None  # an id, cut first
-    ruling = judges.store().record(judge.event_id, judge, data, pinned, draft=draft)
+    ruling = judges.store().record(
+        judge.event_id, judge, data, pinned, draft=draft, session=judges.session_token()
+    )
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
 
 
@@ -218,7 +225,9 @@ def revise(number: int) -> ResponseReturnValue:
         if change not in ("upheld", "overturned", "published", "unpublished"):
             raise fields.FieldError(f"unknown change {change[:40]!r}")
         note = fields.text("note", request.form.get("note"), change == "overturned", "the note")
-        judges.store().revise(judge.event_id, number, judge, change, note)
+        judges.store().revise(
+            judge.event_id, number, judge, change, note, session=judges.session_token()
+        )
     except fields.FieldError as exc:
         abort(400, description=str(exc))
     except StoreError as exc:
@@ -394,7 +403,7 @@ def remove_judge() -> ResponseReturnValue:
     found, judge = _desk_write()
     try:
         name = fields.line("name", request.form.get("name"), True)
-        judges.store().remove_judge(found.id, name, by=judge)
+        judges.store().remove_judge(found.id, name, by=judge, session=judges.session_token())
     except (fields.FieldError, StoreError) as exc:
         abort(400, description=str(exc))
     return redirect(url_for("events.desk"), 303)
