@@ -25,7 +25,16 @@ from judgekit.events.store import (
 from judgekit.web.judges import KEY
 
 from .conftest import DATA, MINI
-from .events_helpers import CITE, LAPTOP, VENUE, Phone, csrf_of, event_app, start_event
+from .events_helpers import (
+    CITE,
+    LAPTOP,
+    VENUE,
+    Phone,
+    csrf_of,
+    event_app,
+    laptop_post,
+    start_event,
+)
 from .test_memory_bound import _cache
 
 
@@ -704,14 +713,6 @@ def test_a_code_never_makes_its_holder_another_judge(app, floor):
     assert roles[head.name] == "head" and roles["Sam"] == "judge" and len(roles) == 2
 
 
-def _laptop_post(laptop, path: str, data: dict, page: str = "/event/desk"):
-    """A form post from the laptop's browser, with the CSRF token of ``page``."""
-    token = csrf_of(laptop.get(page, base_url=LAPTOP).get_data(as_text=True))
-    return laptop.post(
-        path, data={**data, "csrf": token}, base_url=LAPTOP, headers={"Origin": LAPTOP}
-    )
-
-
 def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
     """The tryout: a head judge on a new device was refused ("a judge named Ann has already
     joined") and became "Ann B". With the head judge code and their own name they are the same
@@ -732,9 +733,9 @@ def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
     desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
     assert "data-signed-out" not in desk
     fields_ = {"round": "1", "table": "1", "question": "Q", "ruling": "R"}
-    assert _laptop_post(laptop, "/event/rulings", fields_, "/event/rulings/new").status_code == 303
+    assert laptop_post(laptop, "/event/rulings", fields_, "/event/rulings/new").status_code == 303
     for change in ("upheld", "published"):
-        answer = _laptop_post(laptop, "/event/rulings/2/revise", {"change": change})
+        answer = laptop_post(laptop, "/event/rulings/2/revise", {"change": change})
         assert answer.status_code == 303, answer.get_data(as_text=True)
     assert store.ruling(event_id, 2).now.published and store.ruling(event_id, 2).now.status == (
         "upheld"
@@ -777,7 +778,7 @@ def test_the_head_judge_signs_their_other_devices_out_when_they_ask(app, floor):
         assert said["judge"] is None
         assert f"{head.name} joined again on another device" in said["signed_out"]
         assert "join here again with the head judge code under your name" in said["signed_out"]
-    refused = _laptop_post(laptop, "/event/rulings", {"round": "1", "table": "1"}, "/event")
+    refused = laptop_post(laptop, "/event/rulings", {"round": "1", "table": "1"}, "/event")
     assert refused.status_code == 401 and "This device was signed out" in refused.get_data(
         as_text=True
     )

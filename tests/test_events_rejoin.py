@@ -13,7 +13,7 @@ from judgekit.events.store import Store
 from judgekit.web import judges
 from judgekit.web.judges import KEY
 
-from .events_helpers import LAPTOP, Phone, csrf_of, event_app, start_event
+from .events_helpers import LAPTOP, Phone, event_app, laptop_post, start_event
 
 FORM_WORDS = "What you typed is still in the form: go back."
 
@@ -29,21 +29,8 @@ def _store(app) -> Store:
 
 def _again_code(laptop, name: str) -> str:
     """The one-time code the laptop's desk gives ``name`` to join again (Let back in)."""
-    desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
-    answer = laptop.post(
-        "/event/desk/again",
-        data={"name": name, "csrf": csrf_of(desk)},
-        base_url=LAPTOP,
-        headers={"Origin": LAPTOP},
-    )
+    answer = laptop_post(laptop, "/event/desk/again", {"name": name})
     return re.search(r"data-rejoin-code>([^<]+)<", answer.get_data(as_text=True)).group(1)
-
-
-def _laptop_post(laptop, path: str, data: dict, page: str = "/event/desk"):
-    token = csrf_of(laptop.get(page, base_url=LAPTOP).get_data(as_text=True))
-    return laptop.post(
-        path, data={**data, "csrf": token}, base_url=LAPTOP, headers={"Origin": LAPTOP}
-    )
 
 
 def test_a_signed_out_devices_json_write_is_not_told_to_go_back_to_a_form(app):
@@ -147,7 +134,7 @@ def test_the_head_judges_revise_and_remove_on_their_way_are_refused_once_signed_
 
     def send(path: str, form: dict, body: dict):
         if via == "form":
-            return _laptop_post(laptop, path, form)
+            return laptop_post(laptop, path, form)
         return laptop.post(
             f"/api/events/{event_id}{path}",
             json=body,
