@@ -285,3 +285,61 @@ def test_a_lost_phone_let_back_in_elsewhere_is_signed_out_and_its_draft_kept(
         new.click("button:has-text('Record the ruling')")
         new.wait_for_selector("[data-recorded]")
         assert off0 == off1 == off2 == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_head_judge_keeps_laptop_and_phone_and_signs_a_lost_phone_out_when_asked(
+    lan_browser,  # noqa: F811
+    venue,
+    viewport,
+):
+    """The head judge joins on a phone with the head judge code, the join form's "Sign out my
+    other devices" left unticked (its default): the laptop still upholds and publishes. From a
+    new phone with the box ticked, the laptop and the first phone are signed out, told why."""
+    laptop_url, lan = venue
+    allowed = (*LOOPBACK, LAN_NAME)
+    with (
+        guarded_context(lan_browser, LAPTOP, allowed=allowed) as (laptop, off0),
+        guarded_context(lan_browser, viewport, allowed=allowed) as (phone_ctx, off1),
+        guarded_context(lan_browser, viewport, allowed=allowed) as (new_ctx, off2),
+    ):
+        desk = laptop.new_page()
+        desk.goto(f"{laptop_url}/event/new")
+        desk.fill("input[name=event]", "Regional, 5 Dec")
+        desk.fill("input[name=name]", "Ann")
+        desk.click("button:has-text('Start the event')")
+        head_code = desk.inner_text("[data-head-code]")
+        phone = phone_ctx.new_page()
+        phone.goto(f"{lan}/event")
+        box = phone.locator("input[name=sign_out]")
+        assert box.is_visible() and not box.is_checked()
+        assert "Sign out my other devices (a lost phone)" in phone.inner_text("main form")
+        assert phone.evaluate(SMALL_CONTROLS) == []
+        _fits(phone)
+        _join(phone, lan, head_code, "Ann")
+        phone.goto(f"{lan}/event/rulings/new")
+        phone.fill("input[name=round]", "2")
+        phone.fill("input[name=table]", "4")
+        phone.fill("textarea[name=question]", "Asked at table 4")
+        phone.fill("textarea[name=ruling]", "Given")
+        phone.click("button:has-text('Record the ruling')")
+        phone.wait_for_selector("[data-recorded]")
+        # The laptop, still signed in, upholds and publishes it.
+        desk.goto(f"{laptop_url}/event/rulings/1")
+        desk.click("button[value=upheld]")
+        desk.click("button[value=published]")
+        desk.wait_for_selector("[data-published-page]")
+        assert "Ann upheld" in desk.inner_text(".ruling-history")
+        # A lost phone: the head judge joins from a new one, the box ticked.
+        new = new_ctx.new_page()
+        new.goto(f"{lan}/event")
+        new.fill("input[name=code]", head_code)
+        new.fill("input[name=name]", "Ann")
+        new.check("input[name=sign_out]")
+        new.click("button:has-text('Join as a judge')")
+        assert new.url == f"{lan}/event" and new.locator("h1").inner_text() == "Regional, 5 Dec"
+        for old, base in ((desk, laptop_url), (phone, lan)):
+            old.goto(f"{base}/event")
+            assert "Ann joined again on another device" in old.inner_text("[data-signed-out]")
+            _fits(old)
+        assert off0 == off1 == off2 == []
