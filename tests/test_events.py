@@ -713,17 +713,24 @@ def test_a_code_never_makes_its_holder_another_judge(app, floor):
     assert roles[head.name] == "head" and roles["Sam"] == "judge" and len(roles) == 2
 
 
-def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
-    """The tryout: a head judge on a new device was refused ("a judge named Ann has already
-    joined") and became "Ann B". With the head judge code and their own name they are the same
-    judge again: one row on the desk, their rulings theirs; and the laptop stays signed in
-    beside the phone (a head judge keeps both), recording, upholding and publishing."""
-    laptop, sam, judge_code, head_code = floor
+def _head_on_a_phone(app, head_code: str):
+    """The head judge joined again on a phone with the head judge code under their own name:
+    the store, the event's id, the head judge, the phone."""
     store = _store(app)
     event_id = store.current_event().id
     head = next(j for j in store.judges(event_id) if j.role == "head")
     phone = Phone(app.test_client(), "192.168.1.77")
     assert phone.join(head_code, head.name).status_code == 303
+    return store, event_id, head, phone
+
+
+def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
+    """The tryout: a head judge on a new device was refused ("a judge named Ann has already
+    joined") and became "Ann B". With the head judge code and their own name they are the same
+    judge again: one row on the desk, their rulings theirs; and the laptop stays signed in
+    beside the phone (a head judge keeps both), recording, upholding and publishing."""
+    laptop, sam, _judge_code, head_code = floor
+    store, event_id, head, phone = _head_on_a_phone(app, head_code)
     session = phone.get("/api/events/session").get_json()
     assert session["judge"] == {"name": head.name, "head": True}
     assert len(store.judges(event_id)) == 2  # Ann and Sam, no "Ann B"
@@ -753,12 +760,8 @@ def test_the_head_judge_signs_their_other_devices_out_when_they_ask(app, floor):
     ends the head judge's other sessions (laptop and lost phone), which are told why and write
     nothing more; floor judges' sessions stay. The JSON join asks the same with
     ``sign_out_others``; anything but true or false is refused."""
-    laptop, sam, judge_code, head_code = floor
-    store = _store(app)
-    event_id = store.current_event().id
-    head = next(j for j in store.judges(event_id) if j.role == "head")
-    lost = Phone(app.test_client(), "192.168.1.77")
-    assert lost.join(head_code, head.name).status_code == 303
+    laptop, sam, _judge_code, head_code = floor
+    store, event_id, head, lost = _head_on_a_phone(app, head_code)
     page = lost.get("/event").get_data(as_text=True)
     assert "Sign out my other devices (a lost phone)" not in page  # joined: the event's page
     form = Phone(app.test_client(), "192.168.1.79").get("/event").get_data(as_text=True)
