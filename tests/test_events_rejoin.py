@@ -192,3 +192,34 @@ def test_ended_sessions_are_forgotten_once_they_would_have_expired(tmp_path):
     store.join(second.id, code2, "Sam", "10.0.0.1", now=now + 200)
     assert rows("ended_sessions") == 0 and rows("sessions") == 1
     assert store.signed_out(old_token, now=now + 60) is None
+
+
+@pytest.mark.parametrize(
+    "path,data",
+    [
+        ("/event/desk/code", {"which": "judge"}),
+        ("/event/desk/again", {"name": "Sam"}),
+        ("/event/desk/guesses", {}),
+    ],
+    ids=["code", "again", "guesses"],
+)
+def test_the_desks_other_writes_on_their_way_are_refused_once_signed_out(app, between, path, data):
+    """A new code, a code to let Sam back in, clearing the wrong codes: sent from the laptop's
+    desk as the head judge signs their other devices out elsewhere, none is written."""
+    laptop, judge_code, head_code = start_event(app, head="Ann")
+    store = _store(app)
+    event_id = store.current_event().id
+    assert Phone(app.test_client(), "192.168.1.31").join(judge_code, "Sam").status_code == 303
+    assert Phone(app.test_client(), "192.168.1.66").join("WRONG-CODE1", "Eve").status_code == 403
+
+    def state():
+        with store.reading() as conn:
+            rejoins = conn.execute("SELECT COUNT(*) FROM rejoins").fetchone()[0]
+        return store.codes(event_id), rejoins, store.guesses()
+
+    before = state()
+    between(lambda: store.join(event_id, head_code, "Ann", "192.168.1.40", sign_out_others=True))
+    answer = laptop_post(laptop, path, data)
+    assert answer.status_code == 401
+    assert "Ann joined again on another device" in answer.get_data(as_text=True)
+    assert state() == before and before[2][0] == 1

@@ -212,17 +212,20 @@ def _prune_sessions(conn: sqlite3.Connection, now: float) -> None:
     conn.execute("DELETE FROM ended_sessions WHERE expires_at <= ?", (now,))
 
 
-def _live_session(conn: sqlite3.Connection, token: str | None, judge_id: int, now: float) -> None:
-    """Refuse a write (SessionEnded) whose session is no longer the judge's live session, read
-    inside the write's own transaction: a rejoin or a removal committed first wins."""
-    if token is None:  # the laptop's own writes (the CLI, the desk without a session)
+def _live_session(
+    conn: sqlite3.Connection, token: str | None, by: Judge | None, now: float | None = None
+) -> None:
+    """Refuse a write (SessionEnded) whose session is no longer the judge ``by``'s live session,
+    read inside the write's own transaction: a rejoin or a removal committed first wins."""
+    if token is None or by is None:  # the laptop's own writes (the CLI, the desk unsigned)
         return
+    now = time.time() if now is None else now
     row = conn.execute(
         "SELECT 1 FROM sessions JOIN judges ON judges.id = sessions.judge_id"
         " JOIN events ON events.id = judges.event_id"
         " WHERE token_hash = ? AND judges.id = ? AND expires_at > ? AND ends_at > ?"
         " AND removed_at IS NULL",
-        (_hash(token), judge_id, now, now),
+        (_hash(token), by.id, now, now),
     ).fetchone()
     if row is None:
         raise SessionEnded("this device's session ended before the write: nothing was written")
@@ -375,12 +378,20 @@ class Store:
         row = self._row("SELECT judge_code, head_code FROM events WHERE id = ?", event_id, "event")
         return row["judge_code"], row["head_code"]
 
-    def change_code(self, event_id: int, which: str = "judge") -> str:
+    def change_code(
+        self,
+        event_id: int,
+        which: str = "judge",
+        by: Judge | None = None,
+        session: str | None = None,
+    ) -> str:
         """Give the event a new judge (or head) code; the old one joins no one from now on.
-        Judges already joined stay."""
+        Judges already joined stay. ``by`` and ``session``, the head judge's, as for
+        ``record``."""
         column = {"judge": "judge_code", "head": "head_code"}[which]
         code = new_code()
         with self.writing() as conn:
+            _live_session(conn, session, by)
             done = conn.execute(
                 f"UPDATE events SET {column} = ? WHERE id = ? AND precedent = 0", (code, event_id)
             )
@@ -481,13 +492,22 @@ class Store:
             )
         return self.judge(judge_id), token
 
-    def let_back_in(self, event_id: int, name: str, now: float | None = None) -> str:
+    def let_back_in(
+        self,
+        event_id: int,
+        name: str,
+        now: float | None = None,
+        by: Judge | None = None,
+        session: str | None = None,
+    ) -> str:
         """A one-time code for the judge of this name to join again (a new device, a lost
         session): good for ``REJOIN_SECONDS``, for that name only; a newer one replaces it.
-        Joining with it ends the judge's other sessions."""
+        Joining with it ends the judge's other sessions. ``by`` and ``session`` as for
+        ``change_code``."""
         now = time.time() if now is None else now
         code = new_code()
         with self.writing() as conn:
+            _live_session(conn, session, by, now)
             row = _present_judge(conn, event_id, name)
             conn.execute(
                 "INSERT OR REPLACE INTO rejoins (judge_id, code_hash, until) VALUES (?, ?, ?)",
@@ -550,8 +570,7 @@ class Store:
         ``session`` as for ``record``."""
         now = time.time() if now is None else now
         with self.writing() as conn:
-            if by is not None:
-                _live_session(conn, session, by.id, now)
+            _live_session(conn, session, by, now)
             row = _present_judge(conn, event_id, name)
             if by is not None and by.id == row["id"]:
                 # Their own session would end and their name could not join again: the event
@@ -573,9 +592,11 @@ class Store:
             ).fetchone()
         return row[0], row[1]
 
-    def clear_guesses(self) -> None:
-        """Forget the wrong codes (the head judge, once the code is changed or the flood over)."""
+    def clear_guesses(self, by: Judge | None = None, session: str | None = None) -> None:
+        """Forget the wrong codes (the head judge, once the code is changed or the flood over);
+        ``by`` and ``session`` as for ``change_code``."""
         with self.writing() as conn:
+            _live_session(conn, session, by)
             conn.execute("DELETE FROM guesses")
 
     # -- rulings ----------------------------------------------------------------------------
@@ -597,7 +618,7 @@ class Store:
         """
         now = time.time() if now is None else now
         with self.writing() as conn:
-            _live_session(conn, session, judge.id, now)
+            _live_session(conn, session, judge, now)
             done = (
                 conn.execute(
                     "SELECT number FROM rulings WHERE event_id = ? AND draft = ?", (event_id, draft)
@@ -629,7 +650,7 @@ class Store:
         for ``record``."""
         now = time.time() if now is None else now
         with self.writing() as conn:
-            _live_session(conn, session, judge.id, now)
+            _live_session(conn, session, judge, now)
             ruling = conn.execute(
                 "SELECT id FROM rulings WHERE event_id = ? AND number = ?", (event_id, number)
             ).fetchone()

@@ -370,17 +370,17 @@ def _desk_write() -> tuple[Event, Judge | None]:
 @bp.post("/event/desk/code")
 def change_code() -> ResponseReturnValue:
     """POST /event/desk/code: a new judge code (or head code); joined judges stay."""
-    found, _judge = _desk_write()
+    found, judge = _desk_write()
     which = "head" if request.form.get("which") == "head" else "judge"
-    judges.store().change_code(found.id, which)
+    judges.store().change_code(found.id, which, by=judge, session=judges.session_token())
     return redirect(url_for("events.desk"), 303)
 
 
 @bp.post("/event/desk/guesses")
 def clear_guesses() -> ResponseReturnValue:
     """POST /event/desk/guesses: forget the wrong codes (every device may try again)."""
-    _desk_write()
-    judges.store().clear_guesses()
+    _found, judge = _desk_write()
+    judges.store().clear_guesses(by=judge, session=judges.session_token())
     return redirect(url_for("events.desk"), 303)
 
 
@@ -388,10 +388,10 @@ def clear_guesses() -> ResponseReturnValue:
 def let_back_in() -> ResponseReturnValue:
     """POST /event/desk/again: a one-time code for a judge to join again under their own name
     (a new device, a lost session), shown on this answer only, never in an address."""
-    found, _judge = _desk_write()
+    found, judge = _desk_write()
     try:
         name = fields.line("name", request.form.get("name"), True)
-        code = judges.store().let_back_in(found.id, name)
+        code = judges.store().let_back_in(found.id, name, by=judge, session=judges.session_token())
     except (fields.FieldError, StoreError) as exc:
         abort(400, description=str(exc))
     return desk(again=(name, code))
