@@ -108,3 +108,11 @@ def joined(app: Flask, name: str = "Sam", address: str = "192.168.1.31") -> Phon
     phone = Phone(app.test_client(), address)
     assert phone.join(judge_code, name).status_code == 303
     return phone
+
+
+def laptop_post(laptop: FlaskClient, path: str, data: dict, page: str = "/event/desk"):
+    """A form post from the laptop's browser, with the CSRF token of ``page``'s form."""
+    token = csrf_of(laptop.get(page, base_url=LAPTOP).get_data(as_text=True))
+    return laptop.post(
+        path, data={**data, "csrf": token}, base_url=LAPTOP, headers={"Origin": LAPTOP}
+    )

@@ -25,7 +25,16 @@ from judgekit.events.store import (
 from judgekit.web.judges import KEY
 
 from .conftest import DATA, MINI
-from .events_helpers import CITE, LAPTOP, VENUE, Phone, csrf_of, event_app, start_event
+from .events_helpers import (
+    CITE,
+    LAPTOP,
+    VENUE,
+    Phone,
+    csrf_of,
+    event_app,
+    laptop_post,
+    start_event,
+)
 from .test_memory_bound import _cache
 
 
@@ -704,37 +713,96 @@ def test_a_code_never_makes_its_holder_another_judge(app, floor):
     assert roles[head.name] == "head" and roles["Sam"] == "judge" and len(roles) == 2
 
 
-def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
-    """The tryout: a head judge on a new device was refused ("a judge named Ann has already
-    joined") and became "Ann B". With the head judge code and their own name they are the same
-    judge again: one row on the desk, their rulings theirs; the old device is signed out (it
-    is told why, and writes nothing more: a lost phone must not keep the head judge's rights)."""
-    laptop, sam, judge_code, head_code = floor
+def _head_on_a_phone(app, head_code: str):
+    """The head judge joined again on a phone with the head judge code under their own name:
+    the store, the event's id, the head judge, the phone."""
     store = _store(app)
     event_id = store.current_event().id
     head = next(j for j in store.judges(event_id) if j.role == "head")
     phone = Phone(app.test_client(), "192.168.1.77")
     assert phone.join(head_code, head.name).status_code == 303
+    return store, event_id, head, phone
+
+
+def test_the_head_judge_rejoins_on_a_new_device_under_the_same_name(app, floor):
+    """The tryout: a head judge on a new device was refused ("a judge named Ann has already
+    joined") and became "Ann B". With the head judge code and their own name they are the same
+    judge again: one row on the desk, their rulings theirs; and the laptop stays signed in
+    beside the phone (a head judge keeps both), recording, upholding and publishing."""
+    laptop, sam, _judge_code, head_code = floor
+    store, event_id, head, phone = _head_on_a_phone(app, head_code)
     session = phone.get("/api/events/session").get_json()
     assert session["judge"] == {"name": head.name, "head": True}
     assert len(store.judges(event_id)) == 2  # Ann and Sam, no "Ann B"
     assert phone.record().status_code == 303  # writes as Ann
     assert store.rulings(event_id)[-1].judge == head.name
-    # The first device's session ended: it is told why, and its writes are refused.
+    # The laptop's session stays: it records, upholds and publishes as Ann, as the phone does.
     desk = laptop.get("/event/desk", base_url=LAPTOP).get_data(as_text=True)
-    assert f"{head.name} joined again on another device" in desk
-    assert "join here again with the head judge code under your name" in desk
-    answer = laptop.post(
-        "/event/rulings",
-        data={"round": "1", "table": "1", "question": "Q", "ruling": "R", "csrf": csrf_of(desk)},
-        base_url=LAPTOP,
-        headers={"Origin": LAPTOP},
+    assert "data-signed-out" not in desk
+    fields_ = {"round": "1", "table": "1", "question": "Q", "ruling": "R"}
+    assert laptop_post(laptop, "/event/rulings", fields_, "/event/rulings/new").status_code == 303
+    for change in ("upheld", "published"):
+        answer = laptop_post(laptop, "/event/rulings/2/revise", {"change": change})
+        assert answer.status_code == 303, answer.get_data(as_text=True)
+    assert store.ruling(event_id, 2).now.published and store.ruling(event_id, 2).now.status == (
+        "upheld"
     )
-    assert answer.status_code == 401 and "This device was signed out" in answer.get_data(
-        as_text=True
-    )
-    assert [r.judge for r in store.rulings(event_id)] == [head.name]  # nothing lost, none added
-    # Sam's session is Sam's: the head judge's joining again ended only the head judge's.
+    assert phone.record().status_code == 303  # and the phone still writes
+    assert [r.judge for r in store.rulings(event_id)] == [head.name] * 3
+    # Sam's session is Sam's.
     assert sam.get("/api/events/session").get_json()["judge"]["name"] == "Sam"
     # The head judge code gives no floor judge's name: Sam is still refused.
     assert Phone(app.test_client(), "192.168.1.78").join(head_code, "Sam").status_code == 403
+
+
+def test_the_head_judge_signs_their_other_devices_out_when_they_ask(app, floor):
+    """A lost phone: joining with the head judge code and "Sign out my other devices" ticked
+    ends the head judge's other sessions (laptop and lost phone), which are told why and write
+    nothing more; floor judges' sessions stay. The JSON join asks the same with
+    ``sign_out_others``; anything but true or false is refused."""
+    laptop, sam, _judge_code, head_code = floor
+    store, event_id, head, lost = _head_on_a_phone(app, head_code)
+    page = lost.get("/event").get_data(as_text=True)
+    assert "Sign out my other devices (a lost phone)" not in page  # joined: the event's page
+    form = Phone(app.test_client(), "192.168.1.79").get("/event").get_data(as_text=True)
+    box = re.search(r'<input type="checkbox" name="sign_out" value="others"[^>]*>', form).group(0)
+    assert "checked" not in box  # off by default
+    new = Phone(app.test_client(), "192.168.1.79")
+    token = csrf_of(new.get("/event").get_data(as_text=True))
+    answer = new.post(
+        "/event/join",
+        data={"code": head_code, "name": head.name, "sign_out": "others", "csrf": token},
+    )
+    assert answer.status_code == 303
+    assert new.record().status_code == 303
+    for old in (lost, laptop):
+        get = old.get if old is lost else (lambda p: laptop.get(p, base_url=LAPTOP))
+        said = get("/api/events/session").get_json()
+        assert said["judge"] is None
+        assert f"{head.name} joined again on another device" in said["signed_out"]
+        assert "join here again with the head judge code under your name" in said["signed_out"]
+    refused = laptop_post(laptop, "/event/rulings", {"round": "1", "table": "1"}, "/event")
+    assert refused.status_code == 401 and "This device was signed out" in refused.get_data(
+        as_text=True
+    )
+    assert lost.record().status_code == 401
+    assert [r.judge for r in store.rulings(event_id)] == [head.name]
+    assert sam.get("/api/events/session").get_json()["judge"]["name"] == "Sam"
+    # The JSON join: unticked keeps the others, true signs them out, a string is refused.
+    api = Phone(app.test_client(), "192.168.1.80")
+    csrf = api.get("/api/events/session").get_json()["csrf"]
+
+    def join_json(body):
+        return api.post(
+            f"/api/events/{event_id}/join",
+            json={"code": head_code, "name": head.name, **body},
+            headers={"X-CSRF-Token": csrf},
+        )
+
+    answer = join_json({"sign_out_others": "yes"})
+    assert answer.status_code == 400 and "sign_out_others" in answer.get_json()["message"]
+    assert join_json({}).status_code == 200
+    assert new.get("/api/events/session").get_json()["judge"]["name"] == head.name
+    assert join_json({"sign_out_others": True}).status_code == 200
+    assert new.get("/api/events/session").get_json()["judge"] is None
+    assert api.get("/api/events/session").get_json()["judge"]["name"] == head.name

@@ -10,6 +10,7 @@ not this computer's own, as from the venue's Wi-Fi.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -46,6 +47,40 @@ def _join(page, lan: str, code: str, name: str) -> None:
 
 def _fits(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def _started(context, laptop_url: str, head: str = ""):
+    """The event started from the laptop's browser: its desk, as that page."""
+    desk = context.new_page()
+    desk.goto(f"{laptop_url}/event/new")
+    desk.fill("input[name=event]", "Regional, 5 Dec")
+    if head:
+        desk.fill("input[name=name]", head)
+    desk.click("button:has-text('Start the event')")
+    return desk
+
+
+def _fill_ruling(page, lan: str, round_: str, table: str, question: str, ruling: str) -> None:
+    """Open the form recording a ruling and fill it in (not sent)."""
+    page.goto(f"{lan}/event/rulings/new")
+    page.fill("input[name=round]", round_)
+    page.fill("input[name=table]", table)
+    page.fill("textarea[name=question]", question)
+    page.fill("textarea[name=ruling]", ruling)
+
+
+@contextlib.contextmanager
+def _laptop_and_two(browser, viewport) -> Iterator[tuple]:
+    """The laptop's browser and two devices of ``viewport`` on the venue's network (contexts);
+    none loads anything from another host."""
+    allowed = (*LOOPBACK, LAN_NAME)
+    with (
+        guarded_context(browser, LAPTOP, allowed=allowed) as (laptop, off0),
+        guarded_context(browser, viewport, allowed=allowed) as (first, off1),
+        guarded_context(browser, viewport, allowed=allowed) as (second, off2),
+    ):
+        yield laptop, first, second
+        assert off0 == off1 == off2 == []
 
 
 def _drafts(page) -> dict:
@@ -241,24 +276,11 @@ def test_a_lost_phone_let_back_in_elsewhere_is_signed_out_and_its_draft_kept(
     refused with why (the words on the page), its draft stays on that phone, and nothing Sam
     recorded is lost."""
     laptop_url, lan = venue
-    allowed = (*LOOPBACK, LAN_NAME)
-    with (
-        guarded_context(lan_browser, LAPTOP, allowed=allowed) as (laptop, off0),
-        guarded_context(lan_browser, viewport, allowed=allowed) as (old_ctx, off1),
-        guarded_context(lan_browser, viewport, allowed=allowed) as (new_ctx, off2),
-    ):
-        desk = laptop.new_page()
-        desk.goto(f"{laptop_url}/event/new")
-        desk.fill("input[name=event]", "Regional, 5 Dec")
-        desk.click("button:has-text('Start the event')")
-        judge_code = desk.inner_text("[data-judge-code]")
+    with _laptop_and_two(lan_browser, viewport) as (laptop, old_ctx, new_ctx):
+        desk = _started(laptop, laptop_url)
         old = old_ctx.new_page()
-        _join(old, lan, judge_code, "Sam")
-        old.goto(f"{lan}/event/rulings/new")
-        old.fill("input[name=round]", "3")
-        old.fill("input[name=table]", "9")
-        old.fill("textarea[name=question]", "Typed on the lost phone")
-        old.fill("textarea[name=ruling]", "Kept")
+        _join(old, lan, desk.inner_text("[data-judge-code]"), "Sam")
+        _fill_ruling(old, lan, "3", "9", "Typed on the lost phone", "Kept")
         # The head judge lets Sam back in; the desk says the other devices are signed out.
         desk.reload()
         desk.click("li:has-text('Sam') button:has-text('Let back in')")
@@ -277,11 +299,50 @@ def test_a_lost_phone_let_back_in_elsewhere_is_signed_out_and_its_draft_kept(
         assert "Sam joined again on another device" in old.inner_text("[data-signed-out]")
         _fits(old)
         # The new phone writes as Sam.
-        new.goto(f"{lan}/event/rulings/new")
-        new.fill("input[name=round]", "3")
-        new.fill("input[name=table]", "9")
-        new.fill("textarea[name=question]", "From the new phone")
-        new.fill("textarea[name=ruling]", "Recorded")
+        _fill_ruling(new, lan, "3", "9", "From the new phone", "Recorded")
         new.click("button:has-text('Record the ruling')")
         new.wait_for_selector("[data-recorded]")
-        assert off0 == off1 == off2 == []
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_head_judge_keeps_laptop_and_phone_and_signs_a_lost_phone_out_when_asked(
+    lan_browser,  # noqa: F811
+    venue,
+    viewport,
+):
+    """The head judge joins on a phone with the head judge code, the join form's "Sign out my
+    other devices" left unticked (its default): the laptop still upholds and publishes. From a
+    new phone with the box ticked, the laptop and the first phone are signed out, told why."""
+    laptop_url, lan = venue
+    with _laptop_and_two(lan_browser, viewport) as (laptop, phone_ctx, new_ctx):
+        desk = _started(laptop, laptop_url, head="Ann")
+        head_code = desk.inner_text("[data-head-code]")
+        phone = phone_ctx.new_page()
+        phone.goto(f"{lan}/event")
+        box = phone.locator("input[name=sign_out]")
+        assert box.is_visible() and not box.is_checked()
+        assert "Sign out my other devices (a lost phone)" in phone.inner_text("main form")
+        assert phone.evaluate(SMALL_CONTROLS) == []
+        _fits(phone)
+        _join(phone, lan, head_code, "Ann")
+        _fill_ruling(phone, lan, "2", "4", "Asked at table 4", "Given")
+        phone.click("button:has-text('Record the ruling')")
+        phone.wait_for_selector("[data-recorded]")
+        # The laptop, still signed in, upholds and publishes it.
+        desk.goto(f"{laptop_url}/event/rulings/1")
+        desk.click("button[value=upheld]")
+        desk.click("button[value=published]")
+        desk.wait_for_selector("[data-published-page]")
+        assert "Ann upheld" in desk.inner_text(".ruling-history")
+        # A lost phone: the head judge joins from a new one, the box ticked.
+        new = new_ctx.new_page()
+        new.goto(f"{lan}/event")
+        new.fill("input[name=code]", head_code)
+        new.fill("input[name=name]", "Ann")
+        new.check("input[name=sign_out]")
+        new.click("button:has-text('Join as a judge')")
+        assert new.url == f"{lan}/event" and new.locator("h1").inner_text() == "Regional, 5 Dec"
+        for old, base in ((desk, laptop_url), (phone, lan)):
+            old.goto(f"{base}/event")
+            assert "Ann joined again on another device" in old.inner_text("[data-signed-out]")
+            _fits(old)

@@ -84,3 +84,26 @@ def test_import_keeps_an_export_as_precedent_and_refuses_what_is_not_one(capsys,
     assert code == 1 and "not a judgekit export" in err
     bad.write_text("not json")
     assert _run(capsys, tmp_path, "import", str(bad))[0] == 1
+
+
+def test_again_for_the_head_judge_signs_out_their_other_devices_and_says_the_other_way(
+    capsys, tmp_path
+):
+    """The head judge's laptop and phone stay signed in together; `judgekit event again` with
+    their name gives a code that signs both out (a lost phone), and says that the head judge
+    code keeps them unless "Sign out my other devices" is ticked. A floor judge is not told so."""
+    _code, out, _ = _run(capsys, tmp_path, "new", "Regional, 5 Dec")
+    judge_code, head_code = _codes(out)
+    store = Store(tmp_path / "events.sqlite")
+    event = store.current_event()
+    _ann, laptop = store.join(event.id, head_code, "Ann", "127.0.0.1")
+    _ann, phone = store.join(event.id, head_code, "Ann", "10.0.0.9")
+    store.join(event.id, judge_code, "Sam", "10.0.0.1")
+    assert store.session_judge(laptop) and store.session_judge(phone)
+    code, out, _ = _run(capsys, tmp_path, "again", "Ann")
+    assert code == 0 and "joining signs Ann out on every other device" in out
+    assert "Ann is the head judge: joining with the head judge code instead keeps" in out
+    again = out.split("the code ")[1].split(":")[0]
+    store.join(event.id, again, "Ann", "10.0.0.10")
+    assert store.session_judge(laptop) is None and store.session_judge(phone) is None
+    assert "head judge" not in _run(capsys, tmp_path, "again", "Sam")[1]

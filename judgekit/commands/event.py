@@ -127,11 +127,18 @@ def _code(store, args) -> int:
 def _again(store, args) -> int:
     from judgekit.events.store import REJOIN_SECONDS
 
-    code = store.let_back_in(_running(store).id, args.name)
+    found = _running(store)
+    code = store.let_back_in(found.id, args.name)
     print(
         f"{args.name} joins again, under the same name, with the code {code}: once, within "
         f"{REJOIN_SECONDS // 60} minutes; joining signs {args.name} out on every other device"
     )
+    if any(j.head and j.name == args.name for j in store.judges(found.id)):
+        # The head judge's other way back keeps their laptop and phone signed in together.
+        print(
+            f"({args.name} is the head judge: joining with the head judge code instead keeps "
+            "their other devices signed in, unless they tick “Sign out my other devices”)"
+        )
     return 0
 
 

@@ -141,6 +141,12 @@ class TooManyGuesses(StoreError):
     """Too many wrong codes lately, from this address or in all."""
 
 
+class SessionEnded(Exception):
+    """The session a write was sent with ended before the write's transaction began (its judge
+    joined again elsewhere, or was removed): nothing was written. Not a StoreError, so that no
+    view answers it as a missing ruling or a bad name."""
+
+
 def default_data_dir() -> Path:
     """The user's data folder for judgekit (XDG on Linux, Application Support, AppData)."""
     home = Path.home()
@@ -197,6 +203,32 @@ def _end_sessions(conn: sqlite3.Connection, judge_id: int, now: float) -> None:
         (now, judge_id),
     )
     conn.execute("DELETE FROM sessions WHERE judge_id = ?", (judge_id,))
+
+
+def _prune_sessions(conn: sqlite3.Connection, now: float) -> None:
+    """Forget sessions, and ended sessions, past their expiry (the event's end): no device is
+    signed in by them, nor told why they ended, any more, so the tables stay bounded."""
+    conn.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
+    conn.execute("DELETE FROM ended_sessions WHERE expires_at <= ?", (now,))
+
+
+def _live_session(
+    conn: sqlite3.Connection, token: str | None, by: Judge | None, now: float | None = None
+) -> None:
+    """Refuse a write (SessionEnded) whose session is no longer the judge ``by``'s live session,
+    read inside the write's own transaction: a rejoin or a removal committed first wins."""
+    if token is None or by is None:  # the laptop's own writes (the CLI, the desk unsigned)
+        return
+    now = time.time() if now is None else now
+    row = conn.execute(
+        "SELECT 1 FROM sessions JOIN judges ON judges.id = sessions.judge_id"
+        " JOIN events ON events.id = judges.event_id"
+        " WHERE token_hash = ? AND judges.id = ? AND expires_at > ? AND ends_at > ?"
+        " AND removed_at IS NULL",
+        (_hash(token), by.id, now, now),
+    ).fetchone()
+    if row is None:
+        raise SessionEnded("this device's session ended before the write: nothing was written")
 
 
 class Store:
@@ -346,12 +378,20 @@ class Store:
         row = self._row("SELECT judge_code, head_code FROM events WHERE id = ?", event_id, "event")
         return row["judge_code"], row["head_code"]
 
-    def change_code(self, event_id: int, which: str = "judge") -> str:
+    def change_code(
+        self,
+        event_id: int,
+        which: str = "judge",
+        by: Judge | None = None,
+        session: str | None = None,
+    ) -> str:
         """Give the event a new judge (or head) code; the old one joins no one from now on.
-        Judges already joined stay."""
+        Judges already joined stay. ``by`` and ``session``, the head judge's, as for
+        ``record``."""
         column = {"judge": "judge_code", "head": "head_code"}[which]
         code = new_code()
         with self.writing() as conn:
+            _live_session(conn, session, by)
             done = conn.execute(
                 f"UPDATE events SET {column} = ? WHERE id = ? AND precedent = 0", (code, event_id)
             )
@@ -368,8 +408,13 @@ class Store:
         address: str,
         now: float | None = None,
         limited: bool = True,
+        sign_out_others: bool = False,
     ) -> tuple[Judge, str]:
         """A judge joining with a code and a name: the judge and a new session token.
+
+        A judge joining again under their own name: with the one-time code of "Let back in"
+        (a lost phone), their other sessions end; the head judge with the head judge code keeps
+        theirs (a laptop and a phone) unless ``sign_out_others`` (their lost phone).
 
         Wrong codes are counted per address and in all: past its address's limit, or past the
         limit in all from an address with a wrong code, a guess is refused (TooManyGuesses)
@@ -424,13 +469,16 @@ class Store:
                     f" or, if you are {name} on a new device, ask the head judge for a code to"
                     " join again (the desk's “Let back in”)"
                 )
+            _prune_sessions(conn, now)
             if judge is not None:
                 # The same judge again (let back in, or the head judge with the head judge code,
                 # which already gives every right the name holds): their rulings, their name on
-                # the desk. Joining again replaces the lost device, so their other sessions end,
-                # in this transaction (a kill leaves the old session or the new, never both).
+                # the desk. Let back in replaces a lost device, so their other sessions end, in
+                # this transaction (a kill leaves the old session or the new, never both); the
+                # head judge keeps a laptop and a phone signed in together unless they ask.
                 judge_id = judge["id"]
-                _end_sessions(conn, judge_id, now)
+                if role == "again" or sign_out_others:
+                    _end_sessions(conn, judge_id, now)
             else:
                 judge_id = conn.execute(
                     "INSERT INTO judges (event_id, name, role, joined_at) VALUES (?, ?, ?, ?)",
@@ -444,13 +492,22 @@ class Store:
             )
         return self.judge(judge_id), token
 
-    def let_back_in(self, event_id: int, name: str, now: float | None = None) -> str:
+    def let_back_in(
+        self,
+        event_id: int,
+        name: str,
+        now: float | None = None,
+        by: Judge | None = None,
+        session: str | None = None,
+    ) -> str:
         """A one-time code for the judge of this name to join again (a new device, a lost
         session): good for ``REJOIN_SECONDS``, for that name only; a newer one replaces it.
-        Joining with it ends the judge's other sessions."""
+        Joining with it ends the judge's other sessions. ``by`` and ``session`` as for
+        ``change_code``."""
         now = time.time() if now is None else now
         code = new_code()
         with self.writing() as conn:
+            _live_session(conn, session, by, now)
             row = _present_judge(conn, event_id, name)
             conn.execute(
                 "INSERT OR REPLACE INTO rejoins (judge_id, code_hash, until) VALUES (?, ?, ?)",
@@ -501,12 +558,19 @@ class Store:
             conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_hash(token),))
 
     def remove_judge(
-        self, event_id: int, name: str, now: float | None = None, by: Judge | None = None
+        self,
+        event_id: int,
+        name: str,
+        now: float | None = None,
+        by: Judge | None = None,
+        session: str | None = None,
     ) -> Judge:
         """Remove a judge: their sessions end and their name cannot join again. Their rulings
-        stay. ``by``, the head judge removing, cannot remove themselves (StoreError)."""
+        stay. ``by``, the head judge removing, cannot remove themselves (StoreError); their
+        ``session`` as for ``record``."""
         now = time.time() if now is None else now
         with self.writing() as conn:
+            _live_session(conn, session, by, now)
             row = _present_judge(conn, event_id, name)
             if by is not None and by.id == row["id"]:
                 # Their own session would end and their name could not join again: the event
@@ -528,9 +592,11 @@ class Store:
             ).fetchone()
         return row[0], row[1]
 
-    def clear_guesses(self) -> None:
-        """Forget the wrong codes (the head judge, once the code is changed or the flood over)."""
+    def clear_guesses(self, by: Judge | None = None, session: str | None = None) -> None:
+        """Forget the wrong codes (the head judge, once the code is changed or the flood over);
+        ``by`` and ``session`` as for ``change_code``."""
         with self.writing() as conn:
+            _live_session(conn, session, by)
             conn.execute("DELETE FROM guesses")
 
     # -- rulings ----------------------------------------------------------------------------
@@ -542,14 +608,17 @@ class Store:
         citations: list[Citation],
         now: float | None = None,
         draft: str | None = None,
+        session: str | None = None,
     ) -> Ruling:
         """Record a new ruling (its first revision) with its pinned citations.
 
         ``draft`` names the phone's draft: sent again (its answer lost with the Wi-Fi), it gives
-        the ruling already recorded, not a second one.
+        the ruling already recorded, not a second one. ``session``, the token it was sent with,
+        must still be the judge's when the write begins (SessionEnded, nothing written).
         """
         now = time.time() if now is None else now
         with self.writing() as conn:
+            _live_session(conn, session, judge, now)
             done = (
                 conn.execute(
                     "SELECT number FROM rulings WHERE event_id = ? AND draft = ?", (event_id, draft)
@@ -574,11 +643,14 @@ class Store:
         change: str,
         note: str = "",
         now: float | None = None,
+        session: str | None = None,
     ) -> Ruling:
         """A head judge's change as a new revision: upheld or overturned on appeal (with a
-        note), published or unpublished. Earlier revisions stay as they were."""
+        note), published or unpublished. Earlier revisions stay as they were. ``session`` as
+        for ``record``."""
         now = time.time() if now is None else now
         with self.writing() as conn:
+            _live_session(conn, session, judge, now)
             ruling = conn.execute(
                 "SELECT id FROM rulings WHERE event_id = ? AND number = ?", (event_id, number)
             ).fetchone()

@@ -118,8 +118,8 @@ def signed_out_message(out: SignedOut) -> str:
     """What a device is told once its judge joined again on another device (its session ended)."""
     name = out.judge
     again = (
-        "join here again with the head judge code under your name (the other device is then "
-        "signed out)"
+        "join here again with the head judge code under your name (tick “Sign out my other "
+        "devices” to sign the other device out)"
         if out.head
         else "ask the head judge to let you back in (the desk’s “Let back in”)"
     )

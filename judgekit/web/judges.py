@@ -24,13 +24,19 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, current_app, g, request
 from flask.typing import ResponseReturnValue
 from itsdangerous import BadSignature, Signer
-from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.exceptions import ServiceUnavailable, Unauthorized
 
 from judgekit.events.model import Event, Judge
-from judgekit.events.store import GUESSES_IN_ALL, Store, StoreError, default_data_dir
+from judgekit.events.store import (
+    GUESSES_IN_ALL,
+    SessionEnded,
+    Store,
+    StoreError,
+    default_data_dir,
+)
 from judgekit.shapes.events import search_target, signed_out_message
 from judgekit.urls import only_this_computer
-from judgekit.web.errors import http_error
+from judgekit.web.errors import http_error, wants_json
 from judgekit.web.memory import not_kept
 
 KEY = "judgekit_events"
@@ -38,6 +44,7 @@ COOKIE = "jk_judge"
 PRE_COOKIE = "jk_pre"  # before a session (joining, starting an event): the form's CSRF secret
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "X-CSRF-Token"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")  # an HTML form's post
 
 
 def init_app(app: Flask) -> None:
@@ -49,6 +56,7 @@ def init_app(app: Flask) -> None:
     app.extensions[KEY] = None if app.config.get("PACK") else _open(app)
     init_templates(app)
     app.register_error_handler(sqlite3.OperationalError, _busy)
+    app.register_error_handler(SessionEnded, _ended)
 
 
 def _busy(exc: sqlite3.OperationalError) -> ResponseReturnValue:
@@ -60,6 +68,13 @@ def _busy(exc: sqlite3.OperationalError) -> ResponseReturnValue:
             description="the laptop could not write this now: nothing was kept; try again"
         )
     )
+
+
+def _ended(_exc: SessionEnded) -> ResponseReturnValue:
+    """A write whose session ended after it was checked, before its transaction (a rejoin or a
+    removal committed first): refused as a write without a session is, nothing written."""
+    token = _token()
+    return http_error(Unauthorized(description=_ended_message(_why_ended(token) if token else "")))
 
 
 def _open(app: Flask) -> dict | None:
@@ -128,9 +143,20 @@ def signed_out() -> str:
     session (the store remembers it till the event ends); "" for any other request."""
     if "judgekit_signed_out" not in g:
         token = _token()
-        out = store().signed_out(token) if token and current_judge() is None else None
-        g.judgekit_signed_out = signed_out_message(out) if out else ""
+        g.judgekit_signed_out = _why_ended(token) if token and current_judge() is None else ""
     return g.judgekit_signed_out
+
+
+def _why_ended(token: str) -> str:
+    """Why this session token's session ended, where its judge's joining again ended it."""
+    out = store().signed_out(token)
+    return signed_out_message(out) if out else ""
+
+
+def session_token() -> str | None:
+    """This request's session token (its cookie's, signature checked): a write passes it to the
+    store, which checks the session is still live inside the write's transaction."""
+    return _token()
 
 
 def current_event() -> Event | None:
@@ -252,16 +278,24 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     judge (a head judge when ``head``)."""
     check_origin()
     if judge is None:
-        said = signed_out()
-        if said:  # nothing typed is lost: the form keeps it (events.js keeps a ruling's draft)
-            refuse(401, f"Nothing was sent: {said} What you typed is still in the form: go back.")
-        refuse(401, "join the event with the judge code first (your session is over or missing)")
+        refuse(401, _ended_message(signed_out()))
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
     if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
         refuse(403, "the form is out of date (its CSRF token does not match): open it again")
     if head and not judge.head:
         refuse(403, "only the head judge can do this")
     return judge
+
+
+def _ended_message(said: str) -> str:
+    """Why a write without a live session is refused: ``said``, the signed-out message, where a
+    rejoin elsewhere ended it; "go back" only to a form's page, which keeps what was typed."""
+    if not said:
+        return "join the event with the judge code first (your session is over or missing)"
+    if wants_json() or request.mimetype not in FORM_TYPES:
+        return f"Nothing was written: {said}"
+    # Nothing typed is lost: the form keeps it (events.js keeps a ruling's draft).
+    return f"Nothing was sent: {said} What you typed is still in the form: go back."
 
 
 def wrong_code_given() -> None:

@@ -97,7 +97,9 @@ def record(event_id: int) -> ResponseReturnValue:
         abort(400, description=str(exc))
     draft = data.get("draft")
     draft = fields.line("q", draft[:64]) if isinstance(draft, str) and draft else None
-    found = judges.store().record(event_id, judge, values, pinned, draft=draft)
+    found = judges.store().record(
+        event_id, judge, values, pinned, draft=draft, session=judges.session_token()
+    )
     return jsonify(shapes.ruling_dict(library(), found)), 201
 
 
@@ -111,7 +113,9 @@ def revise(event_id: int, number: int) -> ResponseReturnValue:
         abort(400, description="change must be upheld, overturned, published or unpublished")
     try:
         note = fields.text("note", data.get("note"), change == "overturned", "the note")
-        found = judges.store().revise(event_id, number, judge, change, note)
+        found = judges.store().revise(
+            event_id, number, judge, change, note, session=judges.session_token()
+        )
     except fields.FieldError as exc:
         abort(400, description=str(exc))
     except StoreError as exc:
@@ -127,7 +131,9 @@ def remove_judge(event_id: int) -> ResponseReturnValue:
     data = _body()
     try:
         name = fields.line("name", data.get("name"), True, "name")
-        removed = judges.store().remove_judge(event_id, name, by=judge)
+        removed = judges.store().remove_judge(
+            event_id, name, by=judge, session=judges.session_token()
+        )
     except (fields.FieldError, StoreError) as exc:
         abort(400, description=str(exc))
     return jsonify({"judge": {"name": removed.name, "head": removed.head, "removed": True}})
@@ -135,16 +141,26 @@ def remove_judge(event_id: int) -> ResponseReturnValue:
 
 @bp.post("/<int(max=999999999):event_id>/join")
 def join(event_id: int) -> ResponseReturnValue:
-    """POST /api/events/<id>/join {"code", "name"}: a session cookie (send the CSRF token of
-    GET /api/events/session in X-CSRF-Token)."""
+    """POST /api/events/<id>/join {"code", "name", "sign_out_others"}: a session cookie (send
+    the CSRF token of GET /api/events/session in X-CSRF-Token). ``sign_out_others`` (false by
+    default): the head judge joining again with the head judge code signs their other devices
+    out (a lost phone); a code from "Let back in" always does."""
     judges.check_pre_session()
     data = _body()
     found = _event(event_id)
+    sign_out_others = data.get("sign_out_others", False)
+    if not isinstance(sign_out_others, bool):
+        abort(400, description="sign_out_others must be true or false")
     try:
         name = fields.line("name", data.get("name"), True, "name")
         code = fields.line("code", data.get("code"), True, "code")
         judge, token = judges.store().join(
-            event_id, code, name, request.remote_addr or "", limited=not judges.on_this_computer()
+            event_id,
+            code,
+            name,
+            request.remote_addr or "",
+            limited=not judges.on_this_computer(),
+            sign_out_others=sign_out_others,
         )
     except TooManyGuesses as exc:
         abort(429, description=str(exc))

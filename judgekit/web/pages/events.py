@@ -93,7 +93,12 @@ def join() -> ResponseReturnValue:
         if found is None:
             raise StoreError("no event is running: the head judge starts one on the laptop")
         judge, token = judges.store().join(
-            found.id, code, name, request.remote_addr or "", limited=not judges.on_this_computer()
+            found.id,
+            code,
+            name,
+            request.remote_addr or "",
+            limited=not judges.on_this_computer(),
+            sign_out_others=request.form.get("sign_out") == "others",
         )
     except TooManyGuesses as exc:
         return _join_page(str(exc), 429, next_url)
@@ -186,7 +191,9 @@ def record() -> ResponseReturnValue:
     except fields.FieldError as exc:
         return _ruling_form(values, cites, str(exc), 400)
     draft = fields.line("q", (request.form.get("draft") or "")[:64]) or None  # an id, cut first
-    ruling = judges.store().record(judge.event_id, judge, data, pinned, draft=draft)
+    ruling = judges.store().record(
+        judge.event_id, judge, data, pinned, draft=draft, session=judges.session_token()
+    )
     return redirect(urls.event_ruling_page(ruling.number) + "?recorded=1", 303)
 
 
@@ -219,7 +226,9 @@ def revise(number: int) -> ResponseReturnValue:
         if change not in ("upheld", "overturned", "published", "unpublished"):
             raise fields.FieldError(f"unknown change {change[:40]!r}")
         note = fields.text("note", request.form.get("note"), change == "overturned", "the note")
-        judges.store().revise(judge.event_id, number, judge, change, note)
+        judges.store().revise(
+            judge.event_id, number, judge, change, note, session=judges.session_token()
+        )
     except fields.FieldError as exc:
         abort(400, description=str(exc))
     except StoreError as exc:
@@ -362,17 +371,17 @@ def _desk_write() -> tuple[Event, Judge | None]:
 @bp.post("/event/desk/code")
 def change_code() -> ResponseReturnValue:
     """POST /event/desk/code: a new judge code (or head code); joined judges stay."""
-    found, _judge = _desk_write()
+    found, judge = _desk_write()
     which = "head" if request.form.get("which") == "head" else "judge"
-    judges.store().change_code(found.id, which)
+    judges.store().change_code(found.id, which, by=judge, session=judges.session_token())
     return redirect(url_for("events.desk"), 303)
 
 
 @bp.post("/event/desk/guesses")
 def clear_guesses() -> ResponseReturnValue:
     """POST /event/desk/guesses: forget the wrong codes (every device may try again)."""
-    _desk_write()
-    judges.store().clear_guesses()
+    _found, judge = _desk_write()
+    judges.store().clear_guesses(by=judge, session=judges.session_token())
     return redirect(url_for("events.desk"), 303)
 
 
@@ -380,10 +389,10 @@ def clear_guesses() -> ResponseReturnValue:
 def let_back_in() -> ResponseReturnValue:
     """POST /event/desk/again: a one-time code for a judge to join again under their own name
     (a new device, a lost session), shown on this answer only, never in an address."""
-    found, _judge = _desk_write()
+    found, judge = _desk_write()
     try:
         name = fields.line("name", request.form.get("name"), True)
-        code = judges.store().let_back_in(found.id, name)
+        code = judges.store().let_back_in(found.id, name, by=judge, session=judges.session_token())
     except (fields.FieldError, StoreError) as exc:
         abort(400, description=str(exc))
     return desk(again=(name, code))
@@ -395,7 +404,7 @@ def remove_judge() -> ResponseReturnValue:
     found, judge = _desk_write()
     try:
         name = fields.line("name", request.form.get("name"), True)
-        judges.store().remove_judge(found.id, name, by=judge)
+        judges.store().remove_judge(found.id, name, by=judge, session=judges.session_token())
     except (fields.FieldError, StoreError) as exc:
         abort(400, description=str(exc))
     return redirect(url_for("events.desk"), 303)
