@@ -12,7 +12,7 @@ import json
 import pytest
 
 from judgekit.web.context import KEY
-from tests.golden.generate import GOLDEN, project, questions
+from tests.golden.generate import GOLDEN, project, questions, unused_words
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,8 @@ def golden() -> list[dict]:
 def test_golden_file_holds_the_generators_questions(app, golden):
     """The file is the generator's: its questions, in its order (one command makes it again)."""
     index = app.extensions[KEY]["search"].index
-    made = questions(index.texts, [m["name"] for m in index.meta], [m["kind"] for m in index.meta])
+    names, kinds = [m["name"] for m in index.meta], [m["kind"] for m in index.meta]
+    made = questions(index.texts, names, kinds, unused_words(index))
     assert [(q["set"], q["q"], q["params"]) for q in golden] == [
         (q["set"], q["q"], q["params"]) for q in made
     ]

@@ -275,16 +275,18 @@ def _odd(m: _Material) -> list[str]:
     ]
 
 
+def unused_words(index: Any) -> list[str]:
+    """Known words (English, a judge's vocabulary) of six letters or more that no rule uses."""
+    return [w for w in index.known_words if len(w) >= 6 and w.isalpha() and w not in index.speller]
+
+
 def main() -> int:
     """Write the golden file from the server's answers."""
     app = create_app({"TESTING": True, "SEARCH_MEANING": "now"})
     index = app.extensions[KEY]["search"].index
     names = [meta["name"] for meta in index.meta]
     kinds = [meta["kind"] for meta in index.meta]
-    english = [
-        w for w in index.known_words if len(w) >= 6 and w.isalpha() and w not in index.speller
-    ]
-    found = questions(index.texts, names, kinds, english)
+    found = questions(index.texts, names, kinds, unused_words(index))
     client = app.test_client()
     lines = []
     for item in found:
