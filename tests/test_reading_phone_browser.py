@@ -103,7 +103,8 @@ def test_citation_shows_page_and_short_form(browser, blocked, live_server):
             "2E Rulebook v4 (April 2015), 2. Execute Orders – Order – Beam Personnel, pp. 10–13"
         )
         short = page.locator(".citation-short")
-        assert short.inner_text() == "Short form: 2E v4 pp. 10–13, Order – Beam Personnel"
+        # The pages are the editors' reading (page_editorial): marked, as the full citation is.
+        assert short.inner_text() == "Short form: 2E v4 pp. 10–13, Order – Beam Personnel ed."
         assert short.is_visible()
 
 
