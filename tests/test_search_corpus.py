@@ -153,6 +153,24 @@ def test_phone_shorthand_is_never_corrected_into_another_word(client):
     assert data["not_in_rules"] == []
 
 
+@pytest.mark.parametrize(
+    ("query", "means", "answer"),
+    [
+        ("how many pts to win", "points", "2e-rulebook/4/winning-the-game"),
+        ("dmg on ship", "damage", "2e-rulebook/4/damage"),
+        ("cnt play 2 copies unique", None, "2e-rulebook/4/uniqueness"),
+    ],
+)
+def test_table_shorthand_is_read_not_corrected(client, query, means, answer):
+    """A judge's tryout: "pts" was offered as "ats" (1E's away teams), "cnt" as "int"; "dmg" was
+    "not in the rules". The vocabulary reads the game's shorthand; the rest is ordinary."""
+    data = search(client, q=query)
+    assert data["suggestion"] is None
+    assert [m for r in data["read_as"] for m in r["means"]][:1] == ([means] if means else [])
+    top = [f"{r['document']}/{r['version']}/{r['id']}" for r in data["results"][:3]]
+    assert answer in top, top
+
+
 def test_a_word_the_rules_never_use_gets_the_nearest_rules(client):
     data = search(client, q="mulligan")
     assert data["not_in_rules"] == ["mulligan"]

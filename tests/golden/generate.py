@@ -205,6 +205,17 @@ def questions(
         sorted(english), min(40, len(english))
     ):
         out.append(("english", f"how do i {word} a dilemma", {}))
+    # Shorthand a judge's tryout typed: ordinary words, or the vocabulary's ("pts", "dmg", "ppl").
+    out += [
+        ("shorthand", q, {})
+        for q in (
+            "how many pts to win",
+            "hav 2 discard",
+            "dmg on ship",
+            "cnt play 2 copies unique",
+            "wat if i attmpt a mision with no ppl left",
+        )
+    ]
     seen, unique = set(), []
     for name, q, params in out:
         if name in LIMITS and "limit" not in params:
