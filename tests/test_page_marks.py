@@ -165,3 +165,15 @@ def test_a_link_s_tooltip_marks_the_page():
     link = lib.linker_at("book", "4")
     assert link("beaming").tooltip.endswith("Order – Beam Personnel, pp. 8–9 ed.")
     assert link("introduction").tooltip.endswith("Introduction, p. 2")  # printed in the contents
+
+
+def test_a_mark_ending_a_sentence_is_its_full_stop(app):
+    """Where a page mark ends a sentence its "ed." is the full stop: the tryout read "pp. 15–20
+    ed.. Below is the timing…" on a step and "pp. 26–32 ed.." in /timing's disputes."""
+    client = app.test_client()
+    step = client.get("/timing/mission-attempt?version=4&step=4.b").get_data(as_text=True)
+    disputes = client.get("/timing").get_data(as_text=True)
+    for html in (step, disputes):
+        assert re.search(r"pp\. [\d–]+</a>\s*" + re.escape(ED), html)
+        assert not re.search(r">ed\.</abbr>\s*\.", html)
+    assert re.search(r"pp\. 15–20</a>\s*" + re.escape(ED) + r"[^>]*>ed\.</abbr> <q>Below", step)
