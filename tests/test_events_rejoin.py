@@ -15,7 +15,7 @@ from judgekit.web.judges import KEY
 
 from .events_helpers import LAPTOP, Phone, event_app, laptop_post, start_event
 
-FORM_WORDS = "What you typed is still in the form: go back."
+FORM_WORDS = "Nothing was recorded. Here is what you typed: copy it"
 
 
 @pytest.fixture()
@@ -48,14 +48,60 @@ def test_a_signed_out_devices_json_write_is_not_told_to_go_back_to_a_form(app):
     assert answer.status_code == 401
     said = answer.get_json()["message"]
     assert "Sam joined again on another device" in said
-    assert "form" not in said and "go back" not in said
+    assert "form" not in said and "go back" not in said and "typed" not in said
     form = old.record(csrf=form_csrf)
     assert form.status_code == 401 and FORM_WORDS in form.get_data(as_text=True)
     assert "Sam joined again on another device" in form.get_data(as_text=True)
+    assert "go back" not in form.get_data(as_text=True)
     # A JSON body sent to a page's address is no form either.
     raw = old.post("/event/rulings", json=body, headers={"X-CSRF-Token": csrf})
     assert raw.status_code == 401 and FORM_WORDS not in raw.get_data(as_text=True)
     assert _store(app).rulings(event_id) == []
+
+
+def _shown_back(html: str) -> dict[str, str]:
+    """The read-only boxes of a refused form's page: each field's name and the text in it."""
+    found = re.findall(
+        r'<textarea readonly rows="\d+" data-typed="(\w+)">(.*?)</textarea>', html, re.S
+    )
+    return dict(found)
+
+
+def test_a_signed_out_phone_s_ruling_is_shown_back_to_copy(app):
+    """Pat's phone A, signed out by Pat joining on phone B, posts a typed ruling: the 401 page
+    says nothing was recorded in a judge's words and shows every field typed (escaped, each
+    cut to the form's most characters) to copy, the citations by title, and a link that joins
+    again on this device back to the form (which restores the phone's draft)."""
+    laptop, judge_code, _ = start_event(app)
+    old = Phone(app.test_client(), "192.168.1.31")
+    assert old.join(judge_code, "Pat").status_code == 303
+    form_csrf = old.csrf()
+    assert Phone(app.test_client(), "192.168.1.32").join(_again_code(laptop, "Pat"), "Pat")
+    question = "Can <b>Worf</b> & Data beam?" + "x" * 2000
+    answer = old.record(
+        csrf=form_csrf,
+        round="3",
+        question=question,
+        ruling='Yes: beaming is a "free" action.',
+        players="A.B. v C.D.",
+        opened="entry:2e-rulebook/4/beaming",
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 401
+    assert "<title>Nothing was recorded – judgekit</title>" in html
+    assert "<h1>Nothing was recorded</h1>" in html and "Error 401" not in html
+    assert "Pat joined again on another device" in html
+    shown = _shown_back(html)
+    assert set(shown) == {"round", "table", "question", "ruling", "players", "cite"}
+    assert shown["round"] == "3" and shown["table"] == "7"
+    assert shown["question"] == "Can &lt;b&gt;Worf&lt;/b&gt; &amp; Data beam?" + "x" * 1472
+    assert shown["ruling"] == "Yes: beaming is a &#34;free&#34; action."
+    assert shown["players"] == "A.B. v C.D."
+    assert "Beam" in shown["cite"] and "entry:" not in shown["cite"]
+    again = re.search(r'<a href="([^"]+)">join again on this device</a>', html).group(1)
+    assert again == "/event/rulings/new?cite=entry:2e-rulebook/4/beaming"
+    assert "join" in old.get(again).get_data(as_text=True).lower()
+    assert _store(app).rulings(_store(app).current_event().id) == []
 
 
 @pytest.fixture()

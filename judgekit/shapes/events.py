@@ -11,7 +11,7 @@ from typing import Any
 from judgekit import urls
 from judgekit.corpus.model import Entry
 from judgekit.events.exchange import ruling_json, when
-from judgekit.events.fields import Cite, FieldError
+from judgekit.events.fields import CITE_CHARS, LIMITS, MOST_CITATIONS, Cite, FieldError, cites
 from judgekit.events.model import Citation, Event, Judge, Ruling, SignedOut
 from judgekit.render import card_index
 from judgekit.render.library import Library
@@ -112,6 +112,43 @@ def _citation_dict(lib: Library, c: Citation) -> dict[str, Any]:
 
 def _day_time(at: float) -> str:
     return datetime.fromtimestamp(at, UTC).astimezone().strftime("%a %H:%M")
+
+
+# The fields of a judge's forms that hold what the judge typed, in the form's order, by label.
+TYPED_FIELDS = (
+    ("round", "Round"),
+    ("table", "Table"),
+    ("question", "Question"),
+    ("ruling", "Ruling"),
+    ("find", "Cite field"),
+    ("players", "Players"),
+    ("note", "Note"),
+)
+
+
+def typed_back(lib: Library, form: Any) -> list[dict[str, Any]]:
+    """What a refused form post held, to show back to the judge to copy (nothing is lost): each
+    field typed, cut to its form's most characters, and the citations ticked, by title."""
+    shown = []
+    for name, label in TYPED_FIELDS:
+        value = (form.get(name) or "")[: LIMITS[name]]
+        if value.strip():
+            shown.append({"name": name, "label": label, "text": value, "rows": _rows(value)})
+    titles = []
+    for spec in form.getlist("cite")[:MOST_CITATIONS]:
+        try:
+            titles += [pin(lib, c).title for c in cites([spec[:CITE_CHARS]])]
+        except FieldError:
+            titles.append(spec[:CITE_CHARS])
+    if titles:
+        text = "\n".join(titles[:MOST_CITATIONS])
+        shown.append({"name": "cite", "label": "Citations", "text": text, "rows": _rows(text)})
+    return shown
+
+
+def _rows(text: str) -> int:
+    """A read-only box's rows: its text's lines (about 40 characters each on a phone), 1 to 8."""
+    return max(1, min(8, sum(1 + len(line) // 40 for line in text.splitlines() or [""])))
 
 
 def signed_out_message(out: SignedOut) -> str:

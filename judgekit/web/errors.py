@@ -7,7 +7,7 @@ from typing import NoReturn
 
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import BadHost, HTTPException, NotFound
+from werkzeug.exceptions import BadHost, HTTPException, NotFound, Unauthorized
 
 from judgekit.render.text import clipped
 
@@ -35,6 +35,16 @@ class NotFoundNear(NotFound):
 def not_found_near(description: str, nearest: list[Nearest]) -> NoReturn:
     """Answer 404 with ``description`` and links to the ``nearest`` pages."""
     raise NotFoundNear(description, nearest)
+
+
+class RefusedTyped(Unauthorized):
+    """A form's post refused for want of a session, holding what was typed (the error page
+    shows it back to copy: nothing a judge writes is lost) and where to join again."""
+
+    def __init__(self, description: str, typed: list[dict], again_url: str) -> None:
+        super().__init__(description)
+        self.typed = tuple(typed)
+        self.again_url = again_url
 
 
 def wants_json() -> bool:
@@ -66,6 +76,8 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
         name=exc.name,
         message=message,
         nearest=nearest,
+        typed=getattr(exc, "typed", ()),
+        again_url=getattr(exc, "again_url", None),
         alternate_url=None,
     )
     return page, exc.code, headers

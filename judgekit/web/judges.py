@@ -21,11 +21,12 @@ import time
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, g, request
+from flask import Flask, Response, abort, current_app, g, request, url_for
 from flask.typing import ResponseReturnValue
 from itsdangerous import BadSignature, Signer
 from werkzeug.exceptions import ServiceUnavailable, Unauthorized
 
+from judgekit.events.fields import MOST_CITATIONS, OPENED_CHARS
 from judgekit.events.model import Event, Judge
 from judgekit.events.store import (
     GUESSES_IN_ALL,
@@ -34,9 +35,9 @@ from judgekit.events.store import (
     StoreError,
     default_data_dir,
 )
-from judgekit.shapes.events import search_target, signed_out_message
-from judgekit.urls import only_this_computer
-from judgekit.web.errors import http_error, wants_json
+from judgekit.shapes.events import search_target, signed_out_message, typed_back
+from judgekit.urls import EVENT, only_this_computer
+from judgekit.web.errors import RefusedTyped, http_error, wants_json
 from judgekit.web.memory import not_kept
 
 KEY = "judgekit_events"
@@ -74,7 +75,7 @@ def _ended(_exc: SessionEnded) -> ResponseReturnValue:
     """A write whose session ended after it was checked, before its transaction (a rejoin or a
     removal committed first): refused as a write without a session is, nothing written."""
     token = _token()
-    return http_error(Unauthorized(description=_ended_message(_why_ended(token) if token else "")))
+    return http_error(_refusal(_why_ended(token) if token else ""))
 
 
 def _open(app: Flask) -> dict | None:
@@ -278,7 +279,7 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     judge (a head judge when ``head``)."""
     check_origin()
     if judge is None:
-        refuse(401, _ended_message(signed_out()))
+        raise _refusal(signed_out())
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
     if not hmac.compare_digest(sent.encode(), csrf_token().encode()):
         refuse(403, "the form is out of date (its CSRF token does not match): open it again")
@@ -287,15 +288,31 @@ def check_write(judge: Judge | None, head: bool = False) -> Judge:
     return judge
 
 
-def _ended_message(said: str) -> str:
+def _refusal(said: str) -> Unauthorized:
     """Why a write without a live session is refused: ``said``, the signed-out message, where a
-    rejoin elsewhere ended it; "go back" only to a form's page, which keeps what was typed."""
+    rejoin elsewhere ended it. A form's post shows back what was typed, to copy (going back may
+    show the join page, not the form; the phone's stored draft is out of the judge's sight)."""
     if not said:
-        return "join the event with the judge code first (your session is over or missing)"
+        return Unauthorized(
+            description="join the event with the judge code first (your session is over or missing)"
+        )
     if wants_json() or request.mimetype not in FORM_TYPES:
-        return f"Nothing was written: {said}"
-    # Nothing typed is lost: the form keeps it (events.js keeps a ruling's draft).
-    return f"Nothing was sent: {said} What you typed is still in the form: go back."
+        return Unauthorized(description=f"Nothing was written: {said}")
+    from judgekit.web.context import current_library  # the corpus, for the citations' titles
+
+    typed = typed_back(current_library(), request.form)
+    if not typed:
+        return Unauthorized(description=f"Nothing was sent: {said}")
+    # Joining from the form's address brings the judge back to the form, whose draft events.js
+    # restores on this phone (it is kept under the citations the form was opened with).
+    opened = request.form.get("opened", "")[:OPENED_CHARS].split()[:MOST_CITATIONS]
+    if request.endpoint == "events.record":
+        again = url_for("events.new_ruling", cite=opened)
+    elif request.endpoint == "events.revise":
+        again = url_for("events.ruling", **(request.view_args or {}))
+    else:
+        again = EVENT
+    return RefusedTyped(said, typed, again)
 
 
 def wrong_code_given() -> None:
