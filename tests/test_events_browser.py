@@ -292,6 +292,19 @@ def test_a_lost_phone_let_back_in_elsewhere_is_signed_out_and_its_draft_kept(
         old.click("button:has-text('Record the ruling')")
         old.wait_for_selector("text=This device was signed out")
         assert "Sam joined again on another device" in old.inner_text("main")
+        # What Sam typed is on the page, to copy (the stored draft is out of Sam's sight).
+        assert old.locator("h1").inner_text() == "Nothing was recorded"
+        assert old.title() == "Nothing was recorded – judgekit"
+        assert "Here is what you typed: copy it" in old.inner_text("main")
+        box = old.locator("textarea[data-typed=question]")
+        assert box.input_value() == "Typed on the lost phone" and not box.is_editable()
+        assert old.locator("textarea[data-typed=ruling]").input_value() == "Kept"
+        assert old.locator("textarea[data-typed=round]").input_value() == "3"
+        box.focus()
+        assert old.evaluate("(document.activeElement.select(), getSelection().toString())") == (
+            "Typed on the lost phone"
+        )
+        assert old.get_by_role("link", name="join again on this device").get_attribute("href")
         (kept,) = _drafts(old).values()
         assert kept["question"] == "Typed on the lost phone" and not kept["pending"]
         _fits(old)
