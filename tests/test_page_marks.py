@@ -177,3 +177,6 @@ def test_a_mark_ending_a_sentence_is_its_full_stop(app):
         assert re.search(r"pp\. [\d–]+</a>\s*" + re.escape(ED), html)
         assert not re.search(r">ed\.</abbr>\s*\.", html)
     assert re.search(r"pp\. 15–20</a>\s*" + re.escape(ED) + r"[^>]*>ed\.</abbr> <q>Below", step)
+    # Nor the editors' own mark ending a sentence (First Edition's headings "are the editors' ed.").
+    first = client.get("/timing/first-edition").get_data(as_text=True)
+    assert re.search(r"the editors' <abbr[^>]*>ed\.</abbr></p>", first)
