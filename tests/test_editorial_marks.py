@@ -159,7 +159,7 @@ def test_a_citation_s_page_the_editors_read_is_marked_on_card_and_timing_pages(a
     assert seq["source"]["citation"].endswith("attempting missions, pp. 15–20")
     mark = f"{ED}{seq['source']['page_editorial']}".replace("'", "&#39;")
     page = _page(client, "/timing/mission-attempt?version=4&step=1")
-    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr>.' in page
+    assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr> <q>' in page  # its own full stop
     assert f'{seq["source"]["citation"]}</a> {mark}">ed.</abbr></p>' in page
     calc = _page(client, "/timing/mission-attempt?version=4&personnel=5&overcome=0")
     cited = re.search(r'<div class="tm-calc-cited">.*?</div>', calc, re.S).group(0)
