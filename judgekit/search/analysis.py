@@ -339,7 +339,8 @@ class Speller:
 
     def correct(self, word: str, limit: int = 3, deep: bool = False) -> list[str]:
         """Known words within 1 edit (2 for words of 6+ letters), closest and commonest first.
-        deep: where the deletes find none, every known word of the same first letter is tried."""
+        deep: where the deletes find none, every known word of the same first letter and of a
+        length within two is tried (pack-search.js: correct, the same words)."""
         if len(word) < 3 or word.isdigit() or word in self.freq:
             return []
         if len(word) > self.longest + 2:
