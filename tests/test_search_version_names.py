@@ -101,3 +101,40 @@ def test_a_version_named_comes_first_by_meaning_too(client, typed, first):
     4's glossary, near in meaning, no longer comes first over the named version's own rule."""
     found = client.get("/api/search", query_string={"q": typed}).get_json()["results"][0]
     assert f"{found['version']}/{found['id']}" == first
+
+
+CALLED = version_names(
+    [
+        ("book", "call-to-arms", "Call to Arms", "2003-08"),
+        ("book", "1.1", "v1.1", "2003-08-19", ("web rules", "web rulebook")),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "versions"),
+    [
+        ("in the 2003 web rules how often can a when text be used", {("book", "1.1")}),
+        ("web   rulebook: range", {("book", "1.1")}),
+        ("the 2003 rules on range", {("book", "call-to-arms"), ("book", "1.1")}),
+        ("cobweb rules", set()),  # a name inside a word is none
+        ("web of lies", set()),
+    ],
+)
+def test_a_name_the_editors_record_names_its_version_alone(typed, versions):
+    """A version's ``called`` names (the editors': "the web rules" for 1.1, Decipher's web
+    page) name that version, with its year before them or not: "2003" then names no other."""
+    blanked, mentioned = strip_versions(typed, CALLED)
+    assert mentioned == versions
+    if versions == {("book", "1.1")}:
+        assert "web" not in blanked and "2003" not in blanked
+
+
+def test_the_web_rules_are_read_as_1_1_on_the_real_corpus(client):
+    """Judges call 1.1 (the rulebook's page on Decipher's site) "the web rules": its passage
+    comes first, and the page says how it read the words."""
+    q = "in the 2003 web rules what happens when you fail a mission"
+    found = client.get("/api/search", query_string={"q": q}).get_json()["results"][0]
+    assert (found["version"], found["id"]) == ("1.1", "when-your-attempt-fails")
+    page = client.get("/search", query_string={"q": q}).get_data(as_text=True)
+    assert "“2003 web rules” read as v1.1" in page

@@ -272,6 +272,7 @@ RECORDS: dict[str, dict[str, Spec]] = {
         "publisher": Spec(text, default=""),
         "supersedes": Spec(version_id, nullable=True),
         "supersedes_note": Spec(text, default=""),  # the order is the editors' inference: why
+        "called": Spec(text_list, default=()),  # editorial: other names judges give the version
         "examples_unlabelled": Spec(flag, default=False),  # the source prints no "Example" label
         "sources": Spec(a_list, default=(), record="source"),
         "source_note": Spec(text, default=""),

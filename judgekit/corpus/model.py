@@ -182,6 +182,7 @@ class Version:
     publisher: str
     supersedes: str | None
     supersedes_note: str = ""  # set when which came first is the editors' inference
+    called: tuple[str, ...] = ()  # editorial: other names judges give it ("the web rules")
     examples_unlabelled: bool = False  # the source labels no example: "Example" is the editors'
     sources: tuple[Source, ...] = ()
     source_note: str = ""

@@ -86,6 +86,7 @@ def _load_version(
         publisher=values["publisher"],
         supersedes=values["supersedes"],
         supersedes_note=values["supersedes_note"],
+        called=tuple(values["called"]),
         examples_unlabelled=values["examples_unlabelled"],
         sources=tuple(Source(s["file"], s["description"]) for s in values["sources"]),
         source_note=values["source_note"],

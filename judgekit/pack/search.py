@@ -31,7 +31,7 @@ from judgekit.search import analysis, documents, index, query, ranking, snippets
 from judgekit.search.analysis import stems
 from judgekit.search.collapse import Hit
 from judgekit.search.index import SearchIndex
-from judgekit.search.query import version_names
+from judgekit.search.query import names_of_versions
 from judgekit.search.service import DEFAULT_LIMIT, MAX_LIMIT, SearchService
 from judgekit.search.sources import entry_docs
 from judgekit.search.vocabulary import (
@@ -152,9 +152,7 @@ def search_data(app: Flask) -> dict[str, Any]:
     items, titles, texts, talks, stem_of = [], [], [], [], {}
     vocab = documents.vocab_of(docs)
     vocab_terms = load_vocabulary(lib.corpus.root)
-    named = version_names(
-        [(v.document, v.id, v.short_title, v.released) for v in lib.corpus.versions()]
-    )
+    named = names_of_versions(lib.corpus.versions())
     for doc in docs:
         names = tuple(n for n in (doc.title, *doc.aliases) if n)
         title, talk = " ; ".join(names), documents.TALK_JOIN.join(doc.said)

@@ -51,6 +51,8 @@ from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 # term or ruling topic; any other exact title comes next (tier 3). (As on main, issue #15.)
 EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
 MEANING_WORDS = 3  # fewer words than this are looked up by words alone
+# "Did you mean" is offered when the correction changes the first this many results.
+COMPARED = 3
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
 
 
@@ -223,15 +225,16 @@ class SearchIndex:
         "Did you mean" is offered only when the correction changes the answer: when the words
         as typed, uncorrected, would find other entries first.
         """
-        found = self._search(query, filters, all_versions, limit, meaning=meaning)
+        # The first three are compared whatever the limit: the same question gets the same
+        # "Did you mean" however many results are shown (limit=1 too).
+        found = self._search(query, filters, all_versions, max(limit, COMPARED), meaning=meaning)
         if found.suggestion:
-            # Only its first three are compared: build no more results than that.
             literal = self._search(
-                query, filters, all_versions, min(limit, 3), fuzzy=False, meaning=meaning
+                query, filters, all_versions, COMPARED, fuzzy=False, meaning=meaning
             )
             if _top(literal) == _top(found):
                 found = replace(found, suggestion=None)
-        return found
+        return replace(found, hits=found.hits[:limit]) if limit < COMPARED else found
 
     def _search(
         self,
@@ -387,4 +390,4 @@ class SearchIndex:
 
 
 def _top(outcome: Outcome) -> list[tuple[str, str, str]]:
-    return [(h.document, h.version, h.id) for h in outcome.hits[:3]]
+    return [(h.document, h.version, h.id) for h in outcome.hits[:COMPARED]]

@@ -4,9 +4,10 @@ a judge's words to weighted index terms: completions, corrections and the judge'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from judgekit.corpus.model import Version
 from judgekit.search.analysis import ORDINARY, QUOTED, QueryPart, Speller, stems
 from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
@@ -68,13 +69,18 @@ def _dated(released: str) -> set[str]:
 
 
 def version_names(
-    versions: Sequence[tuple[str, str, str] | tuple[str, str, str, str]],
+    versions: Sequence[
+        tuple[str, str, str] | tuple[str, str, str, str] | tuple[str, str, str, str, Sequence[str]]
+    ],
 ) -> tuple[VersionName, ...]:
-    """Patterns for (document, version id, short title[, release date]) tuples; a bare number
-    never counts. Judges shorten a title of three words or more to its initials ("CTA" for
-    Call to Arms) and name a version by its year beside a word for a rulebook."""
+    """Patterns for (document, version id, short title[, release date[, other names]]) tuples; a
+    bare number never counts. Judges shorten a title of three words or more to its initials
+    ("CTA" for Call to Arms), name a version by its year beside a word for a rulebook, and by the
+    names the editors record (``called``: "the web rules"), with its year or without."""
     out = []
-    for document, version, short, *released in versions:
+    for document, version, short, *rest in versions:
+        released = rest[0] if rest else ""
+        called = rest[1] if len(rest) > 1 else ()
         forms = {f"v{re.escape(version)}", rf"version\s+{re.escape(version)}"}
         if "." in version or "-" in version:  # "1.1", "call-to-arms": distinctive alone
             forms.add(r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", version))))
@@ -82,14 +88,24 @@ def version_names(
             forms.add(r"\s+".join(map(re.escape, short.split())))
             if len(short.split()) >= 3:
                 forms.add("".join(re.escape(word[0]) for word in short.split()))
-        year = re.match(r"\d{4}(?=-|$)", released[0] if released else "")
+        year = re.match(r"\d{4}(?=-|$)", released)
         if year:
             forms.add(_YEAR_OF.format(year.group()))
-            forms |= _dated(released[0])
+            forms |= _dated(released)
+        for name in called:
+            words = r"\s+".join(map(re.escape, name.split()))
+            forms.add(rf"(?:{year.group()}\s+)?{words}" if year else words)
         alternatives = "|".join(sorted(forms))
         pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w.])", re.I)
         out.append(VersionName(pattern, document, version))
     return tuple(out)
+
+
+def names_of_versions(versions: Iterable[Version]) -> tuple[VersionName, ...]:
+    """How judges name each of these versions in a question (version_names)."""
+    return version_names(
+        [(v.document, v.id, v.short_title, v.released, v.called) for v in versions]
+    )
 
 
 # A version named that no held version answers to ("v5", "version 7", "the 2020 rules"): no word

@@ -27,10 +27,10 @@ from judgekit.search.focus import Focus
 from judgekit.search.index import Filters, Outcome, SearchIndex
 from judgekit.search.meaning import Meaning
 from judgekit.search.query import (
+    names_of_versions,
     strip_edition,
     strip_versions,
     unheld_versions,
-    version_names,
     without_edition,
 )
 from judgekit.search.snippets import Asked, snippet
@@ -233,11 +233,7 @@ class SearchService:
         )
         # The vocabulary is read at every start, not cached: it shapes queries, not the index.
         index.use_vocabulary(load_vocabulary(corpus.root))
-        index.use_versions(
-            version_names(
-                [(v.document, v.id, v.short_title, v.released) for v in corpus.versions()]
-            )
-        )
+        index.use_versions(names_of_versions(corpus.versions()))
         return index
 
     def load_meaning(self, only_if_kept: bool = False) -> str:

@@ -16,7 +16,7 @@ from flask import Flask, Response, redirect, request, url_for
 
 from judgekit.corpus.model import Document
 from judgekit.render.library import Library
-from judgekit.search.query import VersionName, version_names
+from judgekit.search.query import VersionName, names_of_versions
 from judgekit.web.context import current_library
 
 # Longer than any version's name as judges write it ("Version 1.1 from 08/19/2003"): not one.
@@ -29,7 +29,7 @@ def names_of(lib: Library) -> tuple[VersionName, ...]:
     """How judges name each held version. Made when asked (a value that is no version's id, at
     most MOST_CHARS long: rare), not kept: caches belong to the layers below (shapes, render)."""
     versions = [v for doc in lib.corpus.held() for v in doc.versions]
-    return version_names([(v.document, v.id, v.short_title, v.released) for v in versions])
+    return names_of_versions(versions)
 
 
 def canonical(lib: Library, value: str, document: str | None) -> str | None:

@@ -1348,7 +1348,8 @@
     out.guess = isGuess(r.ranked, wanted, near, planned);
     return out;
   }
-  function top3(found) { return found.hits.slice(0, 3).map(function (h) { return h.item.key; }).join("\n"); }
+  var COMPARED = 3;   // index.py: COMPARED
+  function top3(found) { return found.hits.slice(0, COMPARED).map(function (h) { return h.item.key; }).join("\n"); }
 
   function filtersOf(opts) {
     return {document: opts.document || null, version: opts.version || null, kind: opts.kind || null, edition: opts.edition || null};
@@ -1362,16 +1363,18 @@
   }
   // run's words' stage, searched (and kept) while the worker finds the nearness.
   function wordsAhead(q, opts) {
-    var a = searchOf(q, opts);
-    if (wordsFor(a.query, a.filters, a.allVersions, a.limit, true).out.suggestion) wordsFor(a.query, a.filters, a.allVersions, a.limit, false);
+    var a = searchOf(q, opts), wide = Math.max(a.limit, COMPARED);
+    if (wordsFor(a.query, a.filters, a.allVersions, wide, true).out.suggestion) wordsFor(a.query, a.filters, a.allVersions, COMPARED, false);
   }
   // near: each item's nearness to meaningQuestion(q, opts) by meaning (pack-meaning.js), or none.
   // upto: the page's first screenful, shaped now (the rest in data.rest, shaped when asked).
   function run(q, opts, near, meaning, upto) {
     var a = searchOf(q, opts), query = a.query, filters = a.filters, allVersions = a.allVersions, limit = a.limit;
-    var found = find(query, filters, allVersions, limit, true, near);
-    // "Did you mean" only when the correction changes the answer (index.py: search).
-    if (found.suggestion && top3(find(query, filters, allVersions, limit, false, near)) === top3(found)) found.suggestion = null;
+    var found = find(query, filters, allVersions, Math.max(limit, COMPARED), true, near);
+    // "Did you mean" only when the correction changes the first three, whatever the limit
+    // (index.py: search).
+    if (found.suggestion && top3(find(query, filters, allVersions, COMPARED, false, near)) === top3(found)) found.suggestion = null;
+    found.hits = found.hits.slice(0, limit);
     found.meaning = meaning;
     return shape(query, filters, found, upto);
   }
