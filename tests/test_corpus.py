@@ -311,8 +311,9 @@ def test_a_name_judges_give_two_versions_is_refused(corpus):
     ]
     problems = _check_called(SimpleNamespace(versions=lambda: versions))
     assert len(problems) == 1
-    assert "call-to-arms.yaml:1: called 'Web  Rules' is already a name of 2e-rulebook 1.1" in (
-        problems[0]
+    assert (
+        "call-to-arms.yaml:1: called 'Web  Rules' is already a name of 2e-rulebook 1.1"
+        in (problems[0])
     )
     assert _check_called(corpus) == []
     assert corpus.version("2e-rulebook", "1.1").called  # the 1.1 names are held

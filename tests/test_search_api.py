@@ -422,7 +422,7 @@ def test_random_queries_never_fail(sc):
 
 @pytest.mark.parametrize("q", ["beem down to a planet", "discrad pile order"])
 def test_did_you_mean_is_the_same_whatever_the_limit(client, q):
-    """"Did you mean" compares the first three results as typed and as corrected, however many
+    """ "Did you mean" compares the first three results as typed and as corrected, however many
     are asked for: limit=1 offers it as limit=10 does, with the same first result."""
     ten = client.get("/api/search", query_string={"q": q, "limit": "10"}).get_json()
     one = client.get("/api/search", query_string={"q": q, "limit": "1"}).get_json()
