@@ -428,3 +428,15 @@ def test_did_you_mean_is_the_same_whatever_the_limit(client, q):
     one = client.get("/api/search", query_string={"q": q, "limit": "1"}).get_json()
     assert ten["suggestion"] and one["suggestion"] == ten["suggestion"]
     assert [r["url"] for r in one["results"]] == [ten["results"][0]["url"]]
+
+
+@pytest.mark.parametrize(
+    ("q", "meant"),
+    [("klingn ship", "klingon ship"), ("tactor", "tractor"), ("phhase", "phase")],
+)
+def test_did_you_mean_offers_the_rules_word_over_a_judges_word_only(client, q, meant):
+    """A word only judges say ("kling", "tutor": the vocabulary's) is no likelier correction than
+    the rules' word as close: "klingn" is offered as "klingon", never as "kling"; a judge's word
+    the rules use too ("phase") still wins its tie."""
+    data = client.get("/api/search", query_string={"q": q}).get_json()
+    assert data["suggestion"] == meant

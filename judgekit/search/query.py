@@ -282,12 +282,15 @@ class Plan:
         return self.groups + self.concepts
 
 
-def _in_phrase(said: Collection[tuple[str, ...]], before: str, word: str, after: str) -> bool:
-    """Whether a correction makes a judge's phrase with its neighbours ("hand sise": size)."""
+def _in_phrase(
+    said: Collection[tuple[str, ...]], before: str, word: str, after: str, in_rules: bool
+) -> bool:
+    """Whether a correction makes a judge's phrase with its neighbours ("hand sise": size), or
+    is a judge's word the rules use too: a word only judges say ("kling") is no likelier than
+    the rules' word as close ("klingn": klingon)."""
     stem = stems(word)[:1]
-    return bool(stem) and any(
-        key in said for key in ((before, stem[0]), (stem[0], after), (stem[0],)) if "" not in key
-    )
+    keys = ((before, stem[0]), (stem[0], after), (stem[0],) if in_rules else ("",)) if stem else ()
+    return any(key in said for key in keys if "" not in key)
 
 
 def word_groups(
@@ -325,7 +328,7 @@ def word_groups(
             deep -= tries
             fixes = sorted(
                 speller.correct(part.text, limit=12, deep=tries),
-                key=lambda w: not _in_phrase(said, before, w, after),
+                key=lambda w: not _in_phrase(said, before, w, after, w in speller.freq),
             )[:3]
             correction = fixes[0] if fixes else None
             for word in fixes:

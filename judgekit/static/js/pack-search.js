@@ -412,10 +412,12 @@
     if (!more) throw MORE;   // the first file holds only the judge's words of the list
     return false;
   }
+  // query.py: _in_phrase (a word only judges say is no likelier than the rules' word as close).
   function inPhrase(before, word, after) {
     var stem = stems(word)[0];
     if (!stem) return false;
-    return [[before, stem], [stem, after], [stem]].some(function (key) {
+    var alone = Object.prototype.hasOwnProperty.call(D.vocabulary, word) ? [stem] : [""];
+    return [[before, stem], [stem, after], alone].some(function (key) {
       return key.indexOf("") === -1 && D.saidMap.has(key.join(" "));
     });
   }
