@@ -159,13 +159,15 @@ def test_phone_shorthand_is_never_corrected_into_another_word(client):
         ("how many pts to win", "points", "2e-rulebook/4/winning-the-game"),
         ("dmg on ship", "damage", "2e-rulebook/4/damage"),
         ("cnt play 2 copies unique", None, "2e-rulebook/4/uniqueness"),
+        ("can i beam to a planet w/o a ship", None, "2e-rulebook/4/beaming"),
     ],
 )
 def test_table_shorthand_is_read_not_corrected(client, query, means, answer):
     """A judge's tryout: "pts" was offered as "ats" (1E's away teams), "cnt" as "int"; "dmg" was
     "not in the rules". The vocabulary reads the game's shorthand; the rest is ordinary."""
     data = search(client, q=query)
-    assert data["suggestion"] is None
+    assert data["suggestion"] is None  # and only what the vocabulary read is announced:
+    assert set(data["not_in_rules"]) <= {r["words"] for r in data["read_as"]}
     assert [m for r in data["read_as"] for m in r["means"]][:1] == ([means] if means else [])
     top = [f"{r['document']}/{r['version']}/{r['id']}" for r in data["results"][:3]]
     assert answer in top, top
