@@ -279,3 +279,12 @@ def test_a_long_question_is_answered_by_what_it_means(client):
     typed = "opponent picked dilemmas costing more than allowed, what happens"
     found = client.get("/api/search", query_string={"q": typed}).get_json()["results"][0]
     assert f"{found['version']}/{found['id']}" == "4/facing-dilemmas"
+
+
+@pytest.mark.parametrize("query", ["battle 2e rules", "the 2003 rules battle", "1.1 rules battle"])
+def test_the_rules_on_a_title_ask_for_that_title(client, query):
+    """A judge's tryout: "battle 2e rules" put the cards Battle Reconnaissance and Bred for Battle
+    above Engagements, which "2e battle" finds first: "rules" beside the words asks for the rules
+    on them (index.RULES_WORDS), not for a card whose title holds one of them."""
+    data = search(client, q=query)
+    assert [r["id"] for r in data["results"][:2]] == ["engagements", "combat"]

@@ -210,6 +210,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "deep_corrections": query.DEEP_CORRECTIONS,
             "expansion_weight": query.EXPANSION_WEIGHT,
             "exact_tiers": dict(index.EXACT_TIERS),
+            "rules_words": sorted(index.RULES_WORDS),
             "coord_power": ranking.COORD_POWER,
             "superseded": ranking.SUPERSEDED,
             "rerank": ranking.PROXIMITY_RERANK,

@@ -50,6 +50,8 @@ from judgekit.search.vocabulary import Vocabulary, english_words, lean_of
 # An exact card title beats everything (the card page gathers its rulings), then an exact
 # term or ruling topic; any other exact title comes next (tier 3). (As on main, issue #15.)
 EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
+# Words for the rules themselves (stems): beside a title's words they still ask for that title.
+RULES_WORDS = frozenset({"rule", "rulebook"})
 MEANING_WORDS = 3  # fewer words than this are looked up by words alone
 # "Did you mean" is offered when the correction changes the first this many results.
 COMPARED = 3
@@ -348,8 +350,11 @@ class SearchIndex:
         """Docnums whose title or alias equals a wording (stemmed), with their tier (EXACT_TIERS).
 
         Unfiltered: ranking reads it only for the items matched, which the filters kept."""
-        found = {}
-        for key in {key for key in map(title_key, wordings) if key}:
+        found, keys = {}, set()
+        for key in map(title_key, wordings):
+            # "battle rules", "rules on range": the rules on a title ask for that title.
+            keys |= {key, " ".join(s for s in key.split() if s not in RULES_WORDS)}
+        for key in filter(None, keys):
             for docnum in self.scores.titled(key):
                 found[docnum] = EXACT_TIERS.get(self.meta[docnum]["kind"], 3)
         return found

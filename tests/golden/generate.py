@@ -265,6 +265,9 @@ def _odd(m: _Material) -> list[str]:
         "Aug 2003 rules: range",
         "Feb 28, 2000 rulings on doorways",
         "the web rulebook on range",
+        # The rules on a title ask for that title (index.RULES_WORDS), not a card holding a word.
+        "battle 2e rules",
+        "rules on range",
         "2003 web rules: stopped personnel",
         "what does while mean",
         "call to arms",

@@ -913,7 +913,12 @@
 
   // Unfiltered: rank() reads it only for the items matched, which the filters kept (index.py).
   function exactOf(words) {   // index.py: _exact
-    var keys = new Set(words.map(titleKey).filter(Boolean)), out = new Map();
+    var keys = new Set(), out = new Map();
+    words.forEach(function (w) {   // "battle rules": the rules on a title ask for that title
+      var key = titleKey(w);
+      [key, key.split(" ").filter(function (s) { return D.settings.rules_words.indexOf(s) === -1; }).join(" ")]
+        .forEach(function (k) { if (k) keys.add(k); });
+    });
     if (!keys.size) return out;
     D.items.forEach(function (it, i) {
       if (!it.keys.some(function (k) { return keys.has(k); })) return;
