@@ -288,3 +288,13 @@ def test_the_rules_on_a_title_ask_for_that_title(client, query):
     on them (index.RULES_WORDS), not for a card whose title holds one of them."""
     data = search(client, q=query)
     assert [r["id"] for r in data["results"][:2]] == ["engagements", "combat"]
+
+
+def test_a_finished_last_word_is_not_read_as_a_card_being_typed(client):
+    """A judge's tryout: "2e seed phase" put the card Starfleet Type-2 Phaser third (the last
+    word completed as if still typed). "phase" is a whole word of the rules: its completions
+    count less (query.DONE_PREFIX_WEIGHT), and the card is gone from the first five."""
+    data = search(client, q="2e seed phase")
+    assert all(r["kind"] != "card" for r in data["results"][:5]), data["results"][:5]
+    typed = search(client, q="2e phas")  # a word still being typed is completed as before
+    assert any(r["kind"] == "card" and "Phaser" in r["title"] for r in typed["results"][:5])

@@ -206,6 +206,8 @@ def search_data(app: Flask) -> dict[str, Any]:
             "k1": 1.2,
             "b": index.LENGTH_NORM,
             "prefix_weight": query.PREFIX_WEIGHT,
+            "done_prefix_weight": query.DONE_PREFIX_WEIGHT,
+            "done_letters": query.DONE_LETTERS,
             "fuzzy_weight": query.FUZZY_WEIGHT,
             "deep_corrections": query.DEEP_CORRECTIONS,
             "expansion_weight": query.EXPANSION_WEIGHT,

@@ -12,6 +12,10 @@ from judgekit.search.analysis import ORDINARY, QUOTED, QueryPart, Speller, stems
 from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
 PREFIX_WEIGHT = 0.6  # a completion of the word being typed counts less than the word itself
+# and less again when the word typed is a whole word of the rules already ("seed phase": the
+# judge has likely finished it; "phaser" is only a guess at what comes next)
+DONE_PREFIX_WEIGHT = 0.3
+DONE_LETTERS = 4  # a word this long or longer (a shorter one is more likely still being typed)
 FUZZY_WEIGHT = 0.8  # so does a spelling correction
 # A question's first unknown words of six letters or more are tried against every known word of
 # their first letter (Speller.correct: deep); the others by the deletes alone: no question costs more.
@@ -315,9 +319,10 @@ def word_groups(
         # A one-letter prefix matches half the corpus: expand it to fewer words.
         width = {1: 4, 2: 8}.get(len(part.text), 12)
         completions = speller.complete(part.text, width) if part.last else []
+        done = len(part.text) >= DONE_LETTERS and part.text in speller.freq
         for word in completions:
             for stem in stems(word):
-                terms.setdefault(stem, PREFIX_WEIGHT)
+                terms.setdefault(stem, DONE_PREFIX_WEIGHT if done else PREFIX_WEIGHT)
         # An ordinary word ("wat", "thx") means nothing to the search: corrected, it would be
         # offered as a rule word ("was happens"), or add a game word the judge never meant.
         if not completions and not known(part.text) and part.text not in ORDINARY:

@@ -268,6 +268,8 @@ def _odd(m: _Material) -> list[str]:
         # The rules on a title ask for that title (index.RULES_WORDS), not a card holding a word.
         "battle 2e rules",
         "rules on range",
+        # A last word that is a whole word of the rules: its completions count less.
+        "2e seed phase",
         "2003 web rules: stopped personnel",
         "what does while mean",
         "call to arms",

@@ -434,7 +434,10 @@
       if (mine.length) terms.set(mine[0], 1);
       var width = part.text.length === 1 ? 4 : part.text.length === 2 ? 8 : 12;
       var completions = part.last ? complete(part.text, width) : [];
-      completions.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, S.prefix_weight); }); });
+      // query.py: a whole word of the rules already ("phase") is likely finished: its completions count less.
+      var done = part.text.length >= S.done_letters && Object.prototype.hasOwnProperty.call(D.vocabulary, part.text);
+      var weight = done ? S.done_prefix_weight : S.prefix_weight;
+      completions.forEach(function (w) { stems(w).forEach(function (s) { if (!terms.has(s)) terms.set(s, weight); }); });
       // query.py: an ordinary word ("wat", "thx") is never corrected: it means nothing to the search.
       if (!completions.length && fuzzy && !known(part.text) && !D.ordinarySet.has(part.text)) {
         var before = n ? own[n - 1] : "", after = n + 1 < parts.length ? own[n + 1] : "";
