@@ -298,3 +298,16 @@ def test_a_finished_last_word_is_not_read_as_a_card_being_typed(client):
     assert all(r["kind"] != "card" for r in data["results"][:5]), data["results"][:5]
     typed = search(client, q="2e phas")  # a word still being typed is completed as before
     assert any(r["kind"] == "card" and "Phaser" in r["title"] for r in typed["results"][:5])
+
+
+@pytest.mark.parametrize(
+    ("query", "by_meaning"),
+    [("when do personnel get unstopped", True), ("unstopped personnel", False)],
+)
+def test_a_question_of_two_meaningful_words_is_asked_by_meaning_too(client, query, by_meaning):
+    """A judge's tryout: "when do personnel get unstopped" was searched by words alone (two words
+    that mean something), so a glossary entry and Beam Personnel came first. A question of four
+    words or more is a judge's question (index.MEANING_QUESTION): by meaning too; two words
+    alone are still looked up by words."""
+    data = search(client, q=query)
+    assert data["by_meaning"] is by_meaning

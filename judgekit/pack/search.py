@@ -235,6 +235,7 @@ def search_data(app: Flask) -> dict[str, Any]:
             "meaning_depth": ranking.MEANING_DEPTH,
             "meaning_floor": ranking.MEANING_FLOOR,
             "meaning_words": index.MEANING_WORDS,
+            "meaning_question": index.MEANING_QUESTION,
             "guess_share": ranking.GUESS_SHARE,
             "guess_near": ranking.GUESS_NEAR,
             "number_cue": query.NUMBER_CUE.pattern,

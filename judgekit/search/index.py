@@ -3,6 +3,7 @@ service.py shapes the answer), with what they read of the index."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -53,6 +54,11 @@ EXACT_TIERS = {"card": 5, "glossary": 4, "ruling": 4}
 # Words for the rules themselves (stems): beside a title's words they still ask for that title.
 RULES_WORDS = frozenset({"rule", "rulebook"})
 MEANING_WORDS = 3  # fewer words than this are looked up by words alone
+# ...but a question of this many words or more, two of them meaning something ("when do
+# personnel get unstopped"), is a judge's question, not a title being looked up: by meaning too.
+MEANING_QUESTION = 4
+# A question's words as the pack counts them too (search_notes.SPACE: the same six spaces).
+_WORD_RUN = re.compile(r"[^ \t\n\r\f\v]+")
 # "Did you mean" is offered when the correction changes the first this many results.
 COMPARED = 3
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
@@ -321,7 +327,7 @@ class SearchIndex:
     def _nearness(self, query: str, plan: Plan) -> Sequence[float] | None:
         """Each item's nearness to the question by meaning, when it is a question (a few words
         at least) and the model is loaded; else None."""
-        if self.meaning is None or len(plan.groups) < MEANING_WORDS:
+        if self.meaning is None or not wants_meaning(query, len(plan.groups)):
             return None
         return self.meaning.nearness(query)
 
@@ -392,6 +398,12 @@ class SearchIndex:
     def _phrase_in(self, docnum: int, seq: tuple[str, ...]) -> bool:
         """Whether a phrase's terms stand in a row in an item's title or text."""
         return f" {' '.join(seq)} " in self._joined(docnum)
+
+
+def wants_meaning(query: str, groups: int) -> bool:
+    """Whether a question of these meaningful words (groups) is searched by meaning too: three
+    or more, or two in a question of MEANING_QUESTION words (pack-search.js: wantsMeaning)."""
+    return groups >= MEANING_WORDS - (len(_WORD_RUN.findall(query)) >= MEANING_QUESTION)
 
 
 def _top(outcome: Outcome) -> list[tuple[str, str, str]]:

@@ -1275,13 +1275,18 @@
       // are asked needs the words' stage's scores; any other question is planned alone, so that
       // the worker starts while this thread searches the words.
       var a = searchOf(q, opts), words = wordsFor(a.query, a.filters, a.allVersions, a.limit, true);
-      return words.planned.groups.length >= D.settings.meaning_words ? words.asked : null;
+      return wantsMeaning(words.asked, words.planned.groups.length) ? words.asked : null;
     }
     var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
     var chosen = filters.edition || filters.document || filters.version;
     var named = namedGame(query, searched.named, gamesOf(searched.stripped.mentioned), chosen).edition;
     var groups = plan(searched.query, filters.edition || named, true).groups.length;
-    return groups >= D.settings.meaning_words ? searched.query : null;
+    return wantsMeaning(searched.query, groups) ? searched.query : null;
+  }
+  // index.py: wants_meaning: three meaningful words, or two in a question of four words or more.
+  function wantsMeaning(query, groups) {
+    var words = query.match(/[^ \t\n\r\f\v]+/g) || [];
+    return groups >= D.settings.meaning_words - (words.length >= D.settings.meaning_question ? 1 : 0);
   }
   // The words' stage of a question (wordsOf), kept for the questions asked last: the answer by
   // meaning that follows the answer by words, a re-render when the snippets come, "did you mean"
@@ -1343,7 +1348,7 @@
   function finish(words, near, allVersions, limit) {
     var planned = words.planned, wanted = words.wanted, out = Object.assign({}, words.out, {snippets: words.snippets});
     if (!words.ranked) return out;
-    near = near && planned.groups.length >= D.settings.meaning_words ? near : null;
+    near = near && wantsMeaning(words.asked, planned.groups.length) ? near : null;
     var r = rank(words.ranked, near, words.filters, words.lean, words.mentioned, planned.groups.length);
     var found = collapse(r.ranked, r.every, allVersions, limit, words.mentioned);
     out.total = found.total;
@@ -1913,7 +1918,7 @@
     opts = optsOf(new URLSearchParams(opts));
     var query = cleanQuery(cutQuestion(data.get("q")));
     var searched = asSearched(query, filtersOf(opts)).query;
-    if (parseQuery(searched).length < D.settings.meaning_words) return;
+    if (!wantsMeaning(searched, parseQuery(searched).length)) return;
     typedNext = searched;
     if (!typedBusy) askTyped();
   }
