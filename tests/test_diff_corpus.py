@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from judgekit.compare.align import alignment
 from judgekit.compare.diff import compare, history
 from judgekit.compare.sentences import units
 from judgekit.compare.worddiff import tokenize
@@ -388,3 +389,22 @@ def test_facing_dilemmas_pairs_the_cost_limit_with_its_restatement(client):
         assert tagged[cost][0][:4] == ["Moved", "within", "the", "entry"]
         assert "edited" in " ".join(tagged[cost][0]) and "ed." in tagged[cost][0]
         assert "total cost" in html.unescape(tagged[cost][1])
+
+
+def _sentence_pairs(lib, old, new) -> set[tuple[str, int, str, int]]:
+    """(older entry, index, newer entry, index) of every sentence pair of a comparison."""
+    comparison = compare(lib, *versions(lib, old, new))
+    return {
+        (row.old.entry, row.old.index, row.new.entry, row.new.index)
+        for group in alignment(lib, comparison).values()
+        for row in group.rows
+        if row.old is not None and row.new is not None
+    }
+
+
+@pytest.mark.parametrize("old, new", [p for p in PAIRS if p[0] < p[1]])
+def test_backward_pairs_the_same_sentences(lib, old, new):
+    """Which sentence became which does not depend on the direction a judge compares in."""
+    forward = _sentence_pairs(lib, old, new)
+    backward = {(c, d, a, b) for a, b, c, d in _sentence_pairs(lib, new, old)}
+    assert forward == backward
