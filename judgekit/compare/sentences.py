@@ -63,13 +63,9 @@ def stem(word: str) -> str:
     return word
 
 
-def stems(key: str) -> frozenset[str]:
-    """The content words of a sentence's key, stemmed; digits count ("2" and "two" do not meet)."""
-    return frozenset(stem(w) for w in _WORD.findall(key.casefold()) if w not in _STOP)
-
-
 def content_words(key: str) -> tuple[str, ...]:
-    """The content words of a sentence's key, stemmed, in reading order."""
+    """The content words of a sentence's key, stemmed, in reading order; digits count ("2" and
+    "two" do not meet)."""
     return tuple(stem(w) for w in _WORD.findall(key.casefold()) if w not in _STOP)
 
 
