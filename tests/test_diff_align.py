@@ -7,7 +7,7 @@ import random
 import pytest
 
 from judgekit.checks.loader import load_corpus
-from judgekit.compare.align import alignment, change_rows
+from judgekit.compare.align import _Matcher, alignment, change_rows
 from judgekit.compare.diff import anchor, compare, history, primary
 from judgekit.compare.history import tributaries
 from judgekit.compare.sentences import likeness, similarity, split_sentences, units
@@ -349,3 +349,19 @@ def test_unit_keys_are_the_normalized_text():
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12)))
         for unit in units("x", text):
             assert unit.key == normalize_typography(unit.text), repr(unit.text)
+
+
+def test_the_entry_s_own_counterpart_wins_only_a_tie():
+    """A sentence of an entry merged in that reads more like the newer one takes it over the
+    entry's own; between equally alike ones, the entry's own wins."""
+    (new,) = units("rules", "Each player draws seven cards, then shuffles the deck.")
+    closer = "Each player draws seven cards, then shuffles the deck twice."  # 0.92
+    (own,) = units("rules", "Each player draws seven cards from the deck.")  # 0.91
+    (merged,) = units("merged", closer)
+    matcher = _Matcher([own, merged], [new], {"rules": "rules"})
+    matcher.alike()
+    assert matcher.pairs == {1: 0}
+    (own,) = units("rules", closer)
+    matcher = _Matcher([merged, own], [new], {"rules": "rules"})
+    matcher.alike()
+    assert matcher.pairs == {1: 0}
