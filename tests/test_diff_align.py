@@ -7,10 +7,10 @@ import random
 import pytest
 
 from judgekit.checks.loader import load_corpus
-from judgekit.compare.align import alignment, change_rows
+from judgekit.compare.align import _Matcher, alignment, change_rows
 from judgekit.compare.diff import anchor, compare, history, primary
 from judgekit.compare.history import tributaries
-from judgekit.compare.sentences import similarity, split_sentences, units
+from judgekit.compare.sentences import likeness, similarity, split_sentences, units
 from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
 from judgekit.shapes.compare import build_all, comparison_dict
@@ -19,6 +19,7 @@ from judgekit.shapes.history import history_dict
 from .conftest import DATA
 
 ALIGN = DATA / "diff" / "align"
+PAIRING = DATA / "diff" / "pairing"
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +28,11 @@ def alib() -> Library:
     return Library(load_corpus(ALIGN))
 
 
-def rows_of(lib: Library, old_id: str | None, new_id: str | None, old="1", new="2"):
+def rows_of(
+    lib: Library, old_id: str | None, new_id: str | None, old="1", new="2", doc="align-book"
+):
     """(status, edited, from entry, from text, to entry, to text) of one change's rows."""
-    doc = lib.corpus.document("align-book")
+    doc = lib.corpus.document(doc)
     comparison = compare(lib, doc.version(old), doc.version(new))
     for n, change in enumerate(comparison.changes):
         ids = (change.old.id if change.old else None, change.new.id if change.new else None)
@@ -193,6 +196,42 @@ def test_added_and_removed_sentences(alib):
     ]
 
 
+COST_LIMIT = (
+    "The total cost of the dilemmas he or she chooses cannot be higher than the number of "
+    "personnel you have attempting the mission."
+)
+SUBTRACTION = (
+    "If you attempt a mission where there are overcome dilemmas underneath it, the number of "
+    "those dilemmas is subtracted from that total first."
+)
+RESTATED = "That number is also the total cost in dilemmas your opponent can spend on dilemmas."
+
+
+def test_a_sentence_pairs_with_the_one_restating_it_not_one_sharing_more_words():
+    # The subtraction sentence shares five of the cost limit's words (attempt, mission, dilemma,
+    # number, total), the restatement four; but only the restatement says "total cost ...
+    # dilemmas" in that order, and it is the rule the cost limit became.
+    lib = Library(load_corpus(PAIRING))
+    rows = rows_of(lib, "facing-dilemmas", "facing-dilemmas", doc="pairing-book")
+    assert rows == [
+        ("added", False, None, None, "facing-dilemmas", SUBTRACTION),
+        ("edited", True, "facing-dilemmas", COST_LIMIT, "facing-dilemmas", RESTATED),
+    ]
+    cost, subtraction, restated = units("x", " ".join((COST_LIMIT, SUBTRACTION, RESTATED)))
+    assert similarity(cost, subtraction) > similarity(cost, restated)  # what misled the pairing
+    assert likeness(cost, subtraction) < likeness(cost, restated)
+
+
+def test_likeness():
+    a, b, c = units(
+        "x", "Add 2 when the quadrant icons differ. Differ quadrant icons, add 2 points. Draw."
+    )
+    assert likeness(a, a) == 1.0 and likeness(a, c) == 0.0
+    # b holds a's five words and one more (Dice 10/11); in order, only "quadrant icon" (4/11).
+    assert similarity(a, b) == pytest.approx(10 / 11)
+    assert likeness(a, b) == pytest.approx((10 / 11 + 4 / 11) / 2)
+
+
 def test_icon_spacing_is_typography(alib):
     doc = alib.corpus.document("align-book")
     change = next(
@@ -310,3 +349,19 @@ def test_unit_keys_are_the_normalized_text():
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12)))
         for unit in units("x", text):
             assert unit.key == normalize_typography(unit.text), repr(unit.text)
+
+
+def test_the_entry_s_own_counterpart_wins_only_a_tie():
+    """A sentence of an entry merged in that reads more like the newer one takes it over the
+    entry's own; between equally alike ones, the entry's own wins."""
+    (new,) = units("rules", "Each player draws seven cards, then shuffles the deck.")
+    closer = "Each player draws seven cards, then shuffles the deck twice."  # 0.92
+    (own,) = units("rules", "Each player draws seven cards from the deck.")  # 0.91
+    (merged,) = units("merged", closer)
+    matcher = _Matcher([own, merged], [new], {"rules": "rules"})
+    matcher.alike()
+    assert matcher.pairs == {1: 0}
+    (own,) = units("rules", closer)
+    matcher = _Matcher([merged, own], [new], {"rules": "rules"})
+    matcher.alike()
+    assert matcher.pairs == {1: 0}

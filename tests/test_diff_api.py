@@ -69,6 +69,7 @@ def test_api_diff_shape(dclient):
         {
             "status": "edited",
             "edited": True,
+            "pairing_editorial": True,  # "may" and "must" paired by their words: the editors'
             "within": False,
             "typography_only": False,
             "from": "You may draw a card.",

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from judgekit.compare.align import alignment
 from judgekit.compare.diff import compare, history
 from judgekit.compare.sentences import units
 from judgekit.compare.worddiff import tokenize
@@ -341,3 +342,69 @@ def test_sentence_keys_match_entry_pages(lib):
         for entry in version.walk():
             for unit in units(entry.id, lib.plain(entry)):
                 assert unit.key == normalize_typography(unit.text), (entry.id, unit.text)
+
+
+COST_LIMIT = "The total cost of the dilemmas he or she chooses cannot be higher than the number"
+RESTATED = "That number is also the total cost in dilemmas your opponent can spend on dilemmas."
+SUBTRACTION = "If you attempt a mission where there are overcome dilemmas underneath it"
+SUBTRACTION_BEFORE = (
+    "If you attempt a mission where you have already overcome dilemmas in an earlier"
+)
+
+
+def test_facing_dilemmas_pairs_the_cost_limit_with_its_restatement(client):
+    """Call to Arms to 4: the cost limit became "That number is also the total cost ...", and the
+    overcome-subtraction sentence came from "When your attempt fails"; page and JSON agree."""
+    data = client.get(f"/api/diff/{BOOK}/call-to-arms/4").get_json()
+    rows = find(data, "facing-dilemmas", "facing-dilemmas")["alignment"]
+
+    def paired(start: str) -> tuple[str, str, str]:
+        (row,) = [r for r in rows if r["from"] and r["to"] and r["from"].startswith(start)]
+        return row["status"], row["from_entry"], row["to"]
+
+    assert paired(COST_LIMIT) == ("moved", "facing-dilemmas", RESTATED)
+    status, source, now = paired(SUBTRACTION_BEFORE)
+    assert (status, source) == ("moved", "when-your-attempt-fails") and now.startswith(SUBTRACTION)
+    page = client.get(f"/diff/{BOOK}/call-to-arms..4").get_data(as_text=True)
+    for view in ("inline", "side"):
+        if view == "side":
+            page = client.get(f"/diff/{BOOK}/call-to-arms..4?view=side").get_data(as_text=True)
+        article = page[page.index('id="facing-dilemmas"') :]
+        article = article[: article.index("</article>")]
+        shown = [
+            (re.sub(r"<[^>]+>|\s+", " ", tag).split(), re.sub(r"<[^>]+>", "", body))
+            for tag, body in re.findall(
+                r'<p class="df-row-tag">(.*?)</p>(.*?)</li>', article, re.DOTALL
+            )
+        ]
+        # Each row with both sentences reads as its JSON: the tag names the same status, and a
+        # pairing of different wording carries the editors' mark.
+        both = [r for r in rows if r["from"] and r["to"]]
+        tagged = [(tag, body) for tag, body in shown if tag[0] in ("Edited", "Moved", "Same")]
+        assert len(tagged) == len(both)
+        for row, (tag, _) in zip(both, tagged, strict=True):
+            assert tag[0] == row["status"].capitalize()
+            assert ("ed." in tag) == row["pairing_editorial"] == row["edited"]
+        cost = next(n for n, r in enumerate(both) if r["from"].startswith(COST_LIMIT))
+        assert tagged[cost][0][:4] == ["Moved", "within", "the", "entry"]
+        assert "edited" in " ".join(tagged[cost][0]) and "ed." in tagged[cost][0]
+        assert "total cost" in html.unescape(tagged[cost][1])
+
+
+def _sentence_pairs(lib, old, new) -> set[tuple[str, int, str, int]]:
+    """(older entry, index, newer entry, index) of every sentence pair of a comparison."""
+    comparison = compare(lib, *versions(lib, old, new))
+    return {
+        (row.old.entry, row.old.index, row.new.entry, row.new.index)
+        for group in alignment(lib, comparison).values()
+        for row in group.rows
+        if row.old is not None and row.new is not None
+    }
+
+
+@pytest.mark.parametrize("old, new", [p for p in PAIRS if p[0] < p[1]])
+def test_backward_pairs_the_same_sentences(lib, old, new):
+    """Which sentence became which does not depend on the direction a judge compares in."""
+    forward = _sentence_pairs(lib, old, new)
+    backward = {(c, d, a, b) for a, b, c, d in _sentence_pairs(lib, new, old)}
+    assert forward == backward

@@ -7,8 +7,10 @@ older entries is matched with at most one sentence of the newer ones:
 1. the same wording (typography aside), in order, within an entry and its counterpart
    (``difflib.SequenceMatcher`` over the keys);
 2. the same wording anywhere else in the group (moved within the entry, or to another entry);
-3. the most alike remaining pairs, best first (``sentences.similarity`` at least ``THRESHOLD``),
-   a pair within an entry and its counterpart preferred.
+3. the most alike remaining pairs, best first: a pair may match when its content words overlap
+   (``sentences.similarity`` at least ``THRESHOLD``), and the pairs are taken in order of
+   ``sentences.likeness`` (the overlap with word order counted too); only between equally alike
+   pairs does one within an entry and its counterpart win.
 
 A matched pair is ``same`` (equal wording, in order, same entry), ``edited`` (other wording, in
 order, same entry) or ``moved`` (out of order within the entry, or from another entry; ``edited``
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from judgekit.compare.diff import Change, Comparison, primary
-from judgekit.compare.sentences import Unit, similarity, units
+from judgekit.compare.sentences import Unit, likeness, similarity, units
 from judgekit.corpus.model import Entry, Version
 from judgekit.render.library import Library, Memo
 
@@ -31,7 +33,6 @@ _UNITS: Memo[tuple[str, str, str], tuple[Unit, ...]] = Memo(__name__, "sentence 
 _ALIGNMENTS: Memo[tuple[str, str, str], dict[int, Group]] = Memo(__name__, "alignments")
 
 THRESHOLD = 0.4
-_HOME_BONUS = 0.05  # between equally alike candidates, the entry's own counterpart wins
 
 
 @dataclass(frozen=True)
@@ -127,19 +128,22 @@ class _Matcher:
                 self.pair(i, free[0])
 
     def alike(self) -> None:
-        """The most alike remaining pairs, best first."""
+        """The most alike remaining pairs, best first; at equal likeness, the entry's own."""
         candidates = []
         free_new = [j for j in range(len(self.new)) if j not in self.taken]
         for i, u in enumerate(self.old):
             if i in self.pairs:
                 continue
             for j in free_new:
-                score = similarity(u, self.new[j])
-                if score >= THRESHOLD:
-                    bonus = _HOME_BONUS if self.at_home(i, j) else 0.0
-                    candidates.append((-(score + bonus), i, j))
+                if similarity(u, self.new[j]) >= THRESHOLD:
+                    score = likeness(u, self.new[j])
+                    candidates.append((-score, not self.at_home(i, j), i, j))
+        # Home only breaks ties: a bonus added to the score once let Call to Arms's cost limit
+        # ("The total cost of the dilemmas ... cannot be higher than the number of personnel")
+        # take Version 4's overcome-subtraction sentence from its real source, the subtraction
+        # sentence merged in from "When your attempt fails", which is more alike.
         candidates.sort()
-        for _, i, j in candidates:
+        for _, _, i, j in candidates:
             if i not in self.pairs and j not in self.taken:
                 self.pair(i, j)
 

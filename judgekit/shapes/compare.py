@@ -106,6 +106,9 @@ def row_dict(
     return {
         "status": row.status,
         "edited": row.edited,
+        # Sentences of different wording are paired by the alignment's reading of their words,
+        # not by anything the rulebooks print: the editors' inference, marked so on the page.
+        "pairing_editorial": old is not None and new is not None and row.edited,
         "within": row.status == "moved" and row.home,
         "typography_only": row.typography,
         "from": _unit_text(old),
