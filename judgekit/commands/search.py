@@ -7,8 +7,12 @@ import json
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from judgekit.commands.loading import corpus_or_exit
+
+if TYPE_CHECKING:  # imported when the command runs: `judgekit --help` stays quick
+    from judgekit.search.service import SearchService
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +53,7 @@ def _meaning_mode(args: argparse.Namespace) -> str:
     return mode
 
 
-def _load_meaning(search, mode: str) -> None:
+def _load_meaning(search: SearchService, mode: str) -> None:
     """Load search by meaning as the server does, its vectors from the search cache; the first
     time, embedding the corpus (about half a minute of CPU) after saying so on stderr."""
     from judgekit.meaning import fused
@@ -72,7 +76,7 @@ def _load_meaning(search, mode: str) -> None:
     search.load_meaning()
 
 
-def _words_only_line(search, mode: str, args: argparse.Namespace) -> str | None:
+def _words_only_line(search: SearchService, mode: str, args: argparse.Namespace) -> str | None:
     """Why an answer went by words alone, where meaning could take part in it; None otherwise."""
     from judgekit.shapes.search_notes import WORDS_ONLY, words_only_said
 
