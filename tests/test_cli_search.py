@@ -168,3 +168,12 @@ def test_the_tryout_question_finds_what_the_server_finds(app, monkeypatch, capsy
     said = json.loads(capsys.readouterr().out)
     assert said == app.test_client().get("/api/search", query_string=asked).get_json()
     assert "General Rules on Executing Orders" in [hit["title"] for hit in said["results"][:3]]
+
+
+def test_a_guess_is_called_a_guess(server, as_a_judge, capsys):
+    """As the results page says it: the first result holds few of the words and is not near."""
+    asked = {"q": "teleporter transporter beam weather forecast"}
+    assert server.get("/api/search", query_string={**asked, "meaning": "0"}).json["guess"]
+    out = _cli(capsys, asked, "--words-only")
+    assert "\nNo rule matches your question closely: these are the nearest topics" in out
+    assert "No rule matches" not in _cli(capsys, {"q": "beam personnel"}, "--words-only")

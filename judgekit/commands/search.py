@@ -119,7 +119,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from judgekit.render.library import Library
     from judgekit.search.service import SearchParamError, SearchService, parse_params
     from judgekit.search.snippets import snippet_plain
-    from judgekit.shapes.search_notes import unheld_said, unquoted_said
+    from judgekit.shapes.search_notes import GUESS, unheld_said, unquoted_said
 
     mode = _meaning_mode(args)
     corpus = corpus_or_exit(args.root)
@@ -160,6 +160,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(_set_aside_line(result, args))
     if result.get("suggestion"):
         print(f"did you mean: {result['suggestion']}")
+    if result["guess"]:
+        print(GUESS)
     if not result["by_meaning"] and (words_only := _words_only_line(search, mode, args)):
         print(words_only)
     for number, hit in enumerate(result["results"], 1):

@@ -64,6 +64,12 @@ UNQUOTED = "No passage holds {words} word for word: searched as words instead, w
 # pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
 QUOTE_CHARS = 120
 # A chip naming another kind of entry than its result (a glossary entry of a section's title).
+# The first result is only a guess (the answer's "guess"): what the page and `judgekit search`
+# say (the pack's page says the same: pack-search.js).
+GUESS = (
+    "No rule matches your question closely: these are the nearest topics, not an answer. Try the "
+    "rulebook's own words for it."
+)
 # A question answered by words alone, and why, where meaning was asked for but could not take
 # part (the answer's "meaning"; "off" was asked for, and says nothing). `judgekit search` fills
 # in its own whys too; the pack's page has its own (pack-search.js: WORDS_ONLY).
@@ -230,8 +236,8 @@ def page_notes(
 ) -> dict[str, Any]:
     """What the search page says besides the answer: the question as its summary quotes it, the
     question cut (asked: the question as asked, before the cut), the versions a name was read
-    as, versions named but not held, a game whose rulebook is not held, and why meaning took
-    no part."""
+    as, versions named but not held, a game whose rulebook is not held, whether the first result is only a
+    guess, and why meaning took no part."""
     corpus = lib.corpus
     out: dict[str, Any] = {
         "question": clipped(data["query"], QUOTE_CHARS) if data else "",
@@ -240,6 +246,7 @@ def page_notes(
         "unheld": None,
         "unquoted": None,
         "held": None,
+        "guess": GUESS if data and data["guess"] else None,
         "words_only": words_only_said(data["meaning"]) if data else None,
     }
     if data and data["query"]:
