@@ -216,7 +216,7 @@ def test_entry_page_unchanged_since(client, lib):
     )
     page = client.get(lib.entry_url(same)).get_data(as_text=True)
     assert 'data-changed-since="unchanged"' in page
-    assert "Not changed since Call to Arms: v4 has the same wording." in page
+    assert ", has this rule with <strong>the same wording</strong>." in page
     assert "data-changed-since" not in client.get(f"/rules/{BOOK}/4/beaming").get_data(as_text=True)
 
 

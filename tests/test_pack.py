@@ -154,6 +154,19 @@ def test_build_writes_every_page_kind(built):
         assert (out / name).is_file(), name
 
 
+def test_an_older_versions_entry_says_once_what_became_of_it(built):
+    """As the server's page: one notice, ending with the link to the pack's comparison."""
+    html = (built.out / "rules/demo-rulebook/1/attempting/index.html").read_text(encoding="utf-8")
+    before = re.sub(r"\s+", " ", html.split("<article")[0])
+    assert before.count('class="notice') == 1
+    assert (
+        'The newest held, <a href="../../2/attempting/index.html">v2 (April 2015)</a>,'
+        " <strong>changed</strong> this rule, now titled “Order – Attempt a Mission”:"
+        ' <a href="../../../../diff/demo-rulebook/1..2/index.html#attempting">see what changed,'
+        " sentence by sentence</a> </p>"
+    ) in before
+
+
 def test_views_and_comparison_json_are_not_files_of_their_own(built):
     out = built.out
     # A comparison's or history's views are in its one page (test_pack_views.py shows them).

@@ -123,17 +123,20 @@ def test_same_answers_as_the_server(browser, served_pack):
         assert off == []
 
 
-def _calculate_on_the_page(page, url_start: str) -> None:
+def _calculate_on_the_page(page, url_start: str) -> str:
     """Fill the stepper's calculator on step 1 and check the answer shows in place, the inputs
-    and the step kept, and that the address holds it (a reload answers the same)."""
+    and the step kept, and that the address holds it (a reload answers the same, and says it
+    with the same address); returns that address."""
     page.fill("input[name=personnel]", "6")
     page.fill("input[name=overcome]", "2")
     page.select_option("select[name=mission]", "planet")
     page.fill("input[name=dilemmas]", "planet:3, space:1, planet:2")
     page.click(".tm-calc-form button[type=submit]")
     wait_until(page, "!!document.querySelector('.tm-calc-result')")
+    answered = page.url
+    assert answered.startswith(url_start + "?") and answered.endswith("#calc"), answered
     for _ in range(2):
-        assert page.url.startswith(url_start + "?"), page.url
+        assert page.url == answered
         assert "personnel=6" in page.url
         assert page.inner_text("[data-calc=drawn]") == "4"
         assert page.inner_text("[data-calc=limit]") == "4"
@@ -153,6 +156,19 @@ def _calculate_on_the_page(page, url_start: str) -> None:
     assert page.inner_text(".tm-calc-error") == "personnel must be from 1 to 999, not 0"
     assert page.locator(".tm-calc-result").count() == 0
     assert "personnel=0" in page.url
+    return answered
+
+
+def _same_answer(page) -> None:
+    """The answer of _calculate_on_the_page, on a page opened at its address."""
+    wait_until(page, "!!document.querySelector('.tm-calc-result')")
+    assert page.inner_text("[data-calc=drawn]") == "4"
+    assert page.eval_on_selector_all("[data-outcome]", "els => els.map(e => e.textContent)") == [
+        "faced",
+        "overcome",
+        "overcome",
+    ]
+    assert page.input_value("input[name=dilemmas]") == "planet:3, space:1, planet:2"
 
 
 @pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
@@ -175,8 +191,20 @@ def test_the_stepper_page_calculates_when_the_pack_is_served(browser, served_pac
             )
             ctx.set_offline(True)
             page.reload()
-        _calculate_on_the_page(page, step)
+        # Over http(s) the address names the step's folder, without "index.html".
+        answered = _calculate_on_the_page(page, step.removesuffix("index.html"))
+        # The page's links still lead where they did (they are relative to that folder).
+        home = page.eval_on_selector(".site-header a.brand", "a => a.href")
+        assert home == f"{base}/index.html"
         assert off == []
+    if not offline:
+        # Shared: another phone opens the address and sees the same answer.
+        with guarded_context(browser, PHONE) as (ctx, off):
+            page = ctx.new_page()
+            page.goto(answered)
+            _same_answer(page)
+            assert page.url == answered
+            assert off == []
 
 
 def test_the_stepper_page_calculates_without_a_server(browser, served_pack):

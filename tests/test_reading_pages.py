@@ -188,9 +188,47 @@ def test_other_versions_same_changed_absent_related(rc):
     range_ = squash(page(rc, V1 + "/gl-range"))
     assert '<span class="status status-related">merged into</span>' in range_
     assert 'href="/rules/demo-book/2/order-move" data-version-switch="2">v2</a>' in range_
-    assert "this rule there: <strong>merged into</strong>" in range_
+    assert "has this rule <strong>merged into</strong> “Order – Move a Ship”" in range_
     for html in (intro, missions, staffing, range_):
         assert '<a href="/history/demo-book/' in html
+
+
+OLDER = "v1 is not the newest version held here. The newest held, "
+SEE = ': <a href="/diff/demo-book/1..2#{}">see what changed, sentence by sentence</a> </p>'
+
+
+@pytest.mark.parametrize(
+    "entry, said",
+    [
+        (
+            "introduction",
+            '<a href="/rules/demo-book/2/introduction">v2 (April 2015)</a>, has this rule with'
+            " <strong>the same wording</strong>. </p>",
+        ),
+        (
+            "missions-section",
+            '<a href="/rules/demo-book/2/missions-section">v2 (April 2015)</a>,'
+            " <strong>changed</strong> this rule" + SEE.format("missions-section"),
+        ),
+        (
+            "staffing",
+            '<a href="/rules/demo-book/2/">v2 (April 2015)</a>, <strong>no longer has</strong>'
+            " this rule" + SEE.format("staffing"),
+        ),
+        (
+            "gl-range",
+            '<a href="/rules/demo-book/2/order-move">v2 (April 2015)</a>, has this rule'
+            " <strong>merged into</strong> “Order – Move a Ship”" + SEE.format("order-move"),
+        ),
+    ],
+)
+def test_an_older_versions_entry_says_once_what_became_of_it(rc, entry, said):
+    """One notice: the version is not the newest held, what that version did to the rule, and
+    the link to the change, which ends the notice (no full stop to wrap onto a line alone)."""
+    html = squash(page(rc, f"{V1}/{entry}"))
+    before = html.split("<article")[0]
+    assert before.count('class="notice') == 1
+    assert OLDER + said in before
 
 
 def test_provenance_shows_sources_and_corrections_in_words(rc):

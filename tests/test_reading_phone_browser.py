@@ -288,3 +288,70 @@ def test_entry_rule_text_comes_before_the_citation(browser, blocked, live_server
                 "This order allows you to move around your personnel and equipment at a mission."
             )
         )
+
+
+# An older version's entries: changed, merged, replaced, removed, moved, renamed with the same
+# words, unchanged; and a whole older version.
+OLDER_PAGES = [
+    "/rules/2e-rulebook/call-to-arms/facing-dilemmas",
+    "/rules/2e-rulebook/call-to-arms/when-and-while",
+    "/rules/2e-rulebook/call-to-arms/gl-missions",
+    "/rules/2e-rulebook/call-to-arms/important-concepts",
+    "/rules/2e-rulebook/call-to-arms/types-of-cards",
+    "/rules/2e-rulebook/1.1/event",
+    "/rules/2e-rulebook/1.1/personnel",
+    "/rules/2e-rulebook/call-to-arms/equipment",
+    "/rules/2e-rulebook/1.1/",
+]
+# The notices' punctuation that starts a line: a mark wrapped away from the words it ends.
+LONE_MARKS = """() => {
+  const out = [];
+  for (const notice of document.querySelectorAll('.notice')) {
+    const style = getComputedStyle(notice);
+    const left = notice.getBoundingClientRect().left + parseFloat(style.borderLeftWidth)
+      + parseFloat(style.paddingLeft);
+    const walker = document.createTreeWalker(notice, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.textContent.length; i++) {
+        if (!/[.,:;)”]/.test(node.textContent[i])) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width && box.left - left < 2) out.push(notice.textContent.trim().slice(0, 60));
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_an_older_versions_page_has_one_notice_without_a_lone_full_stop(
+    browser, blocked, live_server, width
+):
+    with context_for(browser, blocked, width) as context:
+        page = context.new_page()
+        for path in OLDER_PAGES:
+            page.goto(live_server + path)
+            assert page.locator("main .notice").count() == 1, path
+            assert page.evaluate(LONE_MARKS) == [], path
+    assert len(blocked) == 0
+
+
+def test_an_older_rules_first_words_are_on_the_first_screen_of_a_phone(
+    browser, blocked, live_server
+):
+    """The judge's tryout: two notices saying the same pushed the rule below the fold."""
+    with context_for(browser, blocked, 360) as context:
+        page = context.new_page()
+        page.goto(live_server + OLDER_PAGES[0])
+        first = page.locator(".entry-body p").first
+        assert first.inner_text().startswith("When you begin a mission attempt")
+        box = first.bounding_box()
+        assert box["y"] + 24 <= 740  # its first line, whole, without scrolling
+        notice = page.locator("main .notice")
+        assert "changed" in notice.inner_text()
+        assert notice.locator("a").last.get_attribute("href") == (
+            "/diff/2e-rulebook/call-to-arms..4#facing-dilemmas"
+        )

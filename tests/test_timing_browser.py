@@ -426,3 +426,47 @@ def test_keyboard_hints_show_only_where_the_keys_work(browser, live_server, bloc
         page.locator(".tm-calc-result").wait_for()
         assert page.locator(".tm-keys").is_visible() is javascript
     assert len(blocked) == 0
+
+
+# The answer of the calculator as a judge reads it: the numbers, each dilemma's outcome, the end.
+ANSWER = """() => [
+    document.querySelector("[data-calc=drawn]").textContent,
+    document.querySelector("[data-calc=limit]").textContent,
+    Array.from(document.querySelectorAll("[data-outcome]"), e => e.textContent).join(" "),
+    document.querySelector("[data-calc=end]").textContent,
+]"""
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("width", [360, 1280], ids=["phone", "laptop"])
+def test_a_calculation_is_in_the_address_reload_and_share(
+    browser, live_server, blocked, width, javascript
+):
+    """The judge's tryout: an answer in place must survive a reload and a shared link."""
+    device = PHONE if width < 800 else {"viewport": {"width": width, "height": 900}}
+    context = browser.new_context(**device, java_script_enabled=javascript)
+    guard_routes(context, blocked)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/timing/mission-attempt?version=4")
+        form = page.locator(".tm-calc-form")
+        form.get_by_label("Personnel attempting").fill("6")
+        form.locator("select[name=mission]").select_option("planet")
+        form.get_by_label("Revealed dilemmas, in order").fill("planet:2, dual:1, planet:4")
+        form.get_by_role("button", name="Calculate").click()
+        page.wait_for_url(re.compile(r"personnel=6.*#calc$"))
+        page.locator(".tm-calc-result").wait_for()
+        answer = page.evaluate(ANSWER)
+        assert answer == ["6", "6", "faced faced overcome", "Pending."]
+        address = page.url
+        assert "version=4" in address and "dilemmas=planet%3A2%2C+dual%3A1%2C+planet%3A4" in address
+        page.reload()
+        page.locator(".tm-calc-result").wait_for()
+        assert page.url == address and page.evaluate(ANSWER) == answer
+        shared = context.new_page()  # the link sent to another judge
+        shared.goto(address)
+        assert shared.evaluate(ANSWER) == answer
+        assert shared.locator("input[name=personnel]").input_value() == "6"
+    finally:
+        context.close()
+    assert len(blocked) == 0

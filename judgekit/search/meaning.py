@@ -15,6 +15,9 @@ from judgekit.meaning.passages import Item
 from judgekit.meaning.weights import ModelMissing
 
 log = logging.getLogger(__name__)
+# How a process loads it (config SEARCH_MEANING, JUDGEKIT_SEARCH_MEANING): "now" (the model,
+# embedding what no cache holds), "kept" (only if the cache holds every vector), "off".
+MEANING_MODES = ("now", "kept", "off")
 LOCK_WAIT = 900  # seconds one process waits while another embeds the corpus
 _LOADED: dict[tuple[str, str], meaning_model.MeaningModel] = {}  # per process: see Meaning.load
 _LOADING = threading.Lock()

@@ -436,12 +436,3 @@ class SearchService:
             return self.extras[hit.kind].urls(hit)[0]
         entry = self.lib.corpus.entry(hit.document, hit.version, hit.id)
         return self.lib.entry_url(entry) if entry else ""
-
-
-def run_search(
-    corpus: Corpus, params: Mapping[str, str], cache_dir: str | Path | None = "default"
-) -> dict[str, Any]:
-    """One search over a corpus (the CLI's entry point); raises SearchParamError."""
-    service = SearchService.for_library(Library(corpus), cache_dir)
-    parse_params(service.lib, params, service.kinds)  # fail fast, before any indexing
-    return service.search(params)

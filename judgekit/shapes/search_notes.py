@@ -64,6 +64,21 @@ UNQUOTED = "No passage holds {words} word for word: searched as words instead, w
 # pasted whole (500 characters) would push the results a phone's screen down; the box holds it.
 QUOTE_CHARS = 120
 # A chip naming another kind of entry than its result (a glossary entry of a section's title).
+# The first result is only a guess (the answer's "guess"): what the page and `judgekit search`
+# say (the pack's page says the same: pack-search.js).
+GUESS = (
+    "No rule matches your question closely: these are the nearest topics, not an answer. Try the "
+    "rulebook's own words for it."
+)
+# A question answered by words alone, and why, where meaning was asked for but could not take
+# part (the answer's "meaning"; "off" was asked for, and says nothing). `judgekit search` fills
+# in its own whys too; the pack's page has its own (pack-search.js: WORDS_ONLY).
+WORDS_ONLY = "Found by words only: {why}."
+WORDS_ONLY_WHY = {
+    "loading": "search by meaning is still loading (it answers within a few minutes of start-up)",
+    "missing": "search by meaning is not installed here (README: search by meaning)",
+    "failed": "search by meaning is unavailable (see the server's log)",
+}
 CHIP_KINDS = {"section": "section", "glossary": "glossary", "ruling": "ruling", "step": "step"}
 
 
@@ -170,6 +185,13 @@ def unquoted_said(phrases: Sequence[str]) -> str | None:
     return UNQUOTED.replace("{words}", quoted_words(phrases)) if phrases else None
 
 
+def words_only_said(meaning: str) -> str | None:
+    """What the page says of an answer by words alone, given how meaning stood (the answer's
+    "meaning"); None when it was ready or asked off."""
+    why = WORDS_ONLY_WHY.get(meaning)
+    return WORDS_ONLY.format(why=why) if why else None
+
+
 def _words(text: str) -> list[str]:
     return [word for word in SPACE.split(text) if word]
 
@@ -214,7 +236,8 @@ def page_notes(
 ) -> dict[str, Any]:
     """What the search page says besides the answer: the question as its summary quotes it, the
     question cut (asked: the question as asked, before the cut), the versions a name was read
-    as, versions named but not held, and a game whose rulebook is not held."""
+    as, versions named but not held, a game whose rulebook is not held, whether the first result is only a
+    guess, and why meaning took no part."""
     corpus = lib.corpus
     out: dict[str, Any] = {
         "question": clipped(data["query"], QUOTE_CHARS) if data else "",
@@ -223,6 +246,8 @@ def page_notes(
         "unheld": None,
         "unquoted": None,
         "held": None,
+        "guess": GUESS if data and data["guess"] else None,
+        "words_only": words_only_said(data["meaning"]) if data else None,
     }
     if data and data["query"]:
         out["read_as"] = read_as(data["query"], names, corpus, data["filters"])

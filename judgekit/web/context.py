@@ -10,6 +10,7 @@ from flask import Flask, current_app
 from judgekit.checks.loader import load_corpus
 from judgekit.render.library import Library
 from judgekit.search.cache import default_cache_dir
+from judgekit.search.meaning import MEANING_MODES
 from judgekit.search.service import SearchService
 from judgekit.shapes.reading import drafts_loaded
 from judgekit.timing.load import sequences_for
@@ -17,7 +18,6 @@ from judgekit.timing.model import Timing
 from judgekit.web.memory import not_kept
 
 KEY = "judgekit"
-MEANING_MODES = ("now", "kept", "off")
 
 
 def init_app(app: Flask) -> None:

@@ -362,11 +362,16 @@
     }).join("");
     return html + "</ul></div>";
   }
+  // The inputs given (the calculator's parameters that are not blank), in their order.
+  function keptOf(args) {
+    var kept = new URLSearchParams();
+    PARAMS.forEach(function (k) { if ((args.get(k) || "").trim()) kept.set(k, args.get(k)); });
+    return kept;
+  }
   function render(section, config, seqId, version, args) {
     var old = section.querySelector(".tm-calc-result, .tm-calc-error");
     if (old) old.remove();
-    var kept = new URLSearchParams();
-    PARAMS.forEach(function (k) { if ((args.get(k) || "").trim()) kept.set(k, args.get(k)); });
+    var kept = keptOf(args);
     function link(numberOfStep) {
       var name = "~step=" + numberOfStep.replace(/[^A-Za-z0-9._-]/g, "") + ",version=" + version.replace(/[^A-Za-z0-9._-]/g, "");
       return root + "timing/" + encodeURIComponent(seqId) + "/" + name + "/index.html?" + kept.toString();
@@ -445,6 +450,19 @@
     });
   }
 
+  // The address that answers the same when reloaded or shared: this page's own, with the inputs
+  // in its query. Its folder stays (the page's links are relative to it, and a file: page may
+  // change only its query); over http(s) without "index.html", which a static host and the
+  // service worker (sw.js: candidates) serve for the folder.
+  function addressOf(kept, hash) {
+    var path = window.location.pathname;
+    if (window.location.protocol !== "file:") path = path.replace(/\/index\.html$/, "/");
+    return path + (kept.toString() ? "?" + kept.toString() : "") + hash;
+  }
+  function keep(kept, hash) {
+    try { history.replaceState(history.state, "", addressOf(kept, hash)); } catch (e) { /* the answer stands */ }
+  }
+
   // Calculate answers in place, as on the server. Submitting the form would ask for the
   // sequence's own page with the inputs in its query: a static host sends that page as it was
   // written (no answer, the first step), and only pack.js's redirect to the step's page, on a
@@ -455,14 +473,11 @@
     ev.preventDefault();
     ev.stopImmediatePropagation();
     var args = new URLSearchParams(new FormData(form));
-    var kept = new URLSearchParams();
-    PARAMS.forEach(function (k) { if ((args.get(k) || "").trim()) kept.set(k, args.get(k)); });
+    var kept = keptOf(args);
     answer(form, args).then(function (done) {
       if (!done) { form.submit(); return; }
-      // This page's own address with the inputs (a file: page may change only its query):
-      // a reload, a bookmark or Back shows the same answer.
-      var here = window.location.pathname + (kept.toString() ? "?" + kept.toString() : "") + "#calc";
-      try { history.replaceState(history.state, "", here); } catch (e) { /* the answer stands */ }
+      // A reload, a bookmark, a shared link or Back shows the same answer.
+      keep(kept, "#calc");
       // In view and focused, as timing.js shows the server's answer: a phone shows the change.
       var shown = form.closest(".tm-calc").querySelector(".tm-calc-result, .tm-calc-error");
       if (shown) { shown.scrollIntoView({block: "start"}); shown.focus({preventScroll: true}); }
@@ -474,6 +489,9 @@
     var args = new URLSearchParams(window.location.search);
     if (!form || !PARAMS.some(function (k) { return (args.get(k) || "").trim(); })) return;
     PARAMS.forEach(function (k) { var field = form.querySelector('[name="' + k + '"]'); if (field && args.get(k)) field.value = args.get(k); });
-    answer(form, args);
+    var kept = keptOf(args);
+    // Answered from the address (a step's link, a reload, a shared link): the address as Calculate
+    // writes it, where the judge was on the page (the step, or the answer).
+    answer(form, args).then(function (done) { if (done) keep(kept, window.location.hash); });
   });
 })();
