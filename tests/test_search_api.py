@@ -355,6 +355,8 @@ def test_cli_prints_results(capsys, monkeypatch):
     assert main(["--root", str(SEARCH), "search", "beam ", "--limit", "1"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "1 result(s) for 'beam'",
+        # The tests turn meaning off (conftest): the CLI says so, as the page does.
+        "Found by words only: you asked for it (JUDGEKIT_SEARCH_MEANING=off).",
         "1. Order – Beam Personnel  [section]  Book v2  (also in v1)",
         "   /rules/book/2/beaming",
         "   You may [beam] personnel between your ship and a planet mission, or to another ship.",
