@@ -105,6 +105,7 @@ WATCH = """() => {
     if (!window.__jkWords) window.__jkWords = now;
     if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
       window.__jkMeaning = now;
+      performance.mark('jk-shown');
       requestAnimationFrame(() => setTimeout(() => {
         window.__jkPainted = epoch(); performance.mark('jk-drawn'); done();
       }, 0));
@@ -193,33 +194,42 @@ def _enter(page, question: str) -> tuple[float, float | None]:
 TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"]
 
 
+def _thread(events: list[dict], name: str) -> tuple | None:
+    """The busiest thread of that name in a trace (the page's own, not another tab's)."""
+    threads = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == name
+    }
+    busy: dict[tuple, float] = {}
+    for e in events:
+        if e.get("ph") == "X" and (e["pid"], e["tid"]) in threads:
+            busy[e["pid"], e["tid"]] = busy.get((e["pid"], e["tid"]), 0) + e.get("dur", 0)
+    return max(busy, key=busy.get) if busy else None
+
+
+def _tasks(events: list[dict], thread: tuple) -> list[dict]:
+    """A thread's outermost trace events, in order: each task once."""
+    tasks = sorted(
+        (e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) == thread and "dur" in e),
+        key=lambda e: e["ts"],
+    )
+    top, end = [], -1.0
+    for e in tasks:
+        if e["ts"] >= end:
+            top.append(e)
+            end = e["ts"] + e["dur"]
+    return top
+
+
 def _cpu(events: list[dict]) -> tuple[float, float] | None:
     """The page's main thread's CPU ms (its top-level tasks' thread time) from the key (mark
     jk-key) until the answer was drawn (jk-drawn), and until all of it was (jk-whole)."""
     marks = {e["name"]: e["ts"] for e in events if e.get("name", "").startswith("jk-")}
     if "jk-key" not in marks or "jk-drawn" not in marks:
         return None
-    threads = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("ph") == "M"
-        and e.get("name") == "thread_name"
-        and e["args"].get("name") == "CrRendererMain"
-    }
-    busy: dict[tuple, float] = {}
-    for e in events:
-        if e.get("ph") == "X" and (e["pid"], e["tid"]) in threads:
-            busy[e["pid"], e["tid"]] = busy.get((e["pid"], e["tid"]), 0) + e.get("dur", 0)
-    main = max(busy, key=busy.get)
-    tasks = sorted(
-        (e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) == main and "dur" in e),
-        key=lambda e: e["ts"],
-    )
-    top, end = [], -1.0
-    for e in tasks:  # the outermost events: each task once
-        if e["ts"] >= end:
-            top.append(e)
-            end = e["ts"] + e["dur"]
+    main = _thread(events, "CrRendererMain")
+    top = _tasks(events, main)
 
     def until(stop: float) -> float:
         return (
@@ -232,6 +242,98 @@ def _cpu(events: list[dict]) -> tuple[float, float] | None:
         )
 
     return until(marks["jk-drawn"]), until(marks.get("jk-whole", marks["jk-drawn"]))
+
+
+def _stages(events: list[dict]) -> dict[str, float] | None:
+    """Where one answer sent with Enter spent its time, in ms from the key (a trace of it).
+
+    Stages (pack-search.js's TimeStamps, the benchmark's marks): words (its words' stage
+    searched), near (the worker's nearness in the page: before the key when typing asked it),
+    answer (the answer's HTML made), shown (in the page), frame (the main thread's work of the
+    next frame done: its Commit), drawn (the benchmark's next task after that frame). The
+    worker's pass (its thread's task for the question: start, end, its CPU). The main thread
+    from the key until drawn: its CPU (thread time, the throttle's spinning included), off
+    (time inside its tasks that it was not on a core: the machine), idle (no task: waiting for
+    the worker or the frame), before (tasks other than ours ahead of the answer: timers, idle
+    callbacks, a previous list's rest), after (the page's tasks between the frame and drawn)."""
+    marks = {e["name"]: e["ts"] for e in events if e.get("name", "").startswith("jk-")}
+    if not {"jk-key", "jk-drawn", "jk-shown"} <= marks.keys():
+        return None
+    key, drawn, shown = marks["jk-key"], marks["jk-drawn"], marks["jk-shown"]
+    main = _thread(events, "CrRendererMain")
+
+    def ms(ts: float) -> float:
+        return (ts - key) / 1000
+
+    stamps = sorted(
+        (e["ts"], e["args"]["data"].get("message", ""))
+        for e in events
+        if e.get("name") == "TimeStamp" and (e["pid"], e["tid"]) == main
+    )
+    out: dict[str, float] = {"shown": ms(shown), "drawn": ms(drawn)}
+    answer = [ts for ts, m in stamps if m == "judgekit answer" and key <= ts <= shown]
+    if answer:
+        out["answer"] = ms(answer[-1])
+    words = [ts for ts, m in stamps if m == "judgekit words" and key <= ts <= shown]
+    if words:
+        out["words"] = ms(words[-1])
+    near = [ts for ts, m in stamps if m == "judgekit near" and ts <= shown]
+    if near:
+        out["near"] = ms(near[-1])
+    commits = [
+        e["ts"] + e["dur"]
+        for e in events
+        if e.get("name") == "Commit" and (e["pid"], e["tid"]) == main and e["ts"] >= shown
+    ]
+    if commits:
+        out["frame"] = ms(min(commits))
+    worker = _thread(events, "DedicatedWorker thread")
+    if worker and near:
+        passes = [
+            e
+            for e in _tasks(events, worker)
+            if e["ts"] + e["dur"] <= near[-1] and e["dur"] > 1000  # its question's pass
+        ]
+        if passes:
+            last = passes[-1]
+            out["worker from"] = ms(last["ts"])
+            out["worker to"] = ms(last["ts"] + last["dur"])
+            out["worker cpu"] = last.get("tdur", 0) / 1000
+    top = _tasks(events, main)
+    ours = [e for e in top if e["ts"] + e["dur"] >= key and e["ts"] <= drawn]
+    out["cpu"] = sum(e.get("tdur", 0) for e in ours) / 1000
+    inside = sum(min(e["ts"] + e["dur"], drawn) - max(e["ts"], key) for e in ours) / 1000
+    out["off"] = max(0.0, inside - out["cpu"])
+    out["idle"] = ms(drawn) - inside
+    made = answer[-1] if answer else shown
+    # Ahead of the answer: tasks that began after the key and ended before it was made, but
+    # for the one that took the worker's answer (it holds the "near" stamp) and the key's own.
+    out["before"] = (
+        sum(
+            e["dur"]
+            for e in top
+            if key < e["ts"]
+            and e["ts"] + e["dur"] < made
+            and not (near and e["ts"] <= near[-1] <= e["ts"] + e["dur"])
+        )
+        / 1000
+    )
+    if commits:
+        out["after"] = (
+            sum(
+                min(e["ts"] + e["dur"], drawn) - e["ts"]
+                for e in top
+                if min(commits) <= e["ts"] < drawn
+            )
+            / 1000
+        )
+    return out
+
+
+EACH = [
+    "words", "near", "answer", "shown", "frame", "drawn",
+    "worker from", "worker to", "worker cpu", "cpu", "off", "idle", "before", "after",
+]  # fmt: skip
 
 
 def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
@@ -254,6 +356,7 @@ def run(
     enter: bool = False,
     cpu: bool = False,
     read_ms: int = 0,
+    each: bool = False,
 ) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
     context.add_init_script(AFTER_ENTER)
@@ -298,10 +401,10 @@ def run(
                 cdp.send("Profiler.start")
             for question in QUESTIONS[1:]:
                 if enter:
-                    if cpu:
+                    if cpu or each:
                         browser.start_tracing(page=page, categories=TRACED)
                     drawn, whole = _enter(page, question)
-                    traced = json.loads(browser.stop_tracing()) if cpu else None
+                    traced = json.loads(browser.stop_tracing()) if cpu or each else None
                     page.wait_for_timeout(read_ms)
                     if drawn <= 0:  # the typing pause answered it before the key came
                         out["answered before the key"].append(drawn)
@@ -313,6 +416,17 @@ def run(
                     if spent:
                         out["cpu enter"].append(spent[0])
                         out["cpu whole"].append(spent[1])
+                    stages = each and _stages(traced["traceEvents"])
+                    if stages:
+                        print(
+                            f"  {drawn:5.0f} ms:"
+                            + "".join(
+                                f" {name} {stages[name]:.0f}" for name in EACH if name in stages
+                            ),
+                            flush=True,
+                        )
+                        for name, value in stages.items():
+                            out.setdefault(f"each {name}", []).append(value)
                     continue
                 words, meaning, drawn, whole = _ask(page, question)
                 out["words"].append(words)
@@ -346,6 +460,11 @@ def main() -> None:
         help="with --enter: the page's main-thread CPU time for each answer (a Chrome trace)",
     )
     parser.add_argument(
+        "--each",
+        action="store_true",
+        help="with --enter: print where each answer spent its time (stages from a Chrome trace)",
+    )
+    parser.add_argument(
         "--read", type=int, default=0, help="ms to wait after each answer (the judge reads it)"
     )
     parser.add_argument(
@@ -363,7 +482,16 @@ def main() -> None:
         with serve_folder(folder) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                times = run(browser, base, args.runs, args.profile, args.enter, args.cpu, args.read)
+                times = run(
+                    browser,
+                    base,
+                    args.runs,
+                    args.profile,
+                    args.enter,
+                    args.cpu,
+                    args.read,
+                    args.each,
+                )
             finally:
                 browser.close()
     load = os.getloadavg()
@@ -376,7 +504,11 @@ def main() -> None:
             if values:
                 print(f"  answered before the key (not counted): {len(values)}")
             continue
-        if values:
+        if values and name.startswith("each "):  # a stage: ms from the key
+            print(
+                f"  {name:<16} median {statistics.median(values):7.0f} ms  max {max(values):7.0f} ms"
+            )
+        elif values:
             # The target is for every later answer: how many took longer than 300 ms.
             over = sum(v > 300 for v in values)
             print(
