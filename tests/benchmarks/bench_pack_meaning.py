@@ -21,17 +21,28 @@ phone. Measured in the page (``performance.now()``):
 - cpu enter / cpu whole (--enter --cpu): the page's main thread's own CPU time (a Chrome trace's
   thread time of its tasks) from the key until the answer is drawn, and until all of it is: the
   page's work, which the machine's load does not lengthen as it does wall-clock times.
+- each (--enter --each): for every answer, where its time went (`_stages`, from a Chrome trace
+  and pack-search.js's TimeStamps): the words' stage searched, the worker's pass and its
+  nearness in the page, the answer made, shown, the next frame's main-thread work done (its
+  Commit: "frame", what the judge sees; "drawn" above is the next task after it, which the
+  page's own tasks queued after the frame delay), the main thread's CPU, time off a core
+  inside its tasks (the machine), idle time, other tasks ahead of the answer, and tasks after
+  the frame.
 With --enter, a question the typing pause answered before the key came (a loaded machine) is not
 a figure of Enter: counted apart ("answered before the key"). --read MS waits after each answer
 (the judge reads it) before the next question.
 
-DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
-its own, which it may not slow: so the worker's times are also given ×4 ("worker ×4"), the
-figure a phone 4x slower than this machine would take. Record the machine's load too: on a
-shared machine the times are longer than on an idle one.
+DevTools' CPU slowdown throttles the page's main thread only: Chromium (156) refuses
+`Emulation.setCPUThrottlingRate` on the worker's own DevTools session ("Operation is only
+supported for pages, not workers"), so the worker runs at this machine's speed and its times
+are also given ×4 ("worker ×4"), the figure a phone 4x slower would take. The throttle is a
+signal every 0.2 ms whose handler spins for three times the time since the last one: the
+slowed thread holds about 0.5-0.75 of a core even when idle, on a 2-core machine beside the
+worker, the compositor and the benchmark itself. Record the machine's load too: on a shared
+machine the times are longer than on an idle one (--each's "off").
 
 Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
-[--enter [--cpu]] [--read MS]
+[--enter [--cpu] [--each]] [--read MS]
 """
 
 from __future__ import annotations

@@ -30,14 +30,19 @@ const page = packPage(DIR);
 await page.judgekit.search("dilemma", {});
 const results = (html) => (html.match(/<li class="result /g) || []).length;
 
+// The rest's list items as they are given, a few at a time: all of them once the last comes.
+function collector() {
+  let done;
+  const pieces = [], all = new Promise((resolve) => { done = resolve; });
+  return { pieces, all, add(html, last) { pieces.push(html); if (last) done(pieces.join("")); } };
+}
 // The answer in two parts: the first (what the page draws first) and the rest's list items,
 // or null when none came within a while.
 async function inTwo(params, count) {
-  let add;
-  const rest = new Promise((resolve) => { add = resolve; });
-  const first = await page.judgekit.searchResultsHTML(new URLSearchParams(params), null, { count, add });
-  const later = await Promise.race([rest, new Promise((resolve) => setTimeout(() => resolve(null), 500))]);
-  return { first, later };
+  const rest = collector();
+  const first = await page.judgekit.searchResultsHTML(new URLSearchParams(params), null, { count, add: rest.add });
+  const later = await Promise.race([rest.all, new Promise((resolve) => setTimeout(() => resolve(null), 500))]);
+  return { first, later, pieces: rest.pieces };
 }
 
 test("an answer drawn in two parts is the whole answer", async () => {
@@ -57,15 +62,38 @@ test("an answer drawn in two parts is the whole answer", async () => {
   assert.match(first, /Show up to 100 results/);
 });
 
+test("the rest comes a few results at a time, and stops once the question is replaced", async () => {
+  // "dilemma" with a first screenful of 1: its other 5 results in two pieces, 4 and 1.
+  const whole = await page.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }));
+  const { first, later, pieces } = await inTwo({ q: "dilemma" }, 1);
+  assert.deepEqual(pieces.map(results), [4, 1]);
+  const end = first.lastIndexOf("</ol>");
+  assert.equal(first.slice(0, end) + later + first.slice(end), whole);
+  // Replaced after its first piece: no more pieces are made.
+  let current = true;
+  const rest = collector();
+  await page.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), null,
+    { count: 1, current: () => current, add(html, last) { rest.add(html, last); current = false; } });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.deepEqual(rest.pieces.map(results), [4]);
+  // Replaced before it was made: no answer, no rest.
+  const never = collector();
+  const none = await page.judgekit.searchResultsHTML(new URLSearchParams({ q: "personnel" }), null,
+    { count: 1, current: () => false, add: never.add });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(none, null);
+  assert.deepEqual(never.pieces, []);
+});
+
 test("an answer made again when its texts come (better) is in two parts too", async () => {
   // A new page: its first answer comes before search-more.js (no snippets, busy), then again.
   const fresh = packPage(DIR);
-  let better, add;
+  let better;
   const again = new Promise((resolve) => { better = resolve; });
-  const rest = new Promise((resolve) => { add = resolve; });
-  const first = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), better, { count: 4, add });
+  const rest = collector();
+  const first = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), better, { count: 4, add: rest.add });
   assert.match(first, /aria-busy="true"/);
-  const [second, later] = await Promise.all([again, rest]);
+  const [second, later] = await Promise.all([again, rest.all]);
   assert.equal(results(second), 4);
   const whole = await fresh.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }));
   assert.doesNotMatch(whole, /aria-busy/);

@@ -1768,7 +1768,7 @@
   // before search-more.js, without their snippets; then `better` gets the whole answer.
   // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
   var byMeaning = false;   // whether pageHTML's latest answer was by meaning
-  var restHTML = null;     // its results past `upto` (their list items), made when called; or null
+  var restHTML = null;     // its results past `upto` (their list items, from..to), made when called; or null
   var restCut = false;     // its results past `upto` left out until its texts come (pending)
   function pageHTML(params, upto) {
     partial = true;
@@ -1796,7 +1796,10 @@
       restCut = !!data.rest && pending;
       if (data.rest && !pending) {
         var rest = data.rest, compact = params.get("compact") === "1";
-        restHTML = function () { return rest.hits.map(function (h) { return resultHTML(rest.make(h), compact); }).join(""); };
+        restHTML = function (from, to) {
+          return rest.hits.slice(from, to).map(function (h) { return resultHTML(rest.make(h), compact); }).join("");
+        };
+        restHTML.count = rest.hits.length;
       }
       return html;
     } finally {
@@ -1805,12 +1808,16 @@
   }
   // The answer by words at once; then the answer by meaning replaces it (`better`), never a
   // blank list between. The worker starts on the question before the words are searched: the
-  // two overlap. later ({count, add}, search.js on the search page): the answer holds its first
-  // `count` results, and the rest's list items are given to `add` once it is drawn (their
-  // snippets, markup and layout are not on the way of the first screenful; a slow phone draws
-  // it sooner).
+  // two overlap. later ({count, add, current}, search.js on the search page): the answer holds
+  // its first `count` results, and the rest's list items are given to `add(html, last)` a few
+  // at a time once it is drawn, each when the page is idle (their snippets, markup and layout
+  // are not on the way of the first screenful, nor of the judge's next key or tap); current()
+  // says whether the question is still the one the page shows: an answer the judge has
+  // replaced since is not made (its nearness come late, its texts, its rest).
+  var REST_PIECE = 4;
   api.searchResultsHTML = function (params, better, later) {
     var meaning = null, working = null, upto = later && later.count > 0 ? later.count : 0;
+    var replaced = function () { return !!(later && later.current && !later.current()); };
     return load().then(function () {
       // The model ready: the worker starts on the question now (or goes on with it: asked as
       // typed), while this thread searches the words' stage.
@@ -1831,7 +1838,7 @@
           return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
         });
       });
-      var answer = function () { return made(params, upto); };
+      var answer = function () { return replaced() ? null : made(params, upto); };
       if (!working) return answer();
       // The worker at work on it: the first answer waits for its nearness (one rendering, by
       // meaning); past NEAR_WAIT_MS, by words first.
@@ -1839,6 +1846,7 @@
       stage("words");
       return Promise.race([working, new Promise(function (resolve) { setTimeout(resolve, NEAR_WAIT_MS); })]).then(answer);
     }).then(function (shown) {
+      if (!shown) return null;   // replaced before it was made (search.js drops it)
       // Each answer handed over (the first, then `better`'s): its rest once it is drawn, unless
       // another answer to this question was handed over since.
       var handed = 0;
@@ -1854,19 +1862,26 @@
           // (a phone dropping off the pack's host), an answer whose rest waited for them is
           // drawn whole without them, as an answer in one part was before.
           loadMore().then(function () {
-            if (mine === handed) return made(params, upto).then(improve);
+            if (mine === handed && !replaced()) return made(params, upto).then(improve);
           }, function () {
             if (mine === handed && one.cut) whole();
           });
         }
         if (!one.rest) return one.html;
-        afterDrawn(function () {
-          if (mine !== handed) return;
-          settled(one.rest).then(later.add, function () {
+        var next = 0, count = one.rest.count;
+        var piece = function () {
+          if (mine !== handed || replaced()) return;
+          var from = next;
+          next = Math.min(count, next + REST_PIECE);
+          settled(function () { return one.rest(from, next); }).then(function (html) {
+            later.add(html, next === count);
+            if (next < count) whenIdle(piece);
+          }, function () {
             // The rest could not be made: the whole answer instead.
             if (better) whole();
           });
-        });
+        };
+        afterDrawn(function () { whenIdle(piece); });
         return one.html;
       };
       var improve = function (one) { better(withRest(one)); };
@@ -1875,7 +1890,7 @@
         meaning.then(function (near) {
           // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
           var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
-          if ((near && !shown.byMeaning) || told) return made(params, upto).then(improve);
+          if (((near && !shown.byMeaning) || told) && !replaced()) return made(params, upto).then(improve);
         }).catch(function () {});
       }
       return withRest(shown);
