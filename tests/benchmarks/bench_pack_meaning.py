@@ -294,7 +294,10 @@ def _stages(events: list[dict]) -> dict[str, float] | None:
     commits = [
         e["ts"] + e["dur"]
         for e in events
-        if e.get("name") == "Commit" and (e["pid"], e["tid"]) == main and e["ts"] >= shown
+        if e.get("name") == "Commit"
+        and "dur" in e
+        and (e["pid"], e["tid"]) == main
+        and e["ts"] >= shown
     ]
     if commits:
         out["frame"] = ms(min(commits))

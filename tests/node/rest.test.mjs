@@ -1,8 +1,10 @@
 // The pack's search page draws an answer's first screenful first and adds the rest of its
 // results once that is drawn (search.js asks pack-search.js with later = {count, add}): the
-// two parts together are the whole answer, markup for markup; an answer of a screenful or
-// less comes whole. And the judges' sayings are found on the question's words, compiling no
-// pattern of theirs. On the fixture corpus tests/data/search. Run with `node --test tests/node/`.
+// two parts together are the whole answer, markup for markup; the rest comes a few results at
+// a time and stops once the question is replaced; an answer of a screenful or less comes whole.
+// And the judges' sayings are found on the question's words, compiling no pattern of theirs,
+// and every item's text is stemmed when the page is idle. On the fixture corpus
+// tests/data/search. Run with `node --test tests/node/`.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -145,4 +147,18 @@ test("the sayings are found on the question's words, without compiling their pat
   const raw = fresh.JUDGEKIT_SEARCH.raw;
   assert.deepEqual(Array.from(raw, (r) => r.re === null), [true, true, true, false]);
   assert.equal(String(raw[3].re), "/(?<![\\p{L}\\p{N}_])café[^\\p{L}\\p{N}_]+au(?![\\p{L}\\p{N}_])/giu");
+});
+
+test("every item's text is stemmed when the page is idle, once the texts are in", async () => {
+  // A question reranks its best items on their texts' stems and checks phrases in them: made
+  // ahead, not on the way of the page's first questions.
+  const fresh = packPage(DIR);
+  await fresh.judgekit.search("dilemma", {});
+  const D = fresh.JUDGEKIT_SEARCH;
+  const deadline = Date.now() + 10000;
+  while (D.flat.size < D.items.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(D.flat.size, D.items.length);
+  // As the phrases read them: the name's words and the text's, none spanning the two.
+  const dilemma = D.items.findIndex((it) => /dilemma/i.test(it.name));
+  assert.ok(D.flat.get(dilemma).startsWith(" dilemma "), D.flat.get(dilemma).slice(0, 40));
 });

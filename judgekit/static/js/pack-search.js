@@ -89,6 +89,7 @@
       Object.keys(M.stems).forEach(function (word) { D.stems[word] = M.stems[word]; });
       porter2 = M.porter2.stem;
       more = true;
+      stemLater();
     });
     return moreLoading;
   }
@@ -742,14 +743,37 @@
       if (!where || D.phraseUnsure.has(i)) throw MORE;
       return where.has(i);
     }
+    return phraseFlat(i).indexOf(" " + seq.join(" ") + " ") !== -1;
+  }
+  // An item's name and text as stems, spaced (its name's words and its text's: the stems of
+  // `name . text`, no word spanning the two).
+  function phraseFlat(i) {
     var flat = D.flat.get(i);
-    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + textOf(D.items[i])).join(" ") + " "; D.flat.set(i, flat); }
-    return flat.indexOf(" " + seq.join(" ") + " ") !== -1;
+    if (flat === undefined) { flat = " " + stems(D.items[i].name).concat(textStems(i)).join(" ") + " "; D.flat.set(i, flat); }
+    return flat;
   }
   var textCache = new Map();
   function textStems(i) {
     if (!textCache.has(i)) textCache.set(i, stems(textOf(D.items[i])));
     return textCache.get(i);
+  }
+  // Every item's text stemmed (textStems, phraseFlat) when the page is idle, once the texts are
+  // in: a question reranks its 30 best items on their texts' stems and checks phrases in them,
+  // and in a page's first questions most of those texts are new to it (15-25 ms of a slow
+  // phone's on the way of an answer). The whole corpus is about 43,000 words: a few idle moments.
+  var stemmedUpTo = 0;
+  function stemTexts(deadline) {
+    var until = Date.now() + 8;   // without idle callbacks (Safari): 8 ms at a time
+    var left = function () { return deadline ? deadline.timeRemaining() > 2 : Date.now() < until; };
+    while (stemmedUpTo < D.items.length && left()) {
+      phraseFlat(stemmedUpTo);
+      stemmedUpTo++;
+    }
+    if (stemmedUpTo < D.items.length) stemLater();
+  }
+  function stemLater() {
+    if (window.requestIdleCallback) window.requestIdleCallback(stemTexts);
+    else setTimeout(stemTexts, 50);
   }
   function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
 
