@@ -1834,8 +1834,8 @@
   // blank list between. The worker starts on the question before the words are searched: the
   // two overlap. later ({count, add, current}, search.js on the search page): the answer holds
   // its first `count` results, and the rest's list items are given to `add(html, last)` a few
-  // at a time once it is drawn, each when the page is idle (their snippets, markup and layout
-  // are not on the way of the first screenful, nor of the judge's next key or tap); current()
+  // at a time once it is drawn, each in a task of its own (their snippets, markup and layout
+  // are not on the way of the first screenful, nor long ahead of the judge's next key); current()
   // says whether the question is still the one the page shows: an answer the judge has
   // replaced since is not made (its nearness come late, its texts, its rest).
   var REST_PIECE = 4;
@@ -1899,13 +1899,15 @@
           next = Math.min(count, next + REST_PIECE);
           settled(function () { return one.rest(from, next); }).then(function (html) {
             later.add(html, next === count);
-            if (next < count) whenIdle(piece);
+            if (next < count) setTimeout(piece, 0);
           }, function () {
             // The rest could not be made: the whole answer instead.
             if (better) whole();
           });
         };
-        afterDrawn(function () { whenIdle(piece); });
+        // After the frame, behind the tasks that frame queued (the address written, say); then
+        // each piece a task of its own: a key or a tap goes between them.
+        afterDrawn(function () { setTimeout(piece, 0); });
         return one.html;
       };
       var improve = function (one) { better(withRest(one)); };

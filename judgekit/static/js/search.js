@@ -92,8 +92,8 @@
     var list = target.querySelector(".results");
     if (list) list.setAttribute("role", "listbox");
   }
-  // The pack's results past the first screenful, made after it is drawn (a few at a time, when
-  // the page is idle): added to its list.
+  // The pack's results past the first screenful, made after it is drawn (a few at a time):
+  // added to its list.
   function renderRest(html) {
     var list = target.querySelector(".results");
     if (!list) return;
