@@ -34,7 +34,7 @@ a figure of Enter: counted apart ("answered before the key"). --read MS waits af
 
 DevTools' CPU slowdown throttles the page's main thread only: Chromium (156) refuses
 `Emulation.setCPUThrottlingRate` on the worker's own DevTools session ("Operation is only
-supported for pages, not workers"), so the worker runs at this machine's speed and its times
+supported for pages, not workers"; --slow-worker asks it each visit and says), so the worker runs at this machine's speed and its times
 are also given ×4 ("worker ×4"), the figure a phone 4x slower would take. The throttle is a
 signal every 0.2 ms whose handler spins for three times the time since the last one: the
 slowed thread holds about 0.5-0.75 of a core even when idle, on a 2-core machine beside the
@@ -42,7 +42,7 @@ worker, the compositor and the benchmark itself. Record the machine's load too: 
 machine the times are longer than on an idle one (--each's "off").
 
 Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
-[--enter [--cpu] [--each]] [--read MS]
+[--enter [--cpu] [--each]] [--read MS] [--slow-worker]
 """
 
 from __future__ import annotations
@@ -350,6 +350,47 @@ EACH = [
 ]  # fmt: skip
 
 
+def _throttle_worker(browser, page) -> str | None:
+    """Ask DevTools to slow the page's meaning worker too (its own session: Target.attachToTarget,
+    then Emulation.setCPUThrottlingRate): None when it is slowed, else why not."""
+    session = browser.new_browser_cdp_session()
+    replies: list[dict] = []
+    session.on(
+        "Target.receivedMessageFromTarget", lambda ev: replies.append(json.loads(ev["message"]))
+    )
+    try:
+        workers = [
+            t
+            for t in session.send("Target.getTargets")["targetInfos"]
+            if t["type"] == "worker" and "pack-meaning" in t["url"]
+        ]
+        if not workers:
+            return "no meaning worker found"
+        attached = session.send(
+            "Target.attachToTarget", {"targetId": workers[-1]["targetId"], "flatten": False}
+        )
+        message = {
+            "id": 1,
+            "method": "Emulation.setCPUThrottlingRate",
+            "params": {"rate": CPU_SLOWDOWN},
+        }
+        session.send(
+            "Target.sendMessageToTarget",
+            {"sessionId": attached["sessionId"], "message": json.dumps(message)},
+        )
+        deadline = time.monotonic() + 10
+        answer = None
+        while answer is None and time.monotonic() < deadline:
+            page.wait_for_timeout(20)  # the replies come as events: let them in
+            answer = next((r for r in replies if r.get("id") == 1), None)
+        if answer is None:
+            return "no answer from the worker's session"
+        error = answer.get("error")
+        return error["message"] if error else None
+    finally:
+        session.detach()
+
+
 def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
     """The functions that held the page's thread longest in a CDP CPU profile: self ms each."""
     nodes = {n["id"]: n for n in profile["nodes"]}
@@ -371,6 +412,7 @@ def run(
     cpu: bool = False,
     read_ms: int = 0,
     each: bool = False,
+    slow_worker: bool = False,
 ) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
     context.add_init_script(AFTER_ENTER)
@@ -404,6 +446,9 @@ def run(
             page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
             _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
             out["loaded"].append(page.evaluate("() => performance.now()"))
+            if slow_worker:
+                refused = _throttle_worker(browser, page)
+                print(f"  the worker {'not slowed: ' + refused if refused else 'slowed too'}")
             words, meaning, drawn, _ = _ask(page, QUESTIONS[0])
             out["words 1st"].append(words)
             out["first"].append(meaning)
@@ -474,6 +519,11 @@ def main() -> None:
         help="with --enter: the page's main-thread CPU time for each answer (a Chrome trace)",
     )
     parser.add_argument(
+        "--slow-worker",
+        action="store_true",
+        help="ask DevTools to slow the meaning worker too (its own session), and say if it did",
+    )
+    parser.add_argument(
         "--each",
         action="store_true",
         help="with --enter: print where each answer spent its time (stages from a Chrome trace)",
@@ -505,6 +555,7 @@ def main() -> None:
                     args.cpu,
                     args.read,
                     args.each,
+                    args.slow_worker,
                 )
             finally:
                 browser.close()

@@ -40,9 +40,9 @@ function collector() {
 }
 // The answer in two parts: the first (what the page draws first) and the rest's list items,
 // or null when none came within a while.
-async function inTwo(params, count) {
+async function inTwo(params, count, piece) {
   const rest = collector();
-  const first = await page.judgekit.searchResultsHTML(new URLSearchParams(params), null, { count, add: rest.add });
+  const first = await page.judgekit.searchResultsHTML(new URLSearchParams(params), null, { count, piece, add: rest.add });
   const later = await Promise.race([rest.all, new Promise((resolve) => setTimeout(() => resolve(null), 500))]);
   return { first, later, pieces: rest.pieces };
 }
@@ -65,17 +65,19 @@ test("an answer drawn in two parts is the whole answer", async () => {
 });
 
 test("the rest comes a few results at a time, and stops once the question is replaced", async () => {
-  // "dilemma" with a first screenful of 1: its other 5 results in two pieces, 4 and 1.
+  // "dilemma" with a first screenful of 1: its other 5 results in pieces of 4 (and 1), or of
+  // the screenful's size when no piece is named.
   const whole = await page.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }));
-  const { first, later, pieces } = await inTwo({ q: "dilemma" }, 1);
+  const { first, later, pieces } = await inTwo({ q: "dilemma" }, 1, 4);
   assert.deepEqual(pieces.map(results), [4, 1]);
+  assert.deepEqual((await inTwo({ q: "dilemma" }, 2)).pieces.map(results), [2, 2]);
   const end = first.lastIndexOf("</ol>");
   assert.equal(first.slice(0, end) + later + first.slice(end), whole);
   // Replaced after its first piece: no more pieces are made.
   let current = true;
   const rest = collector();
   await page.judgekit.searchResultsHTML(new URLSearchParams({ q: "dilemma" }), null,
-    { count: 1, current: () => current, add(html, last) { rest.add(html, last); current = false; } });
+    { count: 1, piece: 4, current: () => current, add(html, last) { rest.add(html, last); current = false; } });
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.deepEqual(rest.pieces.map(results), [4]);
   // Replaced before it was made: no answer, no rest.

@@ -763,8 +763,10 @@
   // phone's on the way of an answer). The whole corpus is about 43,000 words: a few idle moments.
   var stemmedUpTo = 0;
   function stemTexts(deadline) {
-    var until = Date.now() + 8;   // without idle callbacks (Safari): 8 ms at a time
-    var left = function () { return deadline ? deadline.timeRemaining() > 2 : Date.now() < until; };
+    // 8 ms at a time at most, idle or not (Safari has no idle callbacks): a key that comes
+    // meanwhile waits no longer than that (an idle period may be 50 ms long).
+    var until = Date.now() + 8;
+    var left = function () { return Date.now() < until && (!deadline || deadline.timeRemaining() > 1); };
     while (stemmedUpTo < D.items.length && left()) {
       phraseFlat(stemmedUpTo);
       stemmedUpTo++;
@@ -1832,13 +1834,13 @@
   }
   // The answer by words at once; then the answer by meaning replaces it (`better`), never a
   // blank list between. The worker starts on the question before the words are searched: the
-  // two overlap. later ({count, add, current}, search.js on the search page): the answer holds
-  // its first `count` results, and the rest's list items are given to `add(html, last)` a few
-  // at a time once it is drawn, each in a task of its own (their snippets, markup and layout
-  // are not on the way of the first screenful, nor long ahead of the judge's next key); current()
+  // two overlap. later ({count, piece, add, current}, search.js on the search page): the answer
+  // holds its first `count` results, and the rest's list items are given to `add(html, last)`
+  // `piece` at a time (default `count`) once it is drawn, each in a task of its own (their
+  // snippets, markup and layout are not on the way of the first screenful, nor long ahead of the
+  // judge's next key: fewer pieces, fewer frames until the whole list is drawn); current()
   // says whether the question is still the one the page shows: an answer the judge has
   // replaced since is not made (its nearness come late, its texts, its rest).
-  var REST_PIECE = 4;
   api.searchResultsHTML = function (params, better, later) {
     var meaning = null, working = null, upto = later && later.count > 0 ? later.count : 0;
     var replaced = function () { return !!(later && later.current && !later.current()); };
@@ -1896,7 +1898,7 @@
         var piece = function () {
           if (mine !== handed || replaced()) return;
           var from = next;
-          next = Math.min(count, next + REST_PIECE);
+          next = Math.min(count, next + (later.piece > 0 ? later.piece : upto));
           settled(function () { return one.rest(from, next); }).then(function (html) {
             later.add(html, next === count);
             if (next < count) setTimeout(piece, 0);

@@ -157,6 +157,7 @@
     // few results at a time; an answer to a question asked since is not made (current).
     var rest = page && {
       count: FIRST_SCREEN,
+      piece: 2 * FIRST_SCREEN,
       current: function () { return number === asked; },
       add: function (html) { if (number === asked && drawn === mine) renderRest(html); }
     };
