@@ -21,17 +21,28 @@ phone. Measured in the page (``performance.now()``):
 - cpu enter / cpu whole (--enter --cpu): the page's main thread's own CPU time (a Chrome trace's
   thread time of its tasks) from the key until the answer is drawn, and until all of it is: the
   page's work, which the machine's load does not lengthen as it does wall-clock times.
+- each (--enter --each): for every answer, where its time went (`_stages`, from a Chrome trace
+  and pack-search.js's TimeStamps): the words' stage searched, the worker's pass and its
+  nearness in the page, the answer made, shown, the next frame's main-thread work done (its
+  Commit: "frame", what the judge sees; "drawn" above is the next task after it, which the
+  page's own tasks queued after the frame delay), the main thread's CPU, time off a core
+  inside its tasks (the machine), idle time, other tasks ahead of the answer, and tasks after
+  the frame.
 With --enter, a question the typing pause answered before the key came (a loaded machine) is not
 a figure of Enter: counted apart ("answered before the key"). --read MS waits after each answer
 (the judge reads it) before the next question.
 
-DevTools' CPU slowdown throttles the page's main thread; a dedicated worker runs on a thread of
-its own, which it may not slow: so the worker's times are also given ×4 ("worker ×4"), the
-figure a phone 4x slower than this machine would take. Record the machine's load too: on a
-shared machine the times are longer than on an idle one.
+DevTools' CPU slowdown throttles the page's main thread only: Chromium (156) refuses
+`Emulation.setCPUThrottlingRate` on the worker's own DevTools session ("Operation is only
+supported for pages, not workers"; --slow-worker asks it each visit and says), so the worker runs at this machine's speed and its times
+are also given ×4 ("worker ×4"), the figure a phone 4x slower would take. The throttle is a
+signal every 0.2 ms whose handler spins for three times the time since the last one: the
+slowed thread holds about 0.5-0.75 of a core even when idle, on a 2-core machine beside the
+worker, the compositor and the benchmark itself. Record the machine's load too: on a shared
+machine the times are longer than on an idle one (--each's "off").
 
 Run: .venv/bin/python tests/benchmarks/bench_pack_meaning.py [--runs 3] [--pack DIR] [--profile]
-[--enter [--cpu]] [--read MS]
+[--enter [--cpu] [--each]] [--read MS] [--slow-worker]
 """
 
 from __future__ import annotations
@@ -105,6 +116,7 @@ WATCH = """() => {
     if (!window.__jkWords) window.__jkWords = now;
     if (!window.__jkMeaning && target.querySelector('.search-results[data-by-meaning]')) {
       window.__jkMeaning = now;
+      performance.mark('jk-shown');
       requestAnimationFrame(() => setTimeout(() => {
         window.__jkPainted = epoch(); performance.mark('jk-drawn'); done();
       }, 0));
@@ -193,33 +205,42 @@ def _enter(page, question: str) -> tuple[float, float | None]:
 TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"]
 
 
+def _thread(events: list[dict], name: str) -> tuple | None:
+    """The busiest thread of that name in a trace (the page's own, not another tab's)."""
+    threads = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == name
+    }
+    busy: dict[tuple, float] = {}
+    for e in events:
+        if e.get("ph") == "X" and (e["pid"], e["tid"]) in threads:
+            busy[e["pid"], e["tid"]] = busy.get((e["pid"], e["tid"]), 0) + e.get("dur", 0)
+    return max(busy, key=busy.get) if busy else None
+
+
+def _tasks(events: list[dict], thread: tuple) -> list[dict]:
+    """A thread's outermost trace events, in order: each task once."""
+    tasks = sorted(
+        (e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) == thread and "dur" in e),
+        key=lambda e: e["ts"],
+    )
+    top, end = [], -1.0
+    for e in tasks:
+        if e["ts"] >= end:
+            top.append(e)
+            end = e["ts"] + e["dur"]
+    return top
+
+
 def _cpu(events: list[dict]) -> tuple[float, float] | None:
     """The page's main thread's CPU ms (its top-level tasks' thread time) from the key (mark
     jk-key) until the answer was drawn (jk-drawn), and until all of it was (jk-whole)."""
     marks = {e["name"]: e["ts"] for e in events if e.get("name", "").startswith("jk-")}
     if "jk-key" not in marks or "jk-drawn" not in marks:
         return None
-    threads = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("ph") == "M"
-        and e.get("name") == "thread_name"
-        and e["args"].get("name") == "CrRendererMain"
-    }
-    busy: dict[tuple, float] = {}
-    for e in events:
-        if e.get("ph") == "X" and (e["pid"], e["tid"]) in threads:
-            busy[e["pid"], e["tid"]] = busy.get((e["pid"], e["tid"]), 0) + e.get("dur", 0)
-    main = max(busy, key=busy.get)
-    tasks = sorted(
-        (e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) == main and "dur" in e),
-        key=lambda e: e["ts"],
-    )
-    top, end = [], -1.0
-    for e in tasks:  # the outermost events: each task once
-        if e["ts"] >= end:
-            top.append(e)
-            end = e["ts"] + e["dur"]
+    main = _thread(events, "CrRendererMain")
+    top = _tasks(events, main)
 
     def until(stop: float) -> float:
         return (
@@ -232,6 +253,142 @@ def _cpu(events: list[dict]) -> tuple[float, float] | None:
         )
 
     return until(marks["jk-drawn"]), until(marks.get("jk-whole", marks["jk-drawn"]))
+
+
+def _stages(events: list[dict]) -> dict[str, float] | None:
+    """Where one answer sent with Enter spent its time, in ms from the key (a trace of it).
+
+    Stages (pack-search.js's TimeStamps, the benchmark's marks): words (its words' stage
+    searched), near (the worker's nearness in the page: before the key when typing asked it),
+    answer (the answer's HTML made), shown (in the page), frame (the main thread's work of the
+    next frame done: its Commit), drawn (the benchmark's next task after that frame). The
+    worker's pass (its thread's task for the question: start, end, its CPU). The main thread
+    from the key until drawn: its CPU (thread time, the throttle's spinning included), off
+    (time inside its tasks that it was not on a core: the machine), idle (no task: waiting for
+    the worker or the frame), before (tasks other than ours ahead of the answer: timers, idle
+    callbacks, a previous list's rest), after (the page's tasks between the frame and drawn)."""
+    marks = {e["name"]: e["ts"] for e in events if e.get("name", "").startswith("jk-")}
+    if not {"jk-key", "jk-drawn", "jk-shown"} <= marks.keys():
+        return None
+    key, drawn, shown = marks["jk-key"], marks["jk-drawn"], marks["jk-shown"]
+    main = _thread(events, "CrRendererMain")
+
+    def ms(ts: float) -> float:
+        return (ts - key) / 1000
+
+    stamps = sorted(
+        (e["ts"], e["args"]["data"].get("message", ""))
+        for e in events
+        if e.get("name") == "TimeStamp" and (e["pid"], e["tid"]) == main
+    )
+    out: dict[str, float] = {"shown": ms(shown), "drawn": ms(drawn)}
+    answer = [ts for ts, m in stamps if m == "judgekit answer" and key <= ts <= shown]
+    if answer:
+        out["answer"] = ms(answer[-1])
+    words = [ts for ts, m in stamps if m == "judgekit words" and key <= ts <= shown]
+    if words:
+        out["words"] = ms(words[-1])
+    near = [ts for ts, m in stamps if m == "judgekit near" and ts <= shown]
+    if near:
+        out["near"] = ms(near[-1])
+    commits = [
+        e["ts"] + e["dur"]
+        for e in events
+        if e.get("name") == "Commit"
+        and "dur" in e
+        and (e["pid"], e["tid"]) == main
+        and e["ts"] >= shown
+    ]
+    if commits:
+        out["frame"] = ms(min(commits))
+    worker = _thread(events, "DedicatedWorker thread")
+    if worker and near:
+        passes = [
+            e
+            for e in _tasks(events, worker)
+            if e["ts"] + e["dur"] <= near[-1] and e["dur"] > 1000  # its question's pass
+        ]
+        if passes:
+            last = passes[-1]
+            out["worker from"] = ms(last["ts"])
+            out["worker to"] = ms(last["ts"] + last["dur"])
+            out["worker cpu"] = last.get("tdur", 0) / 1000
+    top = _tasks(events, main)
+    ours = [e for e in top if e["ts"] + e["dur"] >= key and e["ts"] <= drawn]
+    out["cpu"] = sum(e.get("tdur", 0) for e in ours) / 1000
+    inside = sum(min(e["ts"] + e["dur"], drawn) - max(e["ts"], key) for e in ours) / 1000
+    out["off"] = max(0.0, inside - out["cpu"])
+    out["idle"] = ms(drawn) - inside
+    made = answer[-1] if answer else shown
+    # Ahead of the answer: tasks that began after the key and ended before it was made, but
+    # for the one that took the worker's answer (it holds the "near" stamp) and the key's own.
+    out["before"] = (
+        sum(
+            e["dur"]
+            for e in top
+            if key < e["ts"]
+            and e["ts"] + e["dur"] < made
+            and not (near and e["ts"] <= near[-1] <= e["ts"] + e["dur"])
+        )
+        / 1000
+    )
+    if commits:
+        out["after"] = (
+            sum(
+                min(e["ts"] + e["dur"], drawn) - e["ts"]
+                for e in top
+                if min(commits) <= e["ts"] < drawn
+            )
+            / 1000
+        )
+    return out
+
+
+EACH = [
+    "words", "near", "answer", "shown", "frame", "drawn",
+    "worker from", "worker to", "worker cpu", "cpu", "off", "idle", "before", "after",
+]  # fmt: skip
+
+
+def _throttle_worker(browser, page) -> str | None:
+    """Ask DevTools to slow the page's meaning worker too (its own session: Target.attachToTarget,
+    then Emulation.setCPUThrottlingRate): None when it is slowed, else why not."""
+    session = browser.new_browser_cdp_session()
+    replies: list[dict] = []
+    session.on(
+        "Target.receivedMessageFromTarget", lambda ev: replies.append(json.loads(ev["message"]))
+    )
+    try:
+        workers = [
+            t
+            for t in session.send("Target.getTargets")["targetInfos"]
+            if t["type"] == "worker" and "pack-meaning" in t["url"]
+        ]
+        if not workers:
+            return "no meaning worker found"
+        attached = session.send(
+            "Target.attachToTarget", {"targetId": workers[-1]["targetId"], "flatten": False}
+        )
+        message = {
+            "id": 1,
+            "method": "Emulation.setCPUThrottlingRate",
+            "params": {"rate": CPU_SLOWDOWN},
+        }
+        session.send(
+            "Target.sendMessageToTarget",
+            {"sessionId": attached["sessionId"], "message": json.dumps(message)},
+        )
+        deadline = time.monotonic() + 10
+        answer = None
+        while answer is None and time.monotonic() < deadline:
+            page.wait_for_timeout(20)  # the replies come as events: let them in
+            answer = next((r for r in replies if r.get("id") == 1), None)
+        if answer is None:
+            return "no answer from the worker's session"
+        error = answer.get("error")
+        return error["message"] if error else None
+    finally:
+        session.detach()
 
 
 def _self_times(profile: dict, top: int = 12) -> list[tuple[float, str]]:
@@ -254,6 +411,8 @@ def run(
     enter: bool = False,
     cpu: bool = False,
     read_ms: int = 0,
+    each: bool = False,
+    slow_worker: bool = False,
 ) -> dict[str, list[float]]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True)
     context.add_init_script(AFTER_ENTER)
@@ -287,6 +446,9 @@ def run(
             page.goto(f"{base}/search/index.html", wait_until="domcontentloaded")
             _poll(page, "() => !!window.JudgekitMeaning && JudgekitMeaning.state() === 'ready'")
             out["loaded"].append(page.evaluate("() => performance.now()"))
+            if slow_worker:
+                refused = _throttle_worker(browser, page)
+                print(f"  the worker {'not slowed: ' + refused if refused else 'slowed too'}")
             words, meaning, drawn, _ = _ask(page, QUESTIONS[0])
             out["words 1st"].append(words)
             out["first"].append(meaning)
@@ -298,10 +460,10 @@ def run(
                 cdp.send("Profiler.start")
             for question in QUESTIONS[1:]:
                 if enter:
-                    if cpu:
+                    if cpu or each:
                         browser.start_tracing(page=page, categories=TRACED)
                     drawn, whole = _enter(page, question)
-                    traced = json.loads(browser.stop_tracing()) if cpu else None
+                    traced = json.loads(browser.stop_tracing()) if cpu or each else None
                     page.wait_for_timeout(read_ms)
                     if drawn <= 0:  # the typing pause answered it before the key came
                         out["answered before the key"].append(drawn)
@@ -313,6 +475,17 @@ def run(
                     if spent:
                         out["cpu enter"].append(spent[0])
                         out["cpu whole"].append(spent[1])
+                    stages = each and _stages(traced["traceEvents"])
+                    if stages:
+                        print(
+                            f"  {drawn:5.0f} ms:"
+                            + "".join(
+                                f" {name} {stages[name]:.0f}" for name in EACH if name in stages
+                            ),
+                            flush=True,
+                        )
+                        for name, value in stages.items():
+                            out.setdefault(f"each {name}", []).append(value)
                     continue
                 words, meaning, drawn, whole = _ask(page, question)
                 out["words"].append(words)
@@ -346,6 +519,16 @@ def main() -> None:
         help="with --enter: the page's main-thread CPU time for each answer (a Chrome trace)",
     )
     parser.add_argument(
+        "--slow-worker",
+        action="store_true",
+        help="ask DevTools to slow the meaning worker too (its own session), and say if it did",
+    )
+    parser.add_argument(
+        "--each",
+        action="store_true",
+        help="with --enter: print where each answer spent its time (stages from a Chrome trace)",
+    )
+    parser.add_argument(
         "--read", type=int, default=0, help="ms to wait after each answer (the judge reads it)"
     )
     parser.add_argument(
@@ -363,7 +546,17 @@ def main() -> None:
         with serve_folder(folder) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                times = run(browser, base, args.runs, args.profile, args.enter, args.cpu, args.read)
+                times = run(
+                    browser,
+                    base,
+                    args.runs,
+                    args.profile,
+                    args.enter,
+                    args.cpu,
+                    args.read,
+                    args.each,
+                    args.slow_worker,
+                )
             finally:
                 browser.close()
     load = os.getloadavg()
@@ -376,7 +569,11 @@ def main() -> None:
             if values:
                 print(f"  answered before the key (not counted): {len(values)}")
             continue
-        if values:
+        if values and name.startswith("each "):  # a stage: ms from the key
+            print(
+                f"  {name:<16} median {statistics.median(values):7.0f} ms  max {max(values):7.0f} ms"
+            )
+        elif values:
             # The target is for every later answer: how many took longer than 300 ms.
             over = sum(v > 300 for v in values)
             print(

@@ -66,32 +66,10 @@
       pageHTML(new URLSearchParams({q: "rule"}));
     } catch (e) { /* the texts are not in yet: what ran is compiled all the same */ }
     pending = false;
-    // Once the model is in (or none is): never on the way of its loading.
-    Promise.resolve(api.meaningCode).then(function () { return api.meaning ? api.meaning.ready() : null; })
-      .then(function () { idle(function () { warmRaw(D.raw.slice()); }); }, function () {});
-  }
-  // A task for when the page is idle a while (no frame or timer due for 40 ms: the typing pause
-  // ending, the next answer drawn). A task runs whole: an answer it finds at work waits for it.
-  var IDLE_MS = 40;
-  function idle(task) {
-    if (!window.requestIdleCallback) { setTimeout(task, 0); return; }
-    window.requestIdleCallback(function (deadline) {
-      if (deadline.timeRemaining() >= IDLE_MS) task(); else idle(task);
-    });
-  }
-  // The judges' multi-word sayings (D.raw) are Unicode patterns that a question runs only when
-  // it holds their words; each compiles on its first two runs (bytecode, then machine code:
-  // 10-15 ms each on a slow phone), so a later question held them up by tens of ms. Compiled
-  // here one at a time when the page is idle (the engine keeps a pattern's code by its source).
-  function warmRaw(left) {
-    var r = left.shift();
-    if (!r) return;
-    var re = rawPattern(r);
-    re.lastIndex = 0;
-    re.exec(" ");
-    re.lastIndex = 0;
-    re.exec(" ");
-    idle(function () { warmRaw(left); });
+    // The sayings' word runs (sayingsIn): their one Unicode pattern compiled (bytecode, then
+    // machine code on its second run) before the judge's first question holds a saying's word.
+    wordRuns("at least");
+    wordRuns("at least");
   }
   function loadMore() {
     if (moreLoading) return moreLoading;
@@ -111,6 +89,7 @@
       Object.keys(M.stems).forEach(function (word) { D.stems[word] = M.stems[word]; });
       porter2 = M.porter2.stem;
       more = true;
+      stemLater();
     });
     return moreLoading;
   }
@@ -147,9 +126,9 @@
     D.saidMap = new Map();
     D.longestSaid = 0;
     J.said.forEach(function (s) { D.saidMap.set(s[0].join(" "), s[1]); D.longestSaid = Math.max(D.longestSaid, s[0].length); });
-    // Compiled when first needed: a Unicode pattern costs a phone tens of ms to compile, and
-    // most never run (vocabulary.find_raw: a question without the needle cannot match).
-    D.raw = J.raw.map(function (r) { return {source: r[0], term: r[1], needle: r[2], re: null}; });
+    // Matched on the question's word runs (sayingsIn); a pattern of another shape is compiled
+    // when first needed (a Unicode pattern costs a phone milliseconds to compile).
+    D.raw = J.raw.map(function (r) { return {source: r[0], term: r[1], needle: r[2], words: rawWords(r[0]), re: null}; });
     D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
     D.unheldVersion = new RegExp(D.settings.unheld_version, "gi");
     D.phraseSets = new Map(Object.keys(D.phrases.found).map(function (k) { return [k, new Set(D.phrases.found[k])]; }));
@@ -369,6 +348,67 @@
     });
     return near;
   }
+  // The judges' sayings holding a stop word ("look at", "at least") are patterns of the server's
+  // (vocabulary.py: _raw_said): their words, whole, with anything but word characters between
+  // (\W+), case ignored. Each of those is matched here on the question's runs of word
+  // characters, found by one pattern with the same class and flags as theirs, the same matches
+  // as each pattern of its own (48 of them, each compiled on its first two runs: 10-15 ms each
+  // on a slow phone, on the way of the first questions holding its word). A saying of another
+  // shape (a word of other characters) keeps its pattern.
+  var RAW_WORDS = /^\(\?<!\\w\)([a-z0-9]+(?:\\W\+[a-z0-9]+)*)\(\?!\\w\)$/;
+  function rawWords(source) {
+    var m = RAW_WORDS.exec(source);
+    return m ? m[1].split("\\W+") : null;
+  }
+  var WORD_RUN = /[\p{L}\p{N}_]+/giu;   // rawPattern's word characters: its class and flags
+  function wordRuns(query) {
+    var out = [], m;
+    WORD_RUN.lastIndex = 0;
+    while ((m = WORD_RUN.exec(query)) !== null) out.push([m.index, m.index + m[0].length, m[0]]);
+    return out;
+  }
+  // A run of the question as the pattern's letters (ASCII, lower case) match it, case ignored
+  // (/iu: a letter, its capital, and the two other characters that fold to an ASCII letter,
+  // the long s and the Kelvin sign, whose lower case is "k").
+  function sameWord(run, word) {
+    if (run.length !== word.length) return false;
+    for (var i = 0; i < word.length; i++) {
+      var c = run[i], w = word[i];
+      if (c !== w && c.toLowerCase() !== w && !(c === "\u017f" && w === "s")) return false;
+    }
+    return true;
+  }
+  // Where a saying stands in the question: [start, end] of each match, left to right, none
+  // overlapping (as a global pattern's exec finds them). runs: wordRuns(query), made once.
+  function sayingAt(r, query, runs) {
+    var out = [], m;
+    if (!r.words) {
+      var re = rawPattern(r);
+      re.lastIndex = 0;
+      while ((m = re.exec(query)) !== null) {
+        out.push([m.index, m.index + m[0].length]);
+        if (!m[0].length) re.lastIndex++;
+      }
+      return out;
+    }
+    var n = r.words.length;
+    for (var k = 0; k + n <= runs.length;) {
+      var j = 0;
+      while (j < n && sameWord(runs[k + j][2], r.words[j])) j++;
+      if (j === n) { out.push([runs[k][0], runs[k + n - 1][1]]); k += n; } else k++;
+    }
+    return out;
+  }
+  // Each saying with a stop word in the question, where it stands: [start, end, term]
+  // (vocabulary.py: find_raw; a question without its needle cannot match).
+  function sayingsIn(query, edition) {
+    var J = D.judge, lowered = query.toLowerCase(), runs = null, out = [];
+    D.raw.forEach(function (r) {
+      if (lowered.indexOf(r.needle) === -1 || (edition && J.terms[r.term].edition !== edition)) return;
+      sayingAt(r, query, runs || (runs = wordRuns(query))).forEach(function (at) { out.push([at[0], at[1], r.term]); });
+    });
+    return out;
+  }
   function rawPattern(r) {
     if (!r.re) {
       r.re = new RegExp(r.source.replace(/\(\?<!\\w\)/, "(?<![\\p{L}\\p{N}_])").replace(/\(\?!\\w\)/, "(?![\\p{L}\\p{N}_])").replace(/\\W/g, "[^\\p{L}\\p{N}_]"), "giu");
@@ -481,17 +521,10 @@
       }
       if (!matched) i += 1;
     }
-    var lowered = query.toLowerCase();
-    D.raw.forEach(function (r) {
-      if (lowered.indexOf(r.needle) === -1 || (edition && J.terms[r.term].edition !== edition)) return;
-      var re = rawPattern(r), m;
-      re.lastIndex = 0;
-      while ((m = re.exec(query)) !== null) {
-        var start = m.index, end = m.index + m[0].length, covers = new Set();
-        words.forEach(function (w) { if (start <= w[1].part.start && w[1].part.end <= end) covers.add(w[0]); });
-        if (covers.size) out.push(conceptOf([r.term], covers));
-        if (!m[0].length) re.lastIndex++;
-      }
+    sayingsIn(query, edition).forEach(function (at) {
+      var covers = new Set();
+      words.forEach(function (w) { if (at[0] <= w[1].part.start && w[1].part.end <= at[1]) covers.add(w[0]); });
+      if (covers.size) out.push(conceptOf([at[2]], covers));
     });
     return out;
   }
@@ -715,14 +748,39 @@
       if (!where || D.phraseUnsure.has(i)) throw MORE;
       return where.has(i);
     }
+    return phraseFlat(i).indexOf(" " + seq.join(" ") + " ") !== -1;
+  }
+  // An item's name and text as stems, spaced (its name's words and its text's: the stems of
+  // `name . text`, no word spanning the two).
+  function phraseFlat(i) {
     var flat = D.flat.get(i);
-    if (flat === undefined) { flat = " " + stems(D.items[i].name + " . " + textOf(D.items[i])).join(" ") + " "; D.flat.set(i, flat); }
-    return flat.indexOf(" " + seq.join(" ") + " ") !== -1;
+    if (flat === undefined) { flat = " " + stems(D.items[i].name).concat(textStems(i)).join(" ") + " "; D.flat.set(i, flat); }
+    return flat;
   }
   var textCache = new Map();
   function textStems(i) {
     if (!textCache.has(i)) textCache.set(i, stems(textOf(D.items[i])));
     return textCache.get(i);
+  }
+  // Every item's text stemmed (textStems, phraseFlat) when the page is idle, once the texts are
+  // in: a question reranks its 30 best items on their texts' stems and checks phrases in them,
+  // and in a page's first questions most of those texts are new to it (15-25 ms of a slow
+  // phone's on the way of an answer). The whole corpus is about 43,000 words: a few idle moments.
+  var stemmedUpTo = 0;
+  function stemTexts(deadline) {
+    // 8 ms at a time at most, idle or not (Safari has no idle callbacks): a key that comes
+    // meanwhile waits no longer than that (an idle period may be 50 ms long).
+    var until = Date.now() + 8;
+    var left = function () { return Date.now() < until && (!deadline || deadline.timeRemaining() > 1); };
+    while (stemmedUpTo < D.items.length && left()) {
+      phraseFlat(stemmedUpTo);
+      stemmedUpTo++;
+    }
+    if (stemmedUpTo < D.items.length) stemLater();
+  }
+  function stemLater() {
+    if (window.requestIdleCallback) window.requestIdleCallback(stemTexts);
+    else setTimeout(stemTexts, 50);
   }
   function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
 
@@ -1516,6 +1574,11 @@
     if (data.guess) out += '<p class="search-guess" role="status">No rule matches your question closely: these are the nearest topics, not an answer. Try the rulebook\'s own words for it.</p>';
     return out;
   }
+  // An answer's stages in a DevTools trace (TimeStamp events of its timeline: a phone's remote
+  // profile, tests/benchmarks/bench_pack_meaning.py --each); nothing is kept in the page.
+  function stage(name) {
+    if (typeof console !== "undefined" && console.timeStamp) console.timeStamp("judgekit " + name);
+  }
   // After the frame that shows what was just rendered (the next task after it is drawn).
   function afterDrawn(task) {
     (window.requestAnimationFrame || setTimeout)(function () { setTimeout(task, 0); });
@@ -1527,6 +1590,7 @@
     if (nearKnown.has(question)) return Promise.resolve(nearKnown.get(question));
     if (!nearAsked.has(question)) {
       nearAsked.set(question, provider.nearness(question).then(function (near) {
+        stage("near");
         nearAsked.delete(question);
         if (near) {
           if (nearKnown.size >= NEAR_KEPT) nearKnown.delete(nearKnown.keys().next().value);
@@ -1748,7 +1812,7 @@
   // before search-more.js, without their snippets; then `better` gets the whole answer.
   // By meaning when its nearness is known (nearKnown), else by words, saying how meaning stands.
   var byMeaning = false;   // whether pageHTML's latest answer was by meaning
-  var restHTML = null;     // its results past `upto` (their list items), made when called; or null
+  var restHTML = null;     // its results past `upto` (their list items, from..to), made when called; or null
   var restCut = false;     // its results past `upto` left out until its texts come (pending)
   function pageHTML(params, upto) {
     partial = true;
@@ -1776,7 +1840,10 @@
       restCut = !!data.rest && pending;
       if (data.rest && !pending) {
         var rest = data.rest, compact = params.get("compact") === "1";
-        restHTML = function () { return rest.hits.map(function (h) { return resultHTML(rest.make(h), compact); }).join(""); };
+        restHTML = function (from, to) {
+          return rest.hits.slice(from, to).map(function (h) { return resultHTML(rest.make(h), compact); }).join("");
+        };
+        restHTML.count = rest.hits.length;
       }
       return html;
     } finally {
@@ -1785,12 +1852,16 @@
   }
   // The answer by words at once; then the answer by meaning replaces it (`better`), never a
   // blank list between. The worker starts on the question before the words are searched: the
-  // two overlap. later ({count, add}, search.js on the search page): the answer holds its first
-  // `count` results, and the rest's list items are given to `add` once it is drawn (their
-  // snippets, markup and layout are not on the way of the first screenful; a slow phone draws
-  // it sooner).
+  // two overlap. later ({count, piece, add, current}, search.js on the search page): the answer
+  // holds its first `count` results, and the rest's list items are given to `add(html, last)`
+  // `piece` at a time (default `count`) once it is drawn, each in a task of its own (their
+  // snippets, markup and layout are not on the way of the first screenful, nor long ahead of the
+  // judge's next key: fewer pieces, fewer frames until the whole list is drawn); current()
+  // says whether the question is still the one the page shows: an answer the judge has
+  // replaced since is not made (its nearness come late, its texts, its rest).
   api.searchResultsHTML = function (params, better, later) {
     var meaning = null, working = null, upto = later && later.count > 0 ? later.count : 0;
+    var replaced = function () { return !!(later && later.current && !later.current()); };
     return load().then(function () {
       // The model ready: the worker starts on the question now (or goes on with it: asked as
       // typed), while this thread searches the words' stage.
@@ -1811,13 +1882,15 @@
           return asked && !nearKnown.has(asked) ? nearOf(api.meaning, asked) : null;
         });
       });
-      var answer = function () { return made(params, upto); };
+      var answer = function () { return replaced() ? null : made(params, upto); };
       if (!working) return answer();
       // The worker at work on it: the first answer waits for its nearness (one rendering, by
       // meaning); past NEAR_WAIT_MS, by words first.
       try { wordsAhead(params.get("q") || "", optsOf(params)); } catch (e) { /* searched in pageHTML */ }
+      stage("words");
       return Promise.race([working, new Promise(function (resolve) { setTimeout(resolve, NEAR_WAIT_MS); })]).then(answer);
     }).then(function (shown) {
+      if (!shown) return null;   // replaced before it was made (search.js drops it)
       // Each answer handed over (the first, then `better`'s): its rest once it is drawn, unless
       // another answer to this question was handed over since.
       var handed = 0;
@@ -1833,19 +1906,28 @@
           // (a phone dropping off the pack's host), an answer whose rest waited for them is
           // drawn whole without them, as an answer in one part was before.
           loadMore().then(function () {
-            if (mine === handed) return made(params, upto).then(improve);
+            if (mine === handed && !replaced()) return made(params, upto).then(improve);
           }, function () {
             if (mine === handed && one.cut) whole();
           });
         }
         if (!one.rest) return one.html;
-        afterDrawn(function () {
-          if (mine !== handed) return;
-          settled(one.rest).then(later.add, function () {
+        var next = 0, count = one.rest.count;
+        var piece = function () {
+          if (mine !== handed || replaced()) return;
+          var from = next;
+          next = Math.min(count, next + (later.piece > 0 ? later.piece : upto));
+          settled(function () { return one.rest(from, next); }).then(function (html) {
+            later.add(html, next === count);
+            if (next < count) setTimeout(piece, 0);
+          }, function () {
             // The rest could not be made: the whole answer instead.
             if (better) whole();
           });
-        });
+        };
+        // After the frame, behind the tasks that frame queued (the address written, say); then
+        // each piece a task of its own: a key or a tap goes between them.
+        afterDrawn(function () { setTimeout(piece, 0); });
         return one.html;
       };
       var improve = function (one) { better(withRest(one)); };
@@ -1854,7 +1936,7 @@
         meaning.then(function (near) {
           // By meaning; or, answered before pack-meaning.js knew, the same words saying why.
           var told = !near && before === "checking" && api.meaning && WORDS_ONLY[api.meaning.state];
-          if ((near && !shown.byMeaning) || told) return made(params, upto).then(improve);
+          if (((near && !shown.byMeaning) || told) && !replaced()) return made(params, upto).then(improve);
         }).catch(function () {});
       }
       return withRest(shown);
@@ -1863,7 +1945,11 @@
   // pageHTML's answer for the page, with what it says of itself (settled: search-more.js first
   // if it needs it).
   function made(params, upto) {
-    return settled(function () { return {html: pageHTML(params, upto), pending: pending, byMeaning: byMeaning, rest: restHTML, cut: restCut}; });
+    return settled(function () {
+      var html = pageHTML(params, upto);
+      stage("answer");
+      return {html: html, pending: pending, byMeaning: byMeaning, rest: restHTML, cut: restCut};
+    });
   }
 
   // The pack's search page: the query is in the address, the answer is made here.
@@ -1948,6 +2034,10 @@
   };
   api.meaningQuestion = function (q, opts) {
     return load().then(function () { return settled(function () { return meaningQuestion(q, opts); }); });
+  };
+  // Each saying with a stop word in a question, where it stands: [start, end, term] (tests/node).
+  api.sayingsIn = function (query, edition) {
+    return load().then(function () { return sayingsIn(query, edition || null); });
   };
   api.searchIndexLoaded = load;
   api.escapeHtml = escapeHtml;

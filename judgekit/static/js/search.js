@@ -92,7 +92,8 @@
     var list = target.querySelector(".results");
     if (list) list.setAttribute("role", "listbox");
   }
-  // The pack's results past the first screenful, made after it is drawn: added to its list.
+  // The pack's results past the first screenful, made after it is drawn (a few at a time):
+  // added to its list.
   function renderRest(html) {
     var list = target.querySelector(".results");
     if (!list) return;
@@ -152,8 +153,14 @@
       }
     }
     // The pack may answer before its snippets have come: then it shows the whole answer too. On
-    // the search page it answers with the first screenful, and the rest follows once drawn.
-    var rest = page && {count: FIRST_SCREEN, add: function (html) { if (number === asked && drawn === mine) renderRest(html); }};
+    // the search page it answers with the first screenful, and the rest follows once drawn, a
+    // few results at a time; an answer to a question asked since is not made (current).
+    var rest = page && {
+      count: FIRST_SCREEN,
+      piece: 2 * FIRST_SCREEN,
+      current: function () { return number === asked; },
+      add: function (html) { if (number === asked && drawn === mine) renderRest(html); }
+    };
     (local ? local(params(false), show, rest).then(show) :
       fetch(url, {headers: {"Accept": "text/html"}, signal: controller ? controller.signal : undefined})
         .then(function (response) { return response.text(); }).then(show))
