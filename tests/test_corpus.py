@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
 
-from judgekit.corpus.check import _check_called, check_corpus
+from judgekit.corpus.check import check_corpus
 from judgekit.corpus.coverage import coverage
 from judgekit.corpus.references import find_refs, resolve
 
@@ -299,21 +297,3 @@ def test_v4_decipher_continues_call_to_arms_credits(lib, corpus):
     assert [(t.version, t.id, rel) for t, rel in lib.related(credits)] == [
         ("4", "decipher", "moved into")
     ]
-
-
-def test_a_name_judges_give_two_versions_is_refused(corpus):
-    """Search reads a version's ``called`` name as that version alone: the check refuses a name
-    two versions share (however spaced or cased), naming the file and the version it clashes
-    with; the corpus as held shares none."""
-    versions = [
-        replace(v, called=("Web  Rules",)) if v.id == "call-to-arms" else v
-        for v in corpus.versions()
-    ]
-    problems = _check_called(SimpleNamespace(versions=lambda: versions))
-    assert len(problems) == 1
-    assert (
-        "call-to-arms.yaml:1: called 'Web  Rules' is already a name of 2e-rulebook 1.1"
-        in (problems[0])
-    )
-    assert _check_called(corpus) == []
-    assert corpus.version("2e-rulebook", "1.1").called  # the 1.1 names are held

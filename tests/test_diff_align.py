@@ -10,7 +10,13 @@ from judgekit.checks.loader import load_corpus
 from judgekit.compare.align import _Matcher, alignment, change_rows
 from judgekit.compare.diff import anchor, compare, history, primary
 from judgekit.compare.history import tributaries
-from judgekit.compare.sentences import likeness, similarity, split_sentences, units
+from judgekit.compare.sentences import (
+    IN_ORDER_MOST,
+    likeness,
+    similarity,
+    split_sentences,
+    units,
+)
 from judgekit.corpus.typography import normalize_typography
 from judgekit.render.library import Library
 from judgekit.shapes.compare import build_all, comparison_dict
@@ -365,3 +371,13 @@ def test_the_entry_s_own_counterpart_wins_only_a_tie():
     matcher = _Matcher([merged, own], [new], {"rules": "rules"})
     matcher.alike()
     assert matcher.pairs == {1: 0}
+
+
+def test_likeness_of_run_on_sentences_is_their_shared_words():
+    """A draft's unsplit paragraph makes a "sentence" of hundreds of words: the words in order
+    (their product's cost) are not counted beyond IN_ORDER_MOST pairs, shared words alone."""
+    words = [f"rule{n}" for n in range(150)]
+    first, second = " ".join(words), " ".join(["Dilemma", *reversed(words[:120])])
+    a, b = units("x", f"Rule {first}. {second}.")
+    assert len(a.words) * len(b.words) > IN_ORDER_MOST
+    assert likeness(a, b) == similarity(a, b)

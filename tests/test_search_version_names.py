@@ -3,9 +3,13 @@ release date as judges write it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import pytest
 
-from judgekit.search.query import strip_versions, version_names
+from judgekit.checks.validate import check_loaded
+from judgekit.search.query import called_problems, strip_versions, version_names
 
 NAMES = version_names(
     [
@@ -137,4 +141,29 @@ def test_the_web_rules_are_read_as_1_1_on_the_real_corpus(client):
     found = client.get("/api/search", query_string={"q": q}).get_json()["results"][0]
     assert (found["version"], found["id"]) == ("1.1", "when-your-attempt-fails")
     page = client.get("/search", query_string={"q": q}).get_data(as_text=True)
-    assert "“2003 web rules” read as v1.1" in page
+    assert (
+        "“2003 web rules” read as v1.1 (ed.: a name judges give it, not one the rulebook prints)"
+        in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("called", "problem"),
+    [
+        ("Web  Rules", "is already a name of 2e-rulebook 1.1"),  # spaced and cased otherwise
+        ("v4", "is already a name of 2e-rulebook 4"),  # another version's own name
+        ("2003", "has no letter"),  # a bare number never names a version
+    ],
+)
+def test_a_name_search_could_not_read_as_one_version_is_refused(corpus, called, problem):
+    """`judgekit check` refuses a ``called`` name that a question would read as another version
+    too, or that is a number ("cost 4" must not name v4); the corpus as held has none."""
+    versions = [
+        replace(v, called=(called,)) if v.id == "call-to-arms" else v for v in corpus.versions()
+    ]
+    problems = called_problems(SimpleNamespace(versions=lambda: versions))
+    assert len(problems) == 1 and "call-to-arms.yaml:1: called" in problems[0], problems
+    assert problem in problems[0]
+    assert called_problems(corpus) == [] and "called_problems" in str(
+        check_loaded.__code__.co_names
+    )

@@ -9,6 +9,7 @@ from judgekit.corpus.model import Corpus
 from judgekit.corpus.pages_check import page_problems
 from judgekit.corpus.read import CorpusError, read_corpus
 from judgekit.render.senses import sense_problems
+from judgekit.search.query import called_problems
 from judgekit.search.tabletalk import table_talk_problems
 from judgekit.search.vocabulary import vocabulary_problems
 from judgekit.timing.check import timing_problems
@@ -25,6 +26,7 @@ def check_loaded(corpus: Corpus, seeds: Path | None = None) -> list[str]:
         + vocabulary_problems(corpus)
         + table_talk_problems(corpus)
         + sense_problems(corpus)
+        + called_problems(corpus)
     )
 
 

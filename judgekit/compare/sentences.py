@@ -127,6 +127,11 @@ def similarity(a: Unit, b: Unit) -> float:
     return 2 * shared / (len(a.stems) + len(b.stems))
 
 
+# The words in order are counted for sentences of up to this many word pairs (a real sentence
+# has far fewer): the count costs their product, and no comparison request may be slow.
+IN_ORDER_MOST = 10_000
+
+
 def likeness(a: Unit, b: Unit) -> float:
     """How alike two sentences read, 0 to 1: ``similarity`` averaged with the Dice overlap of
     their content words taken in order (their longest common subsequence).
@@ -140,8 +145,8 @@ def likeness(a: Unit, b: Unit) -> float:
     but only the second says "total cost ... dilemmas" in its order (0.36 against 0.43).
     """
     alike = similarity(a, b)
-    if alike in (0.0, 1.0):
-        return alike
+    if alike in (0.0, 1.0) or len(a.words) * len(b.words) > IN_ORDER_MOST:
+        return alike  # a run-on "sentence" of a draft's unsplit paragraph: shared words alone
     in_order = 2 * common_in_order(a.words, b.words) / (len(a.words) + len(b.words))
     return (alike + in_order) / 2
 

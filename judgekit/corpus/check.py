@@ -150,21 +150,6 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _check_called(corpus: Corpus) -> list[str]:
-    """A name the editors record for a version (``called``) names that version alone: search
-    reads it as that version, so two versions called alike would both be read."""
-    problems, first = [], {}
-    for version in corpus.versions():
-        for name in version.called:
-            key = " ".join(name.casefold().split())
-            if key in first:
-                problems.append(
-                    f"{version.path}:1: called {name!r} is already a name of {first[key]}"
-                )
-            first.setdefault(key, f"{version.document} {version.id}")
-    return problems
-
-
 def check_corpus(corpus: Corpus, seeds: Path | None = None) -> list[str]:
     """Every problem found in a loaded corpus, as ``file:line: message``."""
     problems: list[str] = []
@@ -178,7 +163,6 @@ def check_corpus(corpus: Corpus, seeds: Path | None = None) -> list[str]:
         for entry in version.walk():
             problems.extend(_check_entry(corpus, version, entry))
         problems.extend(_check_corrections(version, seeds))
-    problems.extend(_check_called(corpus))
     if corpus.cards is not None:
         problems.extend(check_cards(corpus, corpus.cards))
     return problems

@@ -190,7 +190,7 @@ def search_data(app: Flask) -> dict[str, Any]:
         "corpus_words": sorted(w for w, stem in stem_of.items() if stem),
         "vocabulary": vocab,
         "judge": judge_vocabulary(vocab_terms, vocab, svc.index),
-        "versions": [[n.pattern.pattern, n.document, n.version] for n in named],
+        "versions": [[n.pattern.pattern, n.document, n.version, n.editorial] for n in named],
         "stops": sorted(analysis.STOPS),
         "questions": sorted(analysis.QUESTION_WORDS),
         "ordinary": sorted(analysis.ORDINARY),

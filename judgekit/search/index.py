@@ -3,7 +3,6 @@ service.py shapes the answer), with what they read of the index."""
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -16,6 +15,7 @@ from whoosh.searching import Searcher
 from judgekit.meaning.model import MeaningModel
 from judgekit.search import ranking
 from judgekit.search.analysis import (
+    TOKEN_RE,
     Positions,
     Speller,
     parse_query,
@@ -57,8 +57,6 @@ MEANING_WORDS = 3  # fewer words than this are looked up by words alone
 # ...but a question of this many words or more, two of them meaning something ("when do
 # personnel get unstopped"), is a judge's question, not a title being looked up: by meaning too.
 MEANING_QUESTION = 4
-# A question's words as the pack counts them too (search_notes.SPACE: the same six spaces).
-_WORD_RUN = re.compile(r"[^ \t\n\r\f\v]+")
 # "Did you mean" is offered when the correction changes the first this many results.
 COMPARED = 3
 LENGTH_NORM = 0.5  # BM25's B: how much a long section is penalised for its length
@@ -403,7 +401,7 @@ class SearchIndex:
 def wants_meaning(query: str, groups: int) -> bool:
     """Whether a question of these meaningful words (groups) is searched by meaning too: three
     or more, or two in a question of MEANING_QUESTION words (pack-search.js: wantsMeaning)."""
-    return groups >= MEANING_WORDS - (len(_WORD_RUN.findall(query)) >= MEANING_QUESTION)
+    return groups >= MEANING_WORDS - (len(TOKEN_RE.findall(query)) >= MEANING_QUESTION)
 
 
 def _top(outcome: Outcome) -> list[tuple[str, str, str]]:

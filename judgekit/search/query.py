@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from judgekit.corpus.model import Version
+from judgekit.corpus.model import Corpus, Version
 from judgekit.search.analysis import ORDINARY, QUOTED, QueryPart, Speller, stems
 from judgekit.search.vocabulary import Term, Vocabulary, find_raw, find_said
 
@@ -39,6 +39,7 @@ class VersionName:
     pattern: re.Pattern[str]
     document: str
     version: str
+    editorial: bool = False  # a name the editors record (called), not the version's own
 
 
 # A year names the versions released in it only beside a word for a rulebook ("the 2003 rules").
@@ -96,13 +97,18 @@ def version_names(
         if year:
             forms.add(_YEAR_OF.format(year.group()))
             forms |= _dated(released)
-        for name in called:
-            words = r"\s+".join(map(re.escape, name.split()))
-            forms.add(rf"(?:{year.group()}\s+)?{words}" if year else words)
-        alternatives = "|".join(sorted(forms))
-        pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w.])", re.I)
-        out.append(VersionName(pattern, document, version))
+        out.append(VersionName(_named(forms), document, version))
+        if called:  # apart: the page says that reading is the editors'
+            spelt = [r"\s+".join(map(re.escape, name.split())) for name in called]
+            year_of = rf"(?:{year.group()}\s+)?" if year else ""
+            pattern = _named({year_of + words for words in spelt})
+            out.append(VersionName(pattern, document, version, editorial=True))
     return tuple(out)
+
+
+def _named(forms: Collection[str]) -> re.Pattern[str]:
+    """One pattern of a version's names, each whole (not inside a word or a number)."""
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(sorted(forms))})(?![\w.])", re.I)
 
 
 def names_of_versions(versions: Iterable[Version]) -> tuple[VersionName, ...]:
@@ -110,6 +116,29 @@ def names_of_versions(versions: Iterable[Version]) -> tuple[VersionName, ...]:
     return version_names(
         [(v.document, v.id, v.short_title, v.released, v.called) for v in versions]
     )
+
+
+def called_problems(corpus: Corpus) -> list[str]:
+    """The names the editors record for versions (``called``) that search could not read as
+    that version alone: a bare number, another version's own name, a name two versions share."""
+    own = version_names([(v.document, v.id, v.short_title, v.released) for v in corpus.versions()])
+    problems: list[str] = []
+    first: dict[str, str] = {}
+    for version in corpus.versions():
+        for name in version.called:
+            key, where = " ".join(name.casefold().split()), f"{version.path}:1: called {name!r}"
+            others = [
+                f"{n.document} {n.version}"
+                for n in own
+                if n.pattern.fullmatch(name)
+                and (n.document, n.version) != (version.document, version.id)
+            ]
+            if not re.search(r"[^\W\d_]", name):
+                problems.append(f"{where} has no letter: a bare number never names a version")
+            elif others or key in first:
+                problems.append(f"{where} is already a name of {(others or [first.get(key)])[0]}")
+            first.setdefault(key, f"{version.document} {version.id}")
+    return problems
 
 
 # A version named that no held version answers to ("v5", "version 7", "the 2020 rules"): no word

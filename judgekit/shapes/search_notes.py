@@ -54,6 +54,12 @@ CUT_QUOTE_CHARS = 40
 # A version name ("CTA", "the 2003 rules", "Aug 2003"): what the words were read as, and which
 # version's passage each result shows (of several named, collapse.py shows the newest).
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
+# ...and where the words are a name the editors record for a version (called: "the web rules"),
+# not one the rulebooks print: the reading is theirs.
+READ_AS_CALLED = (
+    "“{words}” read as {versions} (ed.: a name judges give it, not one the rulebook prints), "
+    "each result showing its {first} passage first"
+)
 # Versions the question names that judgekit holds none of ("v5", "the 2020 rules"): what the
 # page says, with the versions held as citations name them (the pack fills in {words}).
 UNHELD = "{words}: no such version is held here; the versions held: {held}. The rest of your question was searched."
@@ -141,11 +147,14 @@ def read_as(
         return []
     mentioned = strip_versions(query, names)[1]
     said: dict[str, list[tuple[str, str]]] = {}
+    called: set[str] = set()
     for name in names:
         key = (name.document, name.version)
         found = [m.group() for m in name.pattern.finditer(query)] if key in mentioned else []
         if found:
             said.setdefault(max(found, key=len), []).append(key)
+            if name.editorial:
+                called.add(max(found, key=len))
     out = []
     for words, keys in said.items():
         versions = [corpus.version(document, version) for document, version in keys]
@@ -154,7 +163,7 @@ def read_as(
         if len(ordered) == 1 and words.casefold() == ordered[0].short_title.casefold():
             continue  # "v4" read as v4: nothing the judge did not type
         out.append(
-            READ_AS.format(
+            (READ_AS_CALLED if words in called else READ_AS).format(
                 words=words,
                 versions=and_list([v.short_title for v in ordered]),
                 first=ordered[-1].short_title,
@@ -265,6 +274,7 @@ def pack_notes(lib: Library, kinds: Sequence[str]) -> dict[str, Any]:
     return {
         "cut": CUT,
         "read_as": READ_AS,
+        "read_as_called": READ_AS_CALLED,
         "unheld": unheld_note(lib),
         "unquoted": UNQUOTED,
         "held": held_notes(corpus),

@@ -129,7 +129,7 @@
     // Matched on the question's word runs (sayingsIn); a pattern of another shape is compiled
     // when first needed (a Unicode pattern costs a phone milliseconds to compile).
     D.raw = J.raw.map(function (r) { return {source: r[0], term: r[1], needle: r[2], words: rawWords(r[0]), re: null}; });
-    D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2]]; });
+    D.versionNames = D.versions.map(function (v) { return [new RegExp(v[0], "gi"), v[1], v[2], v[3]]; });
     D.unheldVersion = new RegExp(D.settings.unheld_version, "gi");
     D.phraseSets = new Map(Object.keys(D.phrases.found).map(function (k) { return [k, new Set(D.phrases.found[k])]; }));
     D.phraseUnsure = new Set(D.phrases.unsure);
@@ -1332,7 +1332,7 @@
       // A quoted phrase no passage holds is searched as words (index.py: _search): which words
       // are asked needs the words' stage's scores; any other question is planned alone, so that
       // the worker starts while this thread searches the words.
-      var a = searchOf(q, opts), words = wordsFor(a.query, a.filters, a.allVersions, a.limit, true);
+      var a = searchOf(q, opts), words = wordsFor(a.query, a.filters, a.allVersions, Math.max(a.limit, COMPARED), true);
       return wantsMeaning(words.asked, words.planned.groups.length) ? words.asked : null;
     }
     var searched = asSearched(query, filtersOf(opts || {})), filters = filtersOf(opts || {});
@@ -1343,7 +1343,7 @@
   }
   // index.py: wants_meaning: three meaningful words, or two in a question of four words or more.
   function wantsMeaning(query, groups) {
-    var words = query.match(/[^ \t\n\r\f\v]+/g) || [];
+    var words = query.match(TOKENS) || [];   // analysis.py: TOKEN_RE, words with a letter or digit
     return groups >= D.settings.meaning_words - (words.length >= D.settings.meaning_question ? 1 : 0);
   }
   // The words' stage of a question (wordsOf), kept for the questions asked last: the answer by
@@ -1655,7 +1655,7 @@
   // search_notes.py: read_as: each version name, what it was read as and which shows first.
   function readAsOf(data) {
     if (data.filters.version || data.filters.document) return [];
-    var query = data.query, mentioned = stripVersions(query).mentioned, said = new Map(), known = versionOrder();
+    var query = data.query, mentioned = stripVersions(query).mentioned, said = new Map(), called = new Set(), known = versionOrder();
     D.versionNames.forEach(function (v) {
       var key = v[1] + "\u0000" + v[2], longest = null, m;
       if (!mentioned.has(key)) return;
@@ -1667,12 +1667,13 @@
       if (longest === null) return;
       if (!said.has(longest)) said.set(longest, []);
       said.get(longest).push(key);
+      if (v[3]) called.add(longest);   // a name the editors record: search_notes.py READ_AS_CALLED
     });
     var out = [];
     said.forEach(function (keys, words) {
       var ordered = keys.map(function (k) { return known.get(k); }).sort(function (a, b) { return a.order - b.order; });
       if (ordered.length === 1 && words.toLowerCase() === ordered[0].title.toLowerCase()) return;   // "v4" read as v4
-      out.push(fill(D.notes.read_as, {words: words, versions: andList(ordered.map(function (v) { return v.title; })),
+      out.push(fill(called.has(words) ? D.notes.read_as_called : D.notes.read_as, {words: words, versions: andList(ordered.map(function (v) { return v.title; })),
         first: ordered[ordered.length - 1].title}));
     });
     return out;
