@@ -170,9 +170,8 @@ def test_pack_works_offline_after_one_visit(browser, tmp_path, corpus_copy, view
         assert page.url == f"{base}/timing/attempt/~version=1/index.html"
         # The calculator, from the server's address of a step with its inputs.
         page.goto(f"{base}/timing/attempt/index.html?version=2&step=1&personnel=5&overcome=1")
-        assert (
-            page.url == f"{base}/timing/attempt/~step=1,version=2/index.html?personnel=5&overcome=1"
-        )
+        # Its inputs kept in the address, the folder's own (no "index.html": fix18b, shared clean).
+        assert page.url == f"{base}/timing/attempt/~step=1,version=2/?personnel=5&overcome=1"
         wait_until(page, "!!document.querySelector('[data-calc=drawn]')")
         assert page.inner_text("[data-calc=drawn]") == "4"
         # Search: the page from its address, live results as the judge types, the script API.
