@@ -121,7 +121,7 @@ def names_of_versions(versions: Iterable[Version]) -> tuple[VersionName, ...]:
 def called_problems(corpus: Corpus) -> list[str]:
     """The names the editors record for versions (``called``) that search could not read as
     that version alone: a bare number, another version's own name, a name two versions share."""
-    own = version_names([(v.document, v.id, v.short_title, v.released) for v in corpus.versions()])
+    own = [name for name in names_of_versions(corpus.versions()) if not name.editorial]
     problems: list[str] = []
     first: dict[str, str] = {}
     for version in corpus.versions():
@@ -133,10 +133,11 @@ def called_problems(corpus: Corpus) -> list[str]:
                 if n.pattern.fullmatch(name)
                 and (n.document, n.version) != (version.document, version.id)
             ]
+            clash = others[0] if others else first.get(key)
             if not re.search(r"[^\W\d_]", name):
                 problems.append(f"{where} has no letter: a bare number never names a version")
-            elif others or key in first:
-                problems.append(f"{where} is already a name of {(others or [first.get(key)])[0]}")
+            elif clash:
+                problems.append(f"{where} is already a name of {clash}")
             first.setdefault(key, f"{version.document} {version.id}")
     return problems
 
@@ -322,7 +323,9 @@ def _in_phrase(
     is a judge's word the rules use too: a word only judges say ("kling") is no likelier than
     the rules' word as close ("klingn": klingon)."""
     stem = stems(word)[:1]
-    keys = ((before, stem[0]), (stem[0], after), (stem[0],) if in_rules else ("",)) if stem else ()
+    if not stem:
+        return False
+    keys = [(before, stem[0]), (stem[0], after)] + ([(stem[0],)] if in_rules else [])
     return any(key in said for key in keys if "" not in key)
 
 

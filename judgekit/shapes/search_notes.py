@@ -56,9 +56,8 @@ CUT_QUOTE_CHARS = 40
 READ_AS = "“{words}” read as {versions}, each result showing its {first} passage first"
 # ...and where the words are a name the editors record for a version (called: "the web rules"),
 # not one the rulebooks print: the reading is theirs.
-READ_AS_CALLED = (
-    "“{words}” read as {versions} (ed.: a name judges give it, not one the rulebook prints), "
-    "each result showing its {first} passage first"
+READ_AS_CALLED = READ_AS.replace(
+    "{versions}", "{versions} (ed.: a name judges give it, not one the rulebook prints)"
 )
 # Versions the question names that judgekit holds none of ("v5", "the 2020 rules"): what the
 # page says, with the versions held as citations name them (the pack fills in {words}).
@@ -152,9 +151,10 @@ def read_as(
         key = (name.document, name.version)
         found = [m.group() for m in name.pattern.finditer(query)] if key in mentioned else []
         if found:
-            said.setdefault(max(found, key=len), []).append(key)
+            words = max(found, key=len)
+            said.setdefault(words, []).append(key)
             if name.editorial:
-                called.add(max(found, key=len))
+                called.add(words)
     out = []
     for words, keys in said.items():
         versions = [corpus.version(document, version) for document, version in keys]

@@ -456,8 +456,9 @@
   function inPhrase(before, word, after) {
     var stem = stems(word)[0];
     if (!stem) return false;
-    var alone = Object.prototype.hasOwnProperty.call(D.vocabulary, word) ? [stem] : [""];
-    return [[before, stem], [stem, after], alone].some(function (key) {
+    var keys = [[before, stem], [stem, after]];
+    if (Object.prototype.hasOwnProperty.call(D.vocabulary, word)) keys.push([stem]);
+    return keys.some(function (key) {
       return key.indexOf("") === -1 && D.saidMap.has(key.join(" "));
     });
   }
